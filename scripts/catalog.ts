@@ -1,0 +1,70 @@
+/**
+ * Catalog tooling.
+ *   npm run catalog -- import FILE                  load a catalog file into ARCHIVE_DATA_DIR
+ *   npm run catalog -- export FILE                  write every record as a catalog file
+ *   npm run catalog -- generate --count N --out FILE  write a deterministic synthetic catalog
+ */
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../src/config.ts';
+import { openBackend } from '../src/backend.ts';
+import { exportCatalog, importCatalog, readCatalogFile } from '../src/catalog/catalog-file.ts';
+import { syntheticCatalog } from '../src/catalog/synthetic.ts';
+import { CATALOG_VERSION } from '../src/domain/record.ts';
+
+const USAGE = 'usage: npm run catalog -- import FILE | export FILE | generate --count N --out FILE [--updated YYYY-MM-DD]';
+
+async function generate(count: number, out: string, updated: string): Promise<void> {
+  const stream = createWriteStream(out, { encoding: 'utf8' });
+  const write = async (text: string): Promise<void> => {
+    if (!stream.write(text)) await once(stream, 'drain');
+  };
+  await write(`{"version":"${CATALOG_VERSION}","updated":"${updated}","total":${count},"records":[`);
+  let index = 0;
+  for (const record of syntheticCatalog(count, updated)) {
+    await write(`${index === 0 ? '\n' : ',\n'}${JSON.stringify(record)}`);
+    index += 1;
+  }
+  await write('\n]}\n');
+  stream.end();
+  await once(stream, 'finish');
+}
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { count: { type: 'string' }, out: { type: 'string' }, updated: { type: 'string' } },
+  });
+  const [command, file] = positionals;
+  if (command === 'generate') {
+    const count = Number(values.count);
+    if (!Number.isInteger(count) || count < 1 || !values.out) throw new Error(USAGE);
+    const started = performance.now();
+    await generate(count, values.out, values.updated ?? '2026-11-22');
+    console.log(`wrote ${count} synthetic records to ${values.out} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return;
+  }
+  if ((command !== 'import' && command !== 'export') || !file) throw new Error(USAGE);
+  const config = loadConfig();
+  const backend = openBackend(config, { migrate: true });
+  try {
+    const started = performance.now();
+    if (command === 'import') {
+      const catalog = await readCatalogFile(file);
+      const count = await importCatalog(backend.store, catalog);
+      const seconds = (performance.now() - started) / 1000;
+      console.log(`imported ${count} records into ${config.databaseFile} in ${seconds.toFixed(1)} s (${Math.round(count / seconds)} records/s)`);
+    } else {
+      const count = await exportCatalog(backend.store, file);
+      console.log(`exported ${count} records to ${file} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    }
+  } finally {
+    await backend.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,36 @@
+import type { Config } from './config.ts';
+import type { RecordStore, SearchIndex } from './domain/ports.ts';
+import { openDatabase } from './store/sqlite/database.ts';
+import { SqliteRecordStore } from './store/sqlite/sqlite-store.ts';
+import { SqliteSearchIndex } from './search/sqlite/sqlite-search.ts';
+
+/** The adapters behind the two ports, as chosen by configuration. */
+export interface Backend {
+  store: RecordStore;
+  search: SearchIndex;
+  /** Loads caches ahead of the first request (e.g. the typo vocabulary). */
+  warm(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The one place that chooses adapters. Embedded: one SQLite file holds records and the FTS5
+ * index, written in the same transaction. `migrate` is set by the process that owns the schema.
+ */
+export function openBackend(config: Pick<Config, 'databaseFile'>, options: { migrate: boolean }): Backend {
+  const db = openDatabase(config.databaseFile);
+  if (options.migrate) {
+    SqliteRecordStore.migrate(db);
+    SqliteSearchIndex.migrate(db);
+  }
+  const search = new SqliteSearchIndex(db);
+  const store = new SqliteRecordStore(db, search);
+  return {
+    store,
+    search,
+    warm: async () => search.warm(),
+    close: async () => {
+      if (db.open) db.close();
+    },
+  };
+}

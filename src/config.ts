@@ -1,0 +1,84 @@
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import type { LogLevel } from './logger.ts';
+
+/** Every setting of the service. Read from the environment here and nowhere else. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseFile: string;
+  mediaDir: string;
+  /** Public base address without a trailing slash, used in url, markdown and media links. */
+  baseUrl: string;
+  /** HTTP worker processes; 0 serves from the main process alone. */
+  workers: number;
+  /** Load the demo catalog when the data folder holds no records. */
+  loadDemo: boolean;
+  logLevel: LogLevel;
+  /** Responses kept per process for repeated reads. */
+  responseCacheEntries: number;
+  /** Seconds clients and proxies may reuse a read response. */
+  cacheMaxAgeSeconds: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n- ${problems.join('\n- ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
+
+/** Reads and validates the configuration; every problem is reported at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const integer = (name: string, fallback: number, minimum: number, maximum: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < minimum || Number(raw) > maximum) {
+      problems.push(`${name} must be an integer from ${minimum} to ${maximum}, got "${raw}"`);
+      return fallback;
+    }
+    return Number(raw);
+  };
+  const flag = (name: string, fallback: boolean): boolean => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (raw === '1' || raw === 'true') return true;
+    if (raw === '0' || raw === 'false') return false;
+    problems.push(`${name} must be 1 or 0, got "${raw}"`);
+    return fallback;
+  };
+
+  const port = integer('PORT', 8080, 0, 65535);
+  const dataDir = resolve(env.ARCHIVE_DATA_DIR || './data');
+  let baseUrl = (env.ARCHIVE_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  try {
+    const parsed = new URL(baseUrl);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') problems.push(`ARCHIVE_BASE_URL must be an http(s) URL, got "${baseUrl}"`);
+    if (parsed.search || parsed.hash) problems.push('ARCHIVE_BASE_URL must not have a query or fragment');
+  } catch {
+    problems.push(`ARCHIVE_BASE_URL must be an absolute URL, got "${baseUrl}"`);
+    baseUrl = `http://localhost:${port}`;
+  }
+  const logLevel = (env.ARCHIVE_LOG_LEVEL || 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`ARCHIVE_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.ARCHIVE_LOG_LEVEL}"`);
+
+  const config: Config = {
+    port,
+    host: env.HOST || '0.0.0.0',
+    dataDir,
+    databaseFile: resolve(dataDir, 'archive.sqlite'),
+    mediaDir: resolve(dataDir, 'media'),
+    baseUrl,
+    workers: integer('ARCHIVE_WORKERS', Math.min(availableParallelism(), 8), 0, 64),
+    loadDemo: flag('ARCHIVE_DEMO', true),
+    logLevel,
+    responseCacheEntries: integer('ARCHIVE_RESPONSE_CACHE', 5000, 0, 1_000_000),
+    cacheMaxAgeSeconds: integer('ARCHIVE_CACHE_MAX_AGE', 60, 0, 86400),
+  };
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,75 @@
+import { readFile } from 'node:fs/promises';
+import sharp from 'sharp';
+import type { RecordStore } from '../domain/ports.ts';
+import type { CanonicalRecord, Format, Kind, MediaStatus } from '../domain/record.ts';
+import { canonicalSourceUrl, sourceKeyForHost } from '../domain/sources.ts';
+import { recordId } from '../domain/ids.ts';
+import type { Logger } from '../logger.ts';
+import { storePreview } from '../media/media-files.ts';
+import { renderPreviewArt } from './preview-art.ts';
+
+/** The compilation date of the demo catalog. */
+export const DEMO_COMPILED = '2026-11-20';
+
+/** One work of src/demo/demo-works.json, written for this project and labelled as demo data. */
+export interface DemoWork {
+  sourceUrl: string;
+  date: string;
+  model: string;
+  author: string;
+  format: Format;
+  kind: Kind;
+  title: { zh: string; en: string };
+  notes: { zh: string; en: string };
+  prompt?: string;
+  promptCategory: string;
+  mediaStatus: MediaStatus;
+}
+
+export async function readDemoWorks(): Promise<DemoWork[]> {
+  return JSON.parse(await readFile(new URL('./demo-works.json', import.meta.url), 'utf8')) as DemoWork[];
+}
+
+/** Builds the demo records, rendering each local-media preview with sharp and storing it as archive media. */
+export async function buildDemoRecords(mediaDir: string): Promise<CanonicalRecord[]> {
+  const works = await readDemoWorks();
+  return Promise.all(
+    works.map(async (work, index): Promise<CanonicalRecord> => {
+      const sourceUrl = canonicalSourceUrl(work.sourceUrl);
+      if (!sourceUrl) throw new Error(`demo work ${index} has an invalid source URL`);
+      const media = [];
+      if (work.mediaStatus === 'local-media') {
+        const svg = renderPreviewArt({ format: work.format, title: work.title.en, seed: index + 1 });
+        const png = await sharp(Buffer.from(svg)).png({ compressionLevel: 9 }).toBuffer();
+        media.push(await storePreview(mediaDir, png, 'png'));
+      }
+      return {
+        id: recordId({ canonicalSourceUrl: sourceUrl, kind: work.kind, format: work.format, model: work.model }),
+        kind: work.kind,
+        source: sourceKeyForHost(new URL(sourceUrl).hostname),
+        sourceUrl,
+        date: work.date,
+        model: work.model,
+        author: work.author,
+        format: work.format,
+        title: work.title,
+        notes: work.notes,
+        ...(work.prompt === undefined ? {} : { prompt: work.prompt }),
+        promptCategory: work.promptCategory,
+        mediaStatus: work.mediaStatus,
+        media,
+        updated: DEMO_COMPILED,
+      };
+    }),
+  );
+}
+
+/** Loads the demo catalog when the store holds no records; returns how many records it wrote. */
+export async function loadDemoIfEmpty(store: RecordStore, mediaDir: string, logger: Logger): Promise<number> {
+  if ((await store.catalogState()).total > 0) return 0;
+  const records = await buildDemoRecords(mediaDir);
+  await store.putRecords(records);
+  await store.setCatalogUpdated(DEMO_COMPILED);
+  logger.info('demo catalog loaded', { records: records.length });
+  return records.length;
+}

@@ -1,0 +1,81 @@
+import { citationText } from './citation.ts';
+import { yearOf } from './record.ts';
+import type { CanonicalRecord, Format, Kind, Lang, MediaStatus } from './record.ts';
+
+/** One preview image as it leaves the service. */
+export interface LocalizedMedia {
+  url: string;
+  width: number;
+  height: number;
+}
+
+/** A record in one language: what the API, MCP tools, exports and pages all present. */
+export interface LocalizedRecord {
+  id: string;
+  kind: Kind;
+  source: string;
+  sourceUrl: string;
+  url: string;
+  markdown: string;
+  title: string;
+  notes: string;
+  model: string;
+  author: string;
+  date: string;
+  year: string;
+  format: Format;
+  promptCategory: string;
+  prompt?: string;
+  mediaStatus: MediaStatus;
+  media: LocalizedMedia[];
+  thumbnail: string | null;
+  citation: string;
+  updated: string;
+}
+
+/** Control, zero-width and bidirectional-override characters, which never leave the service in record text. */
+const UNSAFE_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]/g;
+
+/** Record text with control and invisible characters removed (newlines and tabs kept). */
+export function cleanText(text: string): string {
+  return text.replace(UNSAFE_CHARACTERS, '');
+}
+
+/** The localized archive page of a record: zh at the root, en under /en. */
+export function recordPageUrl(baseUrl: string, id: string, lang: Lang): string {
+  return lang === 'zh' ? `${baseUrl}/specimens/${id}/` : `${baseUrl}/en/specimens/${id}/`;
+}
+
+/** The public URL of a file in the media folder. */
+export function mediaUrl(baseUrl: string, path: string): string {
+  return `${baseUrl}/media/${path}`;
+}
+
+/** Presents a canonical record in one language. The only way a record leaves the service. */
+export function localizeRecord(record: CanonicalRecord, lang: Lang, baseUrl: string): LocalizedRecord {
+  const url = recordPageUrl(baseUrl, record.id, lang);
+  const title = cleanText(record.title[lang]);
+  const author = cleanText(record.author);
+  return {
+    id: record.id,
+    kind: record.kind,
+    source: record.source,
+    sourceUrl: record.sourceUrl,
+    url,
+    markdown: `${url}index.md`,
+    title,
+    notes: cleanText(record.notes[lang]),
+    model: cleanText(record.model),
+    author,
+    date: record.date,
+    year: yearOf(record.date),
+    format: record.format,
+    promptCategory: cleanText(record.promptCategory),
+    ...(record.prompt === undefined ? {} : { prompt: cleanText(record.prompt) }),
+    mediaStatus: record.mediaStatus,
+    media: record.media.map((media) => ({ url: mediaUrl(baseUrl, media.path), width: media.width, height: media.height })),
+    thumbnail: record.media[0]?.thumbnailPath ? mediaUrl(baseUrl, record.media[0].thumbnailPath) : null,
+    citation: citationText(lang, { title, author, date: record.date, sourceUrl: record.sourceUrl, url, updated: record.updated }),
+    updated: record.updated,
+  };
+}

@@ -1,0 +1,51 @@
+/** One problem with one input: a query parameter, a body field or a tool argument. */
+export interface FieldError {
+  parameter?: string;
+  field?: string;
+  message: string;
+}
+
+/** Problem kinds the service answers with, each one RFC 9457 problem type. */
+export const PROBLEM_TYPES = {
+  'invalid-parameters': { status: 400, title: 'Invalid parameters' },
+  'not-found': { status: 404, title: 'Not found' },
+  'method-not-allowed': { status: 405, title: 'Method not allowed' },
+  'not-acceptable': { status: 406, title: 'Not acceptable' },
+  'payload-too-large': { status: 413, title: 'Payload too large' },
+  'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
+  'service-unavailable': { status: 503, title: 'Service unavailable' },
+  'internal-error': { status: 500, title: 'Internal error' },
+} as const;
+
+export type ProblemType = keyof typeof PROBLEM_TYPES;
+
+/** An error that leaves the service as application/problem+json. */
+export class ProblemError extends Error {
+  readonly status: number;
+  readonly title: string;
+
+  constructor(
+    readonly type: ProblemType,
+    readonly detail: string,
+    readonly options: { errors?: FieldError[]; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(detail, { cause: options.cause });
+    this.name = 'ProblemError';
+    this.status = PROBLEM_TYPES[type].status;
+    this.title = PROBLEM_TYPES[type].title;
+  }
+}
+
+/** The problem+json body of an error; anything that is not a ProblemError becomes a bare 500. */
+export function problemBody(error: unknown, baseUrl: string, instance?: string): { status: number; body: Record<string, unknown>; headers: Record<string, string> } {
+  const problem = error instanceof ProblemError ? error : new ProblemError('internal-error', 'The service failed to answer this request. It has been logged.');
+  const body: Record<string, unknown> = {
+    type: `${baseUrl}/problems/${problem.type}`,
+    title: problem.title,
+    status: problem.status,
+    detail: problem.detail,
+  };
+  if (instance) body.instance = instance;
+  if (problem.options.errors?.length) body.errors = problem.options.errors;
+  return { status: problem.status, body, headers: problem.options.headers ?? {} };
+}

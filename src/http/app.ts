@@ -1,0 +1,44 @@
+import Koa from 'koa';
+import compress from 'koa-compress';
+import { constants as zlib } from 'node:zlib';
+import type { Backend } from '../backend.ts';
+import type { Config } from '../config.ts';
+import { ProblemError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { healthRouter } from './health/router.ts';
+import { mediaRouter } from './media/router.ts';
+import { openCors } from './middlewares/cors.ts';
+import { problems } from './middlewares/problems.ts';
+import { requestLog } from './middlewares/request-log.ts';
+import { ResponseCache } from './response-cache.ts';
+import { specimensRouter } from './specimens/router.ts';
+
+export type AppConfig = Pick<Config, 'baseUrl' | 'mediaDir' | 'responseCacheEntries' | 'cacheMaxAgeSeconds'>;
+
+/** The one Koa application: read API, health, media (and later MCP, ingest and website). */
+export function createApp(config: AppConfig, backend: Backend, logger: Logger): Koa {
+  const app = new Koa({ proxy: false });
+  app.silent = true;
+  const readContext = { store: backend.store, search: backend.search, baseUrl: config.baseUrl };
+  const readOptions = { store: backend.store, cache: new ResponseCache(config.responseCacheEntries), maxAgeSeconds: config.cacheMaxAgeSeconds };
+
+  app.use(requestLog(logger));
+  app.use(problems(config.baseUrl, logger));
+  app.use(openCors());
+  app.use(
+    compress({
+      threshold: 2048,
+      gzip: { flush: zlib.Z_SYNC_FLUSH },
+      br: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+      deflate: false,
+    }),
+  );
+
+  for (const router of [healthRouter(backend), specimensRouter(readContext, readOptions), mediaRouter(config.mediaDir)]) {
+    app.use(router.routes());
+  }
+  app.use(async (ctx) => {
+    throw new ProblemError('not-found', `Nothing is served at ${ctx.path}.`);
+  });
+  return app;
+}

@@ -1,0 +1,26 @@
+import Router from '@koa/router';
+import type { Backend } from '../../backend.ts';
+import { ProblemError } from '../../errors.ts';
+import { readOnly } from '../read-route.ts';
+
+/** GET /healthz (the process answers) and GET /readyz (store and search index answer). */
+export function healthRouter(backend: Pick<Backend, 'store' | 'search'>): Router {
+  const router = new Router();
+  router.all('/healthz', async (ctx) => {
+    if (readOnly(ctx) === 'handled') return;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { status: 'ok' };
+  });
+  router.all('/readyz', async (ctx) => {
+    if (readOnly(ctx) === 'handled') return;
+    ctx.set('Cache-Control', 'no-store');
+    try {
+      await Promise.all([backend.store.ping(), backend.search.ping()]);
+    } catch (error) {
+      throw new ProblemError('service-unavailable', 'The store or the search index cannot be reached.', { cause: error });
+    }
+    const catalog = await backend.store.catalogState();
+    ctx.body = { status: 'ready', catalog: { version: catalog.version, updated: catalog.updated, total: catalog.total } };
+  });
+  return router;
+}

@@ -1,0 +1,15 @@
+import type { Context, Next } from 'koa';
+
+/** Open CORS for the public read side: any origin may read; nothing is credentialed. */
+export function openCors() {
+  return async function corsMiddleware(ctx: Context, next: Next): Promise<void> {
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.set('Access-Control-Expose-Headers', 'ETag, Link, Location, Retry-After, RateLimit, RateLimit-Policy');
+    if (ctx.method === 'OPTIONS' && ctx.get('Access-Control-Request-Method')) {
+      ctx.set('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
+      ctx.set('Access-Control-Allow-Headers', 'Accept, Content-Type, If-None-Match, User-Agent');
+      ctx.set('Access-Control-Max-Age', '86400');
+    }
+    await next();
+  };
+}

@@ -1,0 +1,31 @@
+import type { Context, Next } from 'koa';
+import { ProblemError, problemBody } from '../../errors.ts';
+import type { Logger } from '../../logger.ts';
+
+/** Turns every error into an RFC 9457 problem+json response; unexpected errors are logged and never shown. */
+export function problems(baseUrl: string, logger: Logger) {
+  return async function problemMiddleware(ctx: Context, next: Next): Promise<void> {
+    try {
+      await next();
+    } catch (error) {
+      const known = error instanceof ProblemError ? error : toProblem(error);
+      if (!known) logger.error('request failed', { method: ctx.method, path: ctx.path, error });
+      const { status, body, headers } = problemBody(known ?? error, baseUrl, ctx.path);
+      ctx.status = status;
+      ctx.set(headers);
+      ctx.remove('ETag');
+      ctx.body = body;
+      ctx.type = 'application/problem+json';
+    }
+  };
+}
+
+/** Errors raised by Koa and its body parsers that carry an HTTP status of their own. */
+function toProblem(error: unknown): ProblemError | undefined {
+  const status = (error as { status?: unknown; expose?: unknown })?.status;
+  if (typeof status !== 'number') return undefined;
+  if (status === 413) return new ProblemError('payload-too-large', 'The request body is larger than this endpoint accepts.', { cause: error });
+  if (status === 415) return new ProblemError('unsupported-media-type', 'Send the body as application/json.', { cause: error });
+  if (status === 400) return new ProblemError('invalid-parameters', 'The request could not be read.', { cause: error });
+  return undefined;
+}

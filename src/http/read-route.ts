@@ -1,0 +1,55 @@
+import type { Context, Middleware } from 'koa';
+import { ProblemError } from '../errors.ts';
+import type { RecordStore } from '../domain/ports.ts';
+import { entityTag, ResponseCache } from './response-cache.ts';
+
+export const READ_METHODS = 'GET, HEAD, OPTIONS';
+
+/** Answers OPTIONS and refuses methods other than GET and HEAD with 405 and Allow. */
+export function readOnly(ctx: Context): 'handled' | 'read' {
+  if (ctx.method === 'GET' || ctx.method === 'HEAD') return 'read';
+  ctx.set('Allow', READ_METHODS);
+  if (ctx.method === 'OPTIONS') {
+    ctx.status = 204;
+    return 'handled';
+  }
+  throw new ProblemError('method-not-allowed', `${ctx.method} is not allowed here; this resource is read-only.`, { headers: { Allow: READ_METHODS } });
+}
+
+/** Sets the entity tag and answers 304 when the client already holds this version. */
+export function sendWithEntityTag(ctx: Context, body: string, etag: string, contentType: string, maxAgeSeconds: number): void {
+  ctx.set('ETag', etag);
+  ctx.set('Cache-Control', `public, max-age=${maxAgeSeconds}`);
+  const ifNoneMatch = ctx.get('If-None-Match');
+  if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.type = contentType;
+  ctx.body = body;
+}
+
+export interface JsonReadOptions {
+  store: RecordStore;
+  cache: ResponseCache;
+  maxAgeSeconds: number;
+}
+
+/**
+ * A read-only JSON route: GET and HEAD run the handler (or reuse the response computed for the
+ * same URL at the same catalog change number), with ETag, 304 and Cache-Control.
+ */
+export function jsonRead(options: JsonReadOptions, handler: (ctx: Context) => Promise<unknown>): Middleware {
+  return async function jsonReadRoute(ctx: Context): Promise<void> {
+    if (readOnly(ctx) === 'handled') return;
+    const { changeNumber } = await options.store.catalogState();
+    const key = ctx.url;
+    let response = options.cache.get(key, changeNumber);
+    if (!response) {
+      const body = JSON.stringify(await handler(ctx));
+      response = { body, etag: entityTag(body) };
+      options.cache.set(key, changeNumber, response);
+    }
+    sendWithEntityTag(ctx, response.body, response.etag, 'application/json; charset=utf-8', options.maxAgeSeconds);
+  };
+}

@@ -1,0 +1,38 @@
+import Router from '@koa/router';
+import { getSpecimen, listSpecimens } from '../../domain/specimens.ts';
+import type { ReadContext } from '../../domain/specimens.ts';
+import { RECORD_ID_PATTERN } from '../../domain/ids.ts';
+import { ProblemError } from '../../errors.ts';
+import { parseRecordParams, parseSearchParams } from '../../validation/read-params.ts';
+import type { RawQuery } from '../../validation/read-params.ts';
+import { jsonRead } from '../read-route.ts';
+import type { JsonReadOptions } from '../read-route.ts';
+
+/** GET /api/v1/specimens, /api/v1/specimens/{id} and /api/v1/timeline. */
+export function specimensRouter(context: ReadContext, options: JsonReadOptions): Router {
+  const router = new Router({ prefix: '/api/v1' });
+  const exportsHint = `${context.baseUrl}/en/data/catalog.json`;
+
+  router.all(
+    '/specimens',
+    jsonRead(options, async (ctx) => listSpecimens(context, parseSearchParams(ctx.query as RawQuery, 'specimens', { fromQueryString: true, exportsHint }), 'specimens')),
+  );
+
+  router.all(
+    '/timeline',
+    jsonRead(options, async (ctx) => listSpecimens(context, parseSearchParams(ctx.query as RawQuery, 'timeline', { fromQueryString: true, exportsHint }), 'timeline')),
+  );
+
+  router.all(
+    '/specimens/:id',
+    jsonRead(options, async (ctx) => {
+      const id = ctx.params.id ?? '';
+      const { lang } = parseRecordParams({ ...(ctx.query as RawQuery), id: RECORD_ID_PATTERN.test(id) ? id : 'x' }, { fromQueryString: true });
+      const record = RECORD_ID_PATTERN.test(id) ? await getSpecimen(context, id, lang) : undefined;
+      if (!record) throw new ProblemError('not-found', `No record has the id "${id.slice(0, 128)}".`);
+      return record;
+    }),
+  );
+
+  return router;
+}

@@ -1,0 +1,95 @@
+/**
+ * Starts the archive. The primary process owns the schema, loads the demo catalog into an empty
+ * data folder and forks HTTP workers that read the same WAL database, so every core serves
+ * requests. With ARCHIVE_WORKERS=0 the primary serves alone.
+ */
+import cluster from 'node:cluster';
+import type { Server } from 'node:http';
+import { openBackend } from './backend.ts';
+import { loadConfig } from './config.ts';
+import type { Config } from './config.ts';
+import { createApp } from './http/app.ts';
+import { createLogger } from './logger.ts';
+import type { Logger } from './logger.ts';
+import { loadDemoIfEmpty } from './demo/seed.ts';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/** Serves HTTP in this process until SIGTERM or SIGINT, then finishes in-flight requests and closes. */
+async function serve(config: Config, logger: Logger): Promise<void> {
+  const backend = openBackend(config, { migrate: false });
+  await backend.warm();
+  const app = createApp(config, backend, logger);
+  const server: Server = app.listen(config.port, config.host);
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  logger.info('listening', { address: server.address(), baseUrl: config.baseUrl });
+  const stop = (signal: string): void => {
+    logger.info('shutting down', { signal });
+    server.close(() => {
+      void backend.close().then(() => process.exit(0));
+    });
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('disconnect', () => stop('disconnect'));
+}
+
+/** Prepares the data folder, then forks the workers and keeps them running. */
+async function runPrimary(config: Config, logger: Logger): Promise<void> {
+  const started = performance.now();
+  const backend = openBackend(config, { migrate: true });
+  const loaded = config.loadDemo ? await loadDemoIfEmpty(backend.store, config.mediaDir, logger) : 0;
+  const catalog = await backend.store.catalogState();
+  logger.info('data folder ready', { dataDir: config.dataDir, records: catalog.total, demoLoaded: loaded, ms: Math.round(performance.now() - started) });
+  if (config.workers === 0) {
+    await backend.close();
+    await serve(config, logger);
+    return;
+  }
+  await backend.close();
+  let stopping = false;
+  const fork = (): void => {
+    cluster.fork();
+  };
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    logger.warn('worker exited; starting another', { worker: worker.process.pid, code, signal });
+    setTimeout(fork, 500);
+  });
+  for (let i = 0; i < config.workers; i += 1) fork();
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('shutting down workers', { signal });
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    const check = setInterval(() => {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+    }, 100);
+    setTimeout(() => {
+      clearInterval(check);
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS + 1000).unref();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  if (cluster.isPrimary) await runPrimary(config, logger);
+  else await serve(config, logger);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,65 @@
+/**
+ * Typo candidates for query words, drawn from the words actually in the index and verified by
+ * the optimal-string-alignment (restricted Damerau–Levenshtein) distance.
+ */
+
+/** Distance between a and b counting insertions, deletions, substitutions and adjacent transpositions; stops early above max. */
+export function damerauDistance(a: string, b: string, max: number): number {
+  const lengthA = a.length;
+  const lengthB = b.length;
+  if (Math.abs(lengthA - lengthB) > max) return max + 1;
+  let previousPrevious = new Array<number>(lengthB + 1).fill(0);
+  let previous = Array.from({ length: lengthB + 1 }, (_, j) => j);
+  let current = new Array<number>(lengthB + 1).fill(0);
+  for (let i = 1; i <= lengthA; i += 1) {
+    current[0] = i;
+    let rowMinimum = i;
+    for (let j = 1; j <= lengthB; j += 1) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      let value = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) {
+        value = Math.min(value, (previousPrevious[j - 2] ?? 0) + 1);
+      }
+      current[j] = value;
+      if (value < rowMinimum) rowMinimum = value;
+    }
+    if (rowMinimum > max) return max + 1;
+    [previousPrevious, previous, current] = [previous, current, previousPrevious];
+  }
+  return previous[lengthB] ?? max + 1;
+}
+
+/** The index's words grouped by length, with how many documents hold each. */
+export class Vocabulary {
+  private readonly byLength = new Map<number, { term: string; documents: number }[]>();
+  private readonly cache = new Map<string, string[]>();
+
+  constructor(entries: Iterable<{ term: string; documents: number }>) {
+    for (const entry of entries) {
+      const bucket = this.byLength.get(entry.term.length) ?? [];
+      bucket.push(entry);
+      this.byLength.set(entry.term.length, bucket);
+    }
+  }
+
+  /** Words within the distance budget of word, nearest and most common first, at most limit of them; the word itself excluded. */
+  candidates(word: string, budget: number, limit = 8): string[] {
+    if (budget <= 0) return [];
+    const key = `${budget}:${word}`;
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    const found: { term: string; distance: number; documents: number }[] = [];
+    for (let length = word.length - budget; length <= word.length + budget; length += 1) {
+      for (const entry of this.byLength.get(length) ?? []) {
+        if (entry.term === word) continue;
+        const distance = damerauDistance(word, entry.term, budget);
+        if (distance <= budget) found.push({ term: entry.term, distance, documents: entry.documents });
+      }
+    }
+    found.sort((a, b) => a.distance - b.distance || b.documents - a.documents || (a.term < b.term ? -1 : 1));
+    const result = found.slice(0, limit).map((entry) => entry.term);
+    if (this.cache.size > 20000) this.cache.clear();
+    this.cache.set(key, result);
+    return result;
+  }
+}

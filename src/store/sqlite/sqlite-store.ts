@@ -1,0 +1,166 @@
+import { CATALOG_VERSION } from '../../domain/record.ts';
+import type { CanonicalRecord, StoredRecord } from '../../domain/record.ts';
+import type { CatalogState, RecordStore } from '../../domain/ports.ts';
+import { migrate } from './database.ts';
+import type { Migration, SqliteDatabase } from './database.ts';
+
+const STORE_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'records and catalog metadata',
+    sql: `
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE records (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        source TEXT NOT NULL,
+        format TEXT NOT NULL,
+        date TEXT NOT NULL,
+        source_url TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        doc TEXT NOT NULL,
+        UNIQUE (source_url, kind)
+      );
+      CREATE UNIQUE INDEX records_seq ON records (seq);
+      INSERT INTO meta (key, value) VALUES ('change_number', '0');
+    `,
+  },
+];
+
+/** Writes that must happen in the same transaction as a record write (the embedded search index). */
+export interface SameTransactionIndex {
+  upsertInTransaction(records: readonly CanonicalRecord[]): void;
+  removeInTransaction(ids: readonly string[]): void;
+}
+
+interface RecordRow {
+  doc: string;
+  seq: number;
+}
+
+function toStored(row: RecordRow): StoredRecord {
+  return { ...(JSON.parse(row.doc) as CanonicalRecord), seq: row.seq };
+}
+
+/** The embedded record store: one SQLite file, canonical records as JSON beside their key columns. */
+export class SqliteRecordStore implements RecordStore {
+  private readonly statements;
+  private cachedState: { dataVersion: number; localWrites: number; state: CatalogState } | undefined;
+  private localWrites = 0;
+
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly index?: SameTransactionIndex,
+  ) {
+    this.statements = {
+      get: db.prepare<[string], RecordRow>('SELECT doc, seq FROM records WHERE id = ?'),
+      upsert: db.prepare('INSERT INTO records (id, kind, source, format, date, source_url, seq, doc) VALUES (@id, @kind, @source, @format, @date, @sourceUrl, @seq, @doc) ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, source = excluded.source, format = excluded.format, date = excluded.date, source_url = excluded.source_url, seq = excluded.seq, doc = excluded.doc'),
+      remove: db.prepare('DELETE FROM records WHERE id = ?'),
+      page: db.prepare<[string, number], RecordRow & { id: string }>('SELECT id, doc, seq FROM records WHERE id > ? ORDER BY id LIMIT ?'),
+      changes: db.prepare<[number, number], RecordRow>('SELECT doc, seq FROM records WHERE seq > ? ORDER BY seq LIMIT ?'),
+      readMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
+      writeMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      count: db.prepare<[], { total: number }>('SELECT count(*) AS total FROM records'),
+      dataVersion: db.prepare<[], { data_version: number }>('PRAGMA data_version'),
+    };
+  }
+
+  /** Creates or upgrades the store's tables. */
+  static migrate(db: SqliteDatabase): void {
+    migrate(db, 'store', STORE_MIGRATIONS);
+  }
+
+  async putRecords(records: readonly CanonicalRecord[]): Promise<void> {
+    this.putRecordsNow(records);
+  }
+
+  /** Synchronous write, for callers that already hold a transaction (catalog import). */
+  putRecordsNow(records: readonly CanonicalRecord[]): void {
+    if (records.length === 0) return;
+    this.db.transaction(() => {
+      let changeNumber = Number(this.statements.readMeta.get('change_number')?.value ?? 0);
+      for (const record of records) {
+        changeNumber += 1;
+        const { seq: _ignored, ...canonical } = record as StoredRecord;
+        this.statements.upsert.run({ id: record.id, kind: record.kind, source: record.source, format: record.format, date: record.date, sourceUrl: record.sourceUrl, seq: changeNumber, doc: JSON.stringify(canonical) });
+      }
+      this.statements.writeMeta.run('change_number', String(changeNumber));
+      this.index?.upsertInTransaction(records);
+    }).immediate();
+    this.localWrites += 1;
+  }
+
+  async deleteRecords(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    this.db.transaction(() => {
+      let changeNumber = Number(this.statements.readMeta.get('change_number')?.value ?? 0);
+      for (const id of ids) this.statements.remove.run(id);
+      changeNumber += 1;
+      this.statements.writeMeta.run('change_number', String(changeNumber));
+      this.index?.removeInTransaction(ids);
+    }).immediate();
+    this.localWrites += 1;
+  }
+
+  async getRecord(id: string): Promise<StoredRecord | undefined> {
+    const row = this.statements.get.get(id);
+    return row ? toStored(row) : undefined;
+  }
+
+  async getRecords(ids: readonly string[]): Promise<StoredRecord[]> {
+    const found: StoredRecord[] = [];
+    for (const id of ids) {
+      const row = this.statements.get.get(id);
+      if (row) found.push(toStored(row));
+    }
+    return found;
+  }
+
+  async *streamRecords(batchSize = 500): AsyncIterable<StoredRecord> {
+    let after = '';
+    for (;;) {
+      const rows = this.statements.page.all(after, batchSize);
+      for (const row of rows) yield toStored(row);
+      const last = rows.at(-1);
+      if (!last || rows.length < batchSize) return;
+      after = last.id;
+    }
+  }
+
+  async changesSince(changeNumber: number, limit: number): Promise<StoredRecord[]> {
+    return this.statements.changes.all(changeNumber, limit).map(toStored);
+  }
+
+  /** The catalog state, re-read only when this or another connection has written since the last call. */
+  async catalogState(): Promise<CatalogState> {
+    return this.catalogStateNow();
+  }
+
+  /** Synchronous form of catalogState, cheap enough for every request. */
+  catalogStateNow(): CatalogState {
+    const dataVersion = this.statements.dataVersion.get()?.data_version ?? 0;
+    const cached = this.cachedState;
+    if (cached && cached.dataVersion === dataVersion && cached.localWrites === this.localWrites) return cached.state;
+    const state: CatalogState = {
+      version: CATALOG_VERSION,
+      updated: this.statements.readMeta.get('catalog_updated')?.value ?? null,
+      changeNumber: Number(this.statements.readMeta.get('change_number')?.value ?? 0),
+      total: this.statements.count.get()?.total ?? 0,
+    };
+    this.cachedState = { dataVersion, localWrites: this.localWrites, state };
+    return state;
+  }
+
+  async setCatalogUpdated(date: string): Promise<void> {
+    this.statements.writeMeta.run('catalog_updated', date);
+    this.localWrites += 1;
+  }
+
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,72 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import searchParamsSchema from '../../schemas/search-params.schema.json' with { type: 'json' };
+import recordParamsSchema from '../../schemas/record-params.schema.json' with { type: 'json' };
+import recordSchema from '../../schemas/record.schema.json' with { type: 'json' };
+import listResponseSchema from '../../schemas/list-response.schema.json' with { type: 'json' };
+import problemSchema from '../../schemas/problem.schema.json' with { type: 'json' };
+import type { FieldError } from '../errors.ts';
+
+/** The JSON Schemas in schemas/, the one source of truth for shapes at every edge. */
+export const SCHEMAS = {
+  searchParams: searchParamsSchema,
+  recordParams: recordParamsSchema,
+  record: recordSchema,
+  listResponse: listResponseSchema,
+  problem: problemSchema,
+} as const;
+
+type JsonSchema = Record<string, unknown> & { properties?: Record<string, Record<string, unknown>> };
+
+/** The timeline takes the search parameters, with kind fixed to timeline. */
+export function timelineParamsSchema(): JsonSchema {
+  const base = structuredClone(searchParamsSchema) as JsonSchema;
+  const properties = base.properties ?? {};
+  properties.kind = { ...properties.kind, enum: ['timeline'], description: 'The timeline holds timeline records only.' };
+  return { ...base, $id: 'timeline-params.schema.json', title: 'TimelineParams', properties };
+}
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+const ajv = new Ajv2020({ allErrors: true, useDefaults: true, strict: true, strictTypes: false });
+addFormats(ajv);
+ajv.addKeyword({ keyword: 'example' });
+for (const schema of [recordSchema, listResponseSchema, problemSchema]) ajv.addSchema(schema);
+
+/** A compiled validator for one of the schemas, or for a schema object built from them. */
+export function compile<T>(schema: object): ValidateFunction<T> {
+  return ajv.compile<T>(schema);
+}
+
+export const validators = {
+  record: ajv.getSchema('record.schema.json') as ValidateFunction,
+  listResponse: ajv.getSchema('list-response.schema.json') as ValidateFunction,
+  problem: ajv.getSchema('problem.schema.json') as ValidateFunction,
+};
+
+/** Field errors named the way a client wrote them, one per problem. */
+export function describeErrors(errors: readonly ErrorObject[] | null | undefined, knownNames: readonly string[], nameKey: 'parameter' | 'field'): FieldError[] {
+  const described: FieldError[] = [];
+  const seen = new Set<string>();
+  for (const error of errors ?? []) {
+    let name = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    let message = error.message ?? 'is invalid';
+    if (error.keyword === 'additionalProperties') {
+      name = [name, String((error.params as { additionalProperty: string }).additionalProperty)].filter(Boolean).join('.');
+      message = `is not a known ${nameKey}; known: ${knownNames.join(', ')}`;
+    } else if (error.keyword === 'required') {
+      name = [name, String((error.params as { missingProperty: string }).missingProperty)].filter(Boolean).join('.');
+      message = 'is required';
+    } else if (error.keyword === 'enum') {
+      message = `must be one of: ${((error.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}`;
+    } else if (error.keyword === 'pattern' && name === 'year') {
+      message = 'must be a year of four digits, e.g. 2025';
+    }
+    const key = `${name}\u0000${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    described.push({ [nameKey]: name, message });
+  }
+  return described;
+}
