@@ -54,7 +54,7 @@ export async function readCatalogFile(path: string): Promise<CatalogFile> {
 }
 
 /** Imports a checked catalog in batches; returns the number of records written. */
-export async function importCatalog(store: RecordStore, catalog: CatalogFile, batchSize = 2000): Promise<number> {
+export async function importCatalog(store: RecordStore, catalog: CatalogFile, batchSize = 5000): Promise<number> {
   for (let start = 0; start < catalog.records.length; start += batchSize) {
     await store.putRecords(catalog.records.slice(start, start + batchSize));
   }

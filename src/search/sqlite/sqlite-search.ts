@@ -29,7 +29,7 @@ const SEARCH_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX search_keys_day_id ON search_keys (day, id);
       ${LANGS.map(
         (lang) => `
-        CREATE VIRTUAL TABLE ${ftsTable(lang)} USING fts5(${FTS_COLUMNS}, tokenize = "unicode61 remove_diacritics 2", prefix = '2 3');
+        CREATE VIRTUAL TABLE ${ftsTable(lang)} USING fts5(${FTS_COLUMNS}, tokenize = "unicode61 remove_diacritics 2");
         CREATE VIRTUAL TABLE ${ftsTable(lang)}_vocab USING fts5vocab(${ftsTable(lang)}, row);`,
       ).join('\n')}
     `,
@@ -57,6 +57,11 @@ function filterExpression(filters: SearchFilters): string | undefined {
 
 /** Dictionary words only: typo candidates are never numbers, facet tokens or Chinese bigrams. */
 const DICTIONARY_WORD = /^[a-z\u00df-\u024f]{3,}$/;
+const FACET_TOKEN = /^(kind|format|source|year)0/;
+/** A last word that opens more terms than this is matched with FTS5's own prefix query. */
+const PREFIX_EXPANSION_LIMIT = 64;
+
+type TermMatch = 'exact' | 'prefix' | 'typo';
 
 interface LanguageState {
   vocabulary?: Vocabulary;
@@ -165,14 +170,14 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
   private renumberDay(day: number): void {
     const rows = this.statements.dayRows.all(day);
     const keys = spreadKeys(day, rows.length + 1);
-    const moves = rows.map((row, i) => ({ from: row.sort_key, to: keys[i] ?? 0 }));
-    for (const step of [(move: { from: number; to: number }) => [-move.from - 1, move.from], (move: { from: number; to: number }) => [move.to, -move.from - 1]]) {
-      for (const move of moves) {
-        const [to, from] = step(move);
-        this.statements.moveKey.run(to, from);
-        for (const table of this.tables) table.move.run(to, from);
-      }
-    }
+    const move = (from: number, to: number): void => {
+      // FTS5 takes a new rowid only as an SQL integer, so bind BigInts rather than doubles.
+      this.statements.moveKey.run(BigInt(to), BigInt(from));
+      for (const table of this.tables) table.move.run(BigInt(to), BigInt(from));
+    };
+    // Park every row on a negative key first so no new key collides with an old one.
+    for (const row of rows) move(row.sort_key, -row.sort_key - 1);
+    rows.forEach((row, i) => move(-row.sort_key - 1, keys[i] ?? 0));
   }
 
   /** Drops cached counts and vocabulary when this or another connection has written. */
@@ -193,7 +198,10 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     const state = this.languages.get(lang) ?? { vocabularyBuiltAt: 0 };
     if (!state.vocabulary) {
       const rows = this.db.prepare<[], { term: string; doc: number }>(`SELECT term, doc FROM ${ftsTable(lang)}_vocab`).all();
-      state.vocabulary = new Vocabulary(rows.filter((row) => DICTIONARY_WORD.test(row.term)).map((row) => ({ term: row.term, documents: row.doc })));
+      state.vocabulary = new Vocabulary(
+        rows.filter((row) => !FACET_TOKEN.test(row.term)).map((row) => ({ term: row.term, documents: row.doc })),
+        (term) => DICTIONARY_WORD.test(term),
+      );
       state.vocabularyBuiltAt = Date.now();
       this.languages.set(lang, state);
     }
@@ -243,20 +251,34 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     return rows.map((row) => row.id);
   }
 
-  private termExpression(term: QueryTerm, lang: Lang, withTypos: boolean): string {
+  /**
+   * A prefix as the OR of the index terms it opens: unlike FTS5's prefix query, which merges every
+   * matching doclist in memory first, an OR of terms streams and stops after the page.
+   */
+  private prefixExpression(lang: Lang, prefix: string): string {
+    const terms = this.vocabulary(lang).withPrefix(prefix, PREFIX_EXPANSION_LIMIT);
+    if (terms === undefined) return `${quote(prefix)} *`;
+    if (terms.length === 0) return quote(prefix);
+    return terms.length === 1 ? quote(terms[0] ?? prefix) : `(${terms.map(quote).join(' OR ')})`;
+  }
+
+  /** How a term is matched in one tier: as written, also as a prefix (last word), also with typos. */
+  private termExpression(term: QueryTerm, lang: Lang, match: TermMatch): string {
     if (term.type === 'phrase') {
-      return `${quote(term.tokens.join(' '))}${term.prefixLast ? ' *' : ''}`;
+      const last = term.tokens.at(-1) ?? '';
+      if (term.tokens.length === 1 && term.prefixLast) return this.prefixExpression(lang, last);
+      return `${quote(term.tokens.join(' '))}${term.prefixLast && match !== 'exact' ? ' *' : ''}`;
     }
-    const alternatives = [term.last && [...term.word].length >= 2 ? `${quote(term.word)} *` : quote(term.word)];
-    if (withTypos) {
+    const alternatives = [match !== 'exact' && term.last && [...term.word].length >= 2 ? this.prefixExpression(lang, foldDiacritics(term.word)) : quote(term.word)];
+    if (match === 'typo') {
       const folded = foldDiacritics(term.word);
       for (const candidate of this.vocabulary(lang).candidates(folded, typoBudget(folded))) alternatives.push(quote(candidate));
     }
     return alternatives.length === 1 ? (alternatives[0] ?? '') : `(${alternatives.join(' OR ')})`;
   }
 
-  private textExpression(terms: readonly QueryTerm[], lang: Lang, withTypos: boolean, columns = TEXT_COLUMNS): string {
-    return `${columns} : (${terms.map((term) => this.termExpression(term, lang, withTypos)).join(' AND ')})`;
+  private textExpression(terms: readonly QueryTerm[], lang: Lang, match: TermMatch, columns = TEXT_COLUMNS): string {
+    return `${columns} : (${terms.map((term) => this.termExpression(term, lang, match)).join(' AND ')})`;
   }
 
   async search(query: SearchQuery): Promise<SearchHits> {
@@ -276,14 +298,18 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     const terms = parseQuery(text);
     if (terms.length === 0) return { total: 0, ids: [] };
     const withFilters = (expression: string): string => (filters ? `(${expression}) AND (${filters})` : expression);
-    const exact = withFilters(this.textExpression(terms, lang, false));
-    const expanded = withFilters(this.textExpression(terms, lang, true));
+    const exact = withFilters(this.textExpression(terms, lang, 'exact'));
+    const prefixed = withFilters(this.textExpression(terms, lang, 'prefix'));
+    const expanded = withFilters(this.textExpression(terms, lang, 'typo'));
     if (query.order !== 'relevance') {
       return { total: this.countMatches(lang, expanded), ids: this.idsByKey(lang, expanded, direction, offset, limit) };
     }
-    // Relevance: exact matches first, then matches that needed a typo; each tier ranked on its own.
-    const tiers = expanded === exact ? [exact] : [exact, `(${expanded}) NOT (${exact})`];
-    const titleOnly = this.textExpression(terms, lang, false, '{title}');
+    // Relevance: whole words as written first, then the last word as a prefix, then words with typos;
+    // each tier is ranked on its own, so a typo never outranks what the reader actually typed.
+    const tiers = [exact];
+    if (prefixed !== exact) tiers.push(`(${prefixed}) NOT (${exact})`);
+    if (expanded !== prefixed) tiers.push(`(${expanded}) NOT (${prefixed})`);
+    const titleOnly = this.textExpression(terms, lang, 'prefix', '{title}');
     return this.pageThroughTiers(lang, tiers, titleOnly, offset, limit);
   }
 

@@ -33,13 +33,39 @@ export function damerauDistance(a: string, b: string, max: number): number {
 export class Vocabulary {
   private readonly byLength = new Map<number, { term: string; documents: number }[]>();
   private readonly cache = new Map<string, string[]>();
+  private readonly sorted: string[];
 
-  constructor(entries: Iterable<{ term: string; documents: number }>) {
+  /**
+   * @param entries every term of the index with its document count
+   * @param isDictionaryWord which terms may be typo candidates
+   */
+  constructor(entries: readonly { term: string; documents: number }[], isDictionaryWord: (term: string) => boolean) {
     for (const entry of entries) {
+      if (!isDictionaryWord(entry.term)) continue;
       const bucket = this.byLength.get(entry.term.length) ?? [];
       bucket.push(entry);
       this.byLength.set(entry.term.length, bucket);
     }
+    this.sorted = entries.map((entry) => entry.term).sort();
+  }
+
+  /** Every term that starts with prefix (the prefix itself included), or undefined when more than limit do. */
+  withPrefix(prefix: string, limit: number): string[] | undefined {
+    let low = 0;
+    let high = this.sorted.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((this.sorted[middle] ?? '') < prefix) low = middle + 1;
+      else high = middle;
+    }
+    const found: string[] = [];
+    for (let i = low; i < this.sorted.length; i += 1) {
+      const term = this.sorted[i] ?? '';
+      if (!term.startsWith(prefix)) break;
+      if (found.length === limit) return undefined;
+      found.push(term);
+    }
+    return found;
   }
 
   /** Words within the distance budget of word, nearest and most common first, at most limit of them; the word itself excluded. */

@@ -1,0 +1,86 @@
+import { expect } from 'chai';
+import type { RecordStore } from '../../src/domain/ports.ts';
+import { makeRecord } from '../helpers/factories.ts';
+
+/** Opens a fresh, empty store and a function that disposes of it. */
+export type StoreFactory = () => Promise<{ store: RecordStore; dispose: () => Promise<void> }>;
+
+/** The behaviour every RecordStore adapter must show. */
+export function recordStoreContract(name: string, open: StoreFactory): void {
+  describe(`RecordStore contract: ${name}`, () => {
+    let store: RecordStore;
+    let dispose: () => Promise<void>;
+    beforeEach(async () => {
+      ({ store, dispose } = await open());
+    });
+    afterEach(async () => dispose());
+
+    it('gives back exactly the record it was given, with a change number', async () => {
+      const record = makeRecord({ prompt: 'Draw a pelican', media: [{ path: 'ab/ab.png', width: 10, height: 20, sha256: 'a'.repeat(64), thumbnailPath: 'ab/ab.thumb.webp' }] });
+      await store.putRecords([record]);
+      const stored = await store.getRecord(record.id);
+      expect(stored).to.deep.include(record);
+      expect(stored?.seq).to.be.a('number');
+      expect(await store.getRecord('svg-unknown-00000000')).to.equal(undefined);
+    });
+
+    it('replaces by id and moves the record forward in the change feed', async () => {
+      const first = makeRecord();
+      const second = makeRecord();
+      await store.putRecords([first, second]);
+      const before = (await store.catalogState()).changeNumber;
+      await store.putRecords([{ ...first, notes: { zh: '新的', en: 'new' } }]);
+      const state = await store.catalogState();
+      expect(state.total).to.equal(2);
+      expect(state.changeNumber).to.be.above(before);
+      expect((await store.getRecord(first.id))?.notes.en).to.equal('new');
+      const changes = await store.changesSince(before, 10);
+      expect(changes.map((record) => record.id)).to.deep.equal([first.id]);
+      const all = await store.changesSince(0, 10);
+      expect(all.map((record) => record.id)).to.deep.equal([second.id, first.id]);
+    });
+
+    it('returns several records in the order asked, leaving out unknown ids', async () => {
+      const records = [makeRecord(), makeRecord(), makeRecord()];
+      await store.putRecords(records);
+      const found = await store.getRecords([records[2]?.id ?? '', 'svg-missing-00000000', records[0]?.id ?? '']);
+      expect(found.map((record) => record.id)).to.deep.equal([records[2]?.id, records[0]?.id]);
+    });
+
+    it('streams every record in id order across batch boundaries', async () => {
+      const records = Array.from({ length: 23 }, () => makeRecord());
+      await store.putRecords(records);
+      const streamed: string[] = [];
+      for await (const record of store.streamRecords(5)) streamed.push(record.id);
+      expect(streamed).to.deep.equal(records.map((record) => record.id).sort());
+    });
+
+    it('refuses a second record for the same source URL and kind', async () => {
+      const record = makeRecord();
+      await store.putRecords([record]);
+      let failed = false;
+      try {
+        await store.putRecords([{ ...record, id: `${record.id}-other` }]);
+      } catch {
+        failed = true;
+      }
+      expect(failed).to.equal(true);
+      expect((await store.catalogState()).total).to.equal(1);
+    });
+
+    it('keeps the catalog compilation date and deletes records', async () => {
+      const records = [makeRecord(), makeRecord()];
+      expect((await store.catalogState()).updated).to.equal(null);
+      await store.putRecords(records);
+      await store.setCatalogUpdated('2026-11-20');
+      await store.deleteRecords([records[0]?.id ?? '']);
+      const state = await store.catalogState();
+      expect(state).to.include({ version: '1.0', updated: '2026-11-20', total: 1 });
+      expect(await store.getRecord(records[0]?.id ?? '')).to.equal(undefined);
+    });
+
+    it('answers ping', async () => {
+      await store.ping();
+    });
+  });
+}

@@ -1,0 +1,65 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openBackend } from '../../src/backend.ts';
+import type { Backend } from '../../src/backend.ts';
+import { createApp } from '../../src/http/app.ts';
+import { createLogger } from '../../src/logger.ts';
+import type { CanonicalRecord } from '../../src/domain/record.ts';
+import { loadDemoIfEmpty } from '../../src/demo/seed.ts';
+
+export interface TestServer {
+  baseUrl: string;
+  dataDir: string;
+  backend: Backend;
+  /** Log lines the app wrote, parsed. */
+  logs: Record<string, unknown>[];
+  get(path: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** A fresh temporary data folder. */
+export function temporaryDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'archive-test-'));
+}
+
+/** Starts the real app on 127.0.0.1:0 over a temporary data folder, optionally with records or the demo catalog. */
+export async function startTestServer(options: { records?: CanonicalRecord[]; demo?: boolean; updated?: string } = {}): Promise<TestServer> {
+  const dataDir = temporaryDataDir();
+  const backend = openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true });
+  const logs: Record<string, unknown>[] = [];
+  const logger = createLogger('info', (line) => logs.push(JSON.parse(line) as Record<string, unknown>));
+  if (options.records?.length) {
+    await backend.store.putRecords(options.records);
+    await backend.store.setCatalogUpdated(options.updated ?? '2026-11-20');
+  }
+  if (options.demo) await loadDemoIfEmpty(backend.store, join(dataDir, 'media'), logger);
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const app = createApp({ baseUrl, mediaDir: join(dataDir, 'media'), responseCacheEntries: 1000, cacheMaxAgeSeconds: 60 }, backend, logger);
+  server.on('request', app.callback());
+  return {
+    baseUrl,
+    dataDir,
+    backend,
+    logs,
+    get: (path, init) => fetch(`${baseUrl}${path}`, init),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await backend.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** GET a path and parse its JSON body, with status and headers. */
+export async function getJson<T = Record<string, unknown>>(server: TestServer, path: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: T }> {
+  const response = await server.get(path, init);
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as T };
+}

@@ -1,0 +1,282 @@
+import { expect } from 'chai';
+import sharp from 'sharp';
+import { validators } from '../../src/validation/schemas.ts';
+import type { ListResponse } from '../../src/domain/specimens.ts';
+import type { LocalizedRecord } from '../../src/domain/localize.ts';
+import { getJson, startTestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
+
+describe('read API over HTTP (demo catalog)', function () {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ demo: true });
+  });
+  after(async () => server.close());
+
+  const list = (path: string) => getJson<ListResponse>(server, path);
+
+  describe('GET /api/v1/specimens', () => {
+    it('lists records newest first in Chinese by default, in the documented shape', async () => {
+      const { status, headers, body } = await list('/api/v1/specimens');
+      expect(status).to.equal(200);
+      expect(headers.get('content-type')).to.equal('application/json; charset=utf-8');
+      expect(validators.listResponse(body), JSON.stringify(validators.listResponse.errors)).to.equal(true);
+      expect(body).to.include({ total: 44, offset: 0, limit: 20 });
+      expect(body.items).to.have.length(20);
+      expect(body.items[0]?.url).to.equal(`${server.baseUrl}/specimens/${body.items[0]?.id}/`);
+      const dates = body.items.map((item) => item.date);
+      expect(dates).to.deep.equal([...dates].sort().reverse());
+      expect(body.items.every((item) => /^演示记录/.test(item.notes))).to.equal(true);
+    });
+
+    it('gives the same object in a list item and in the single-record endpoint, per language', async () => {
+      for (const lang of ['zh', 'en']) {
+        const { body } = await list(`/api/v1/specimens?lang=${lang}&limit=50`);
+        for (const item of body.items) {
+          const single = await getJson<LocalizedRecord>(server, `/api/v1/specimens/${item.id}?lang=${lang}`);
+          expect(single.status).to.equal(200);
+          expect(single.body).to.deep.equal(item);
+        }
+      }
+    });
+
+    it('searches an exact word, a word with one typo, a prefix and a Chinese 2-character substring', async () => {
+      const exact = await list('/api/v1/specimens?q=pelican&lang=en&limit=50');
+      expect(exact.body.total).to.be.at.least(5);
+      expect(exact.body.items.every((item) => /pelican/i.test(`${item.title} ${item.notes} ${item.prompt ?? ''}`))).to.equal(true);
+      expect((await list('/api/v1/specimens?q=pelcian&lang=en&limit=50')).body.total).to.equal(exact.body.total);
+      expect((await list('/api/v1/specimens?q=pelic&lang=en&limit=50')).body.total).to.be.at.least(exact.body.total);
+      const chinese = await list(`/api/v1/specimens?q=${encodeURIComponent('鹈鹕')}&limit=50`);
+      expect(chinese.body.total).to.be.at.least(5);
+      expect(chinese.body.items.every((item) => `${item.title}${item.notes}${item.prompt ?? ''}`.includes('鹈鹕'))).to.equal(true);
+      const none = await list(`/api/v1/specimens?q=${encodeURIComponent('zzqx')}`);
+      expect(none.body).to.deep.equal({ total: 0, offset: 0, limit: 20, items: [] });
+    });
+
+    it('applies filters with AND, with totals that add up across formats and kinds', async () => {
+      let formats = 0;
+      for (const format of ['svg', 'animation', '3d', 'game', 'video']) {
+        const { body } = await list(`/api/v1/specimens?format=${format}&limit=50`);
+        expect(body.items.every((item) => item.format === format)).to.equal(true);
+        formats += body.total;
+      }
+      expect(formats).to.equal(44);
+      const gallery = (await list('/api/v1/specimens?kind=gallery')).body.total;
+      const timeline = (await list('/api/v1/specimens?kind=timeline')).body.total;
+      expect(gallery + timeline).to.equal(44);
+      const combined = await list('/api/v1/specimens?format=svg&year=2025&limit=50');
+      expect(combined.body.items.every((item) => item.format === 'svg' && item.year === '2025')).to.equal(true);
+      const bySource = await list('/api/v1/specimens?source=github&limit=50');
+      expect(bySource.body.total).to.be.above(0);
+      expect(bySource.body.items.every((item) => item.source === 'github')).to.equal(true);
+    });
+
+    it('pages never overlap and cover every match', async () => {
+      for (const query of ['', '&q=pelican&lang=en', '&format=svg']) {
+        const seen: string[] = [];
+        let total = 0;
+        for (let offset = 0; offset < 60; offset += 7) {
+          const { body } = await list(`/api/v1/specimens?limit=7&offset=${offset}${query}`);
+          total = body.total;
+          seen.push(...body.items.map((item) => item.id));
+        }
+        expect(seen).to.have.length(total);
+        expect(new Set(seen).size).to.equal(total);
+      }
+    });
+
+    it('answers an offset past the total with the exact total and no items', async () => {
+      const { status, body } = await list('/api/v1/specimens?offset=5000&limit=5');
+      expect(status).to.equal(200);
+      expect(body).to.deep.equal({ total: 44, offset: 5000, limit: 5, items: [] });
+    });
+
+    it('treats empty parameters, as a plain HTML form sends them, as absent', async () => {
+      const { status, body } = await list('/api/v1/specimens?q=&format=&kind=&year=&source=&lang=en');
+      expect(status).to.equal(200);
+      expect(body.total).to.equal(44);
+    });
+  });
+
+  describe('invalid parameters', () => {
+    const cases: [string, string][] = [
+      ['limit=0', 'limit'],
+      ['limit=51', 'limit'],
+      ['limit=abc', 'limit'],
+      ['limit=1.5', 'limit'],
+      ['offset=-1', 'offset'],
+      ['offset=10001', 'offset'],
+      ['offset=x', 'offset'],
+      [`q=${'a'.repeat(201)}`, 'q'],
+      ['lang=fr', 'lang'],
+      ['format=png', 'format'],
+      ['kind=other', 'kind'],
+      ['year=20x5', 'year'],
+      ['year=202', 'year'],
+      ['source=myspace', 'source'],
+      ['sort=random', 'sort'],
+      ['page=2', 'page'],
+      ['lang=en&lang=zh', 'lang'],
+    ];
+    for (const [query, parameter] of cases) {
+      it(`refuses ${query.slice(0, 30)} with a 400 naming ${parameter}`, async () => {
+        for (const path of ['/api/v1/specimens', '/api/v1/timeline']) {
+          const { status, headers, body } = await getJson<{ errors: { parameter: string }[]; status: number; detail: string }>(server, `${path}?${query}`);
+          expect(status).to.equal(400);
+          expect(headers.get('content-type')).to.match(/^application\/problem\+json/);
+          expect(validators.problem(body)).to.equal(true);
+          expect(body.status).to.equal(400);
+          expect(body.errors.map((error) => error.parameter)).to.deep.equal([parameter]);
+        }
+      });
+    }
+
+    it('names every bad parameter at once', async () => {
+      const { body } = await getJson<{ errors: { parameter: string }[] }>(server, '/api/v1/specimens?limit=0&offset=-2&lang=fr&colour=red');
+      expect(body.errors.map((error) => error.parameter).sort()).to.deep.equal(['colour', 'lang', 'limit', 'offset']);
+    });
+
+    it('points deep readers to the bulk exports', async () => {
+      const { body } = await getJson<{ detail: string }>(server, '/api/v1/specimens?offset=20000');
+      expect(body.detail).to.include('/en/data/catalog.json');
+    });
+
+    it('refuses kind=gallery on the timeline', async () => {
+      const { status } = await getJson(server, '/api/v1/timeline?kind=gallery');
+      expect(status).to.equal(400);
+      expect((await getJson(server, '/api/v1/timeline?kind=timeline')).status).to.equal(200);
+    });
+  });
+
+  describe('GET /api/v1/specimens/{id}', () => {
+    it('answers 404 problem+json for an unknown id, also for ids that cannot exist', async () => {
+      for (const id of ['svg-nothing-00000000', 'Bad%20Id', '..%2F..%2Fetc']) {
+        const { status, headers, body } = await getJson<{ status: number }>(server, `/api/v1/specimens/${id}`);
+        expect(status).to.equal(404);
+        expect(headers.get('content-type')).to.match(/^application\/problem\+json/);
+        expect(body.status).to.equal(404);
+      }
+    });
+
+    it('answers 400 for an invalid language and for unknown parameters', async () => {
+      const { body: first } = await list('/api/v1/specimens?limit=1');
+      const id = first.items[0]?.id ?? '';
+      const invalidLang = await getJson<{ errors: { parameter: string }[] }>(server, `/api/v1/specimens/${id}?lang=de`);
+      expect(invalidLang.status).to.equal(400);
+      expect(invalidLang.body.errors.map((error) => error.parameter)).to.deep.equal(['lang']);
+      expect((await getJson(server, `/api/v1/specimens/${id}?limit=3`)).status).to.equal(400);
+    });
+  });
+
+  describe('GET /api/v1/timeline', () => {
+    it('returns timeline records only, oldest first', async () => {
+      const { status, body } = await list('/api/v1/timeline?limit=50&lang=en');
+      expect(status).to.equal(200);
+      expect(body.total).to.be.above(0);
+      expect(body.items.every((item) => item.kind === 'timeline')).to.equal(true);
+      const keys = body.items.map((item) => `${item.date} ${item.id}`);
+      expect(keys).to.deep.equal([...keys].sort());
+      expect(body.total).to.equal((await list('/api/v1/specimens?kind=timeline')).body.total);
+    });
+  });
+
+  describe('HTTP behaviour', () => {
+    it('refuses other methods with 405 and Allow', async () => {
+      for (const path of ['/api/v1/specimens', '/api/v1/timeline', '/api/v1/specimens/anything', '/healthz']) {
+        for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+          const response = await server.get(path, { method });
+          expect(response.status, `${method} ${path}`).to.equal(405);
+          expect(response.headers.get('allow')).to.equal('GET, HEAD, OPTIONS');
+          expect(response.headers.get('content-type')).to.match(/^application\/problem\+json/);
+        }
+      }
+    });
+
+    it('answers HEAD with the headers of GET and no body', async () => {
+      const get = await server.get('/api/v1/specimens?limit=3');
+      const head = await server.get('/api/v1/specimens?limit=3', { method: 'HEAD' });
+      expect(head.status).to.equal(200);
+      expect(head.headers.get('etag')).to.equal(get.headers.get('etag'));
+      expect(await head.text()).to.equal('');
+    });
+
+    it('answers OPTIONS and CORS preflights', async () => {
+      const preflight = await server.get('/api/v1/specimens', { method: 'OPTIONS', headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET' } });
+      expect(preflight.status).to.equal(204);
+      expect(preflight.headers.get('allow')).to.equal('GET, HEAD, OPTIONS');
+      expect(preflight.headers.get('access-control-allow-origin')).to.equal('*');
+      expect(preflight.headers.get('access-control-allow-methods')).to.include('GET');
+      const get = await server.get('/api/v1/specimens', { headers: { Origin: 'https://elsewhere.example' } });
+      expect(get.headers.get('access-control-allow-origin')).to.equal('*');
+    });
+
+    it('sends ETag and Cache-Control, and 304 for a matching If-None-Match', async () => {
+      const first = await server.get('/api/v1/specimens?lang=en&limit=5');
+      const etag = first.headers.get('etag') ?? '';
+      expect(etag).to.match(/^"[\w-]+"$/);
+      expect(first.headers.get('cache-control')).to.equal('public, max-age=60');
+      const again = await server.get('/api/v1/specimens?lang=en&limit=5', { headers: { 'If-None-Match': etag } });
+      expect(again.status).to.equal(304);
+      expect(await again.text()).to.equal('');
+      const other = await server.get('/api/v1/specimens?lang=zh&limit=5', { headers: { 'If-None-Match': etag } });
+      expect(other.status).to.equal(200);
+    });
+
+    it('changes the ETag when the catalog changes', async () => {
+      const before = (await server.get('/api/v1/specimens?limit=1')).headers.get('etag');
+      const { body } = await list('/api/v1/specimens?limit=1');
+      const record = await server.backend.store.getRecord(body.items[0]?.id ?? '');
+      if (!record) throw new Error('record missing');
+      const { seq: _seq, ...canonical } = record;
+      await server.backend.store.putRecords([{ ...canonical, title: { ...canonical.title, zh: `${canonical.title.zh}（修订）` } }]);
+      const after = await list('/api/v1/specimens?limit=1');
+      expect(after.headers.get('etag')).to.not.equal(before);
+      expect(after.body.items[0]?.title).to.match(/（修订）$/);
+    });
+
+    it('compresses large bodies for clients that accept it', async () => {
+      const response = await server.get('/api/v1/specimens?limit=50', { headers: { 'Accept-Encoding': 'gzip' } });
+      expect(response.headers.get('content-encoding')).to.equal('gzip');
+      expect((await response.json()).total).to.equal(44);
+    });
+
+    it('answers unknown paths with a 404 problem', async () => {
+      const { status, body } = await getJson<{ type: string }>(server, '/api/v2/nothing');
+      expect(status).to.equal(404);
+      expect(body.type).to.equal(`${server.baseUrl}/problems/not-found`);
+    });
+
+    it('reports health and readiness', async () => {
+      expect((await getJson(server, '/healthz')).body).to.deep.equal({ status: 'ok' });
+      const ready = await getJson<{ status: string; catalog: { total: number } }>(server, '/readyz');
+      expect(ready.status).to.equal(200);
+      expect(ready.body.status).to.equal('ready');
+      expect(ready.body.catalog.total).to.equal(44);
+    });
+
+    it('serves stored previews and thumbnails that decode as images', async () => {
+      const { body } = await list('/api/v1/specimens?limit=50&lang=en');
+      const withMedia = body.items.find((item) => item.media.length > 0);
+      if (!withMedia?.thumbnail) throw new Error('no record with media');
+      for (const url of [withMedia.media[0]?.url ?? '', withMedia.thumbnail]) {
+        const response = await fetch(url);
+        expect(response.status).to.equal(200);
+        const metadata = await sharp(Buffer.from(await response.arrayBuffer())).metadata();
+        expect(metadata.width).to.be.above(31);
+      }
+      expect((await server.get('/media/../archive.sqlite')).status).to.equal(404);
+      expect((await server.get('/media/ab/nothing.png')).status).to.equal(404);
+    });
+
+    it('writes one JSON log line per request, without headers', async () => {
+      const before = server.logs.filter((entry) => entry.msg === 'request').length;
+      await server.get('/api/v1/specimens?limit=1', { headers: { Authorization: 'Bearer secret-token-value' } });
+      await server.get('/healthz');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const requests = server.logs.filter((entry) => entry.msg === 'request');
+      expect(requests.length - before).to.equal(2);
+      expect(requests.at(-2)).to.include({ method: 'GET', path: '/api/v1/specimens', status: 200 });
+      expect(JSON.stringify(server.logs)).to.not.include('secret-token-value');
+    });
+  });
+});

@@ -1,0 +1,66 @@
+import { expect } from 'chai';
+import { indexText, parseQuery, typoBudget } from '../../src/search/sqlite/text.ts';
+import { damerauDistance, Vocabulary } from '../../src/search/sqlite/typo.ts';
+import { dayBase, dayNumber, keyBetween, SLOTS_PER_DAY, spreadKeys } from '../../src/search/sqlite/sort-key.ts';
+
+describe('embedded search text handling', () => {
+  it('indexes Chinese runs as overlapping bigrams plus the last character', () => {
+    expect(indexText('一只鹈鹕骑车')).to.equal(' 一只 只鹈 鹈鹕 鹕骑 骑车 车 ');
+    expect(indexText('GPT-4o 画的鹈鹕')).to.equal('gpt-4o  画的 的鹈 鹈鹕 鹕 ');
+  });
+
+  it('parses words, punctuation-joined phrases and Chinese substrings', () => {
+    expect(parseQuery('Pelican  bicycle')).to.deep.equal([
+      { type: 'word', word: 'pelican', last: false },
+      { type: 'word', word: 'bicycle', last: true },
+    ]);
+    expect(parseQuery('gpt-4o')).to.deep.equal([{ type: 'phrase', tokens: ['gpt', '4o'], prefixLast: true }]);
+    expect(parseQuery('骑自行车')).to.deep.equal([{ type: 'phrase', tokens: ['骑自', '自行', '行车'], prefixLast: false }]);
+    expect(parseQuery('鹕')).to.deep.equal([{ type: 'phrase', tokens: ['鹕'], prefixLast: true }]);
+    expect(parseQuery('"*) OR (')).to.deep.equal([{ type: 'word', word: 'or', last: false }]);
+    expect(parseQuery('Ｐｅｌｉｃａｎ')).to.deep.equal([{ type: 'word', word: 'pelican', last: true }]);
+  });
+
+  it('allows one typo from 5 letters and two from 9', () => {
+    expect([typoBudget('cats'), typoBudget('horse'), typoBudget('elephant'), typoBudget('telescope')]).to.deep.equal([0, 1, 1, 2]);
+  });
+
+  it('measures Damerau distance with transpositions and stops early', () => {
+    expect(damerauDistance('pelican', 'pelican', 2)).to.equal(0);
+    expect(damerauDistance('pelican', 'pelcian', 2)).to.equal(1);
+    expect(damerauDistance('pelican', 'pelicn', 2)).to.equal(1);
+    expect(damerauDistance('pelican', 'pelikan', 2)).to.equal(1);
+    expect(damerauDistance('pelican', 'banana', 2)).to.equal(3);
+  });
+
+  it('finds typo candidates and prefix completions in the vocabulary', () => {
+    const vocabulary = new Vocabulary(
+      [
+        { term: 'pelican', documents: 10 },
+        { term: 'pelicans', documents: 3 },
+        { term: 'pelican2', documents: 1 },
+        { term: 'telescope', documents: 4 },
+      ],
+      (term) => /^[a-z]+$/.test(term),
+    );
+    expect(vocabulary.candidates('pelcian', 1)).to.deep.equal(['pelican']);
+    expect(vocabulary.candidates('telecsope', 2)).to.deep.equal(['telescope']);
+    expect(vocabulary.withPrefix('pel', 10)).to.deep.equal(['pelican', 'pelican2', 'pelicans']);
+    expect(vocabulary.withPrefix('pel', 2)).to.equal(undefined);
+    expect(vocabulary.withPrefix('zzz', 2)).to.deep.equal([]);
+  });
+
+  it('orders sort keys by date descending, and ids of one day between their neighbours', () => {
+    const day = dayNumber('2025-01-01');
+    expect(dayBase(dayNumber('2025-01-02'))).to.be.below(dayBase(day));
+    const first = keyBetween(day, undefined, undefined) ?? 0;
+    const after = keyBetween(day, first, undefined) ?? 0;
+    const before = keyBetween(day, undefined, first) ?? 0;
+    expect(before).to.be.below(first);
+    expect(after).to.be.above(first);
+    expect(keyBetween(day, first, first + 1)).to.equal(undefined);
+    const spread = spreadKeys(day, 3);
+    expect(spread).to.have.length(3);
+    expect(spread[2]).to.be.below(dayBase(day) + SLOTS_PER_DAY);
+  });
+});
