@@ -34,6 +34,7 @@ export interface LocalizedRecord {
 }
 
 /** Control, zero-width and bidirectional-override characters, which never leave the service in record text. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const UNSAFE_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]/g;
 
 /** Record text with control and invisible characters removed (newlines and tabs kept). */

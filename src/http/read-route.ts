@@ -1,7 +1,8 @@
 import type { Context, Middleware } from 'koa';
 import { ProblemError } from '../errors.ts';
 import type { RecordStore } from '../domain/ports.ts';
-import { entityTag, ResponseCache } from './response-cache.ts';
+import { entityTag } from './response-cache.ts';
+import type { ResponseCache } from './response-cache.ts';
 
 export const READ_METHODS = 'GET, HEAD, OPTIONS';
 

@@ -237,7 +237,7 @@ describe('read API over HTTP (demo catalog)', function () {
     it('compresses large bodies for clients that accept it', async () => {
       const response = await server.get('/api/v1/specimens?limit=50', { headers: { 'Accept-Encoding': 'gzip' } });
       expect(response.headers.get('content-encoding')).to.equal('gzip');
-      expect((await response.json()).total).to.equal(44);
+      expect(((await response.json()) as { total: number }).total).to.equal(44);
     });
 
     it('answers unknown paths with a 404 problem', async () => {

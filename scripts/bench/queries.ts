@@ -1,0 +1,152 @@
+/**
+ * The request paths of the benchmark scenarios, built from the synthetic catalog's vocabulary so
+ * every search can hit records. Deterministic: the same seed gives the same lists.
+ */
+import { SYNTHETIC_WORDS } from '../../src/catalog/synthetic.ts';
+import { FORMATS, KINDS } from '../../src/domain/record.ts';
+import { SOURCE_KEYS } from '../../src/domain/sources.ts';
+
+/** Query classes of the distinct-search mix. */
+export const QUERY_CLASSES = ['word', 'pair', 'prefix', 'typo', 'zh'] as const;
+/** Classes that can be run alone but are not part of the mix: browse has filters and no text. */
+export const EXTRA_CLASSES = ['browse'] as const;
+export type QueryClass = (typeof QUERY_CLASSES)[number] | (typeof EXTRA_CLASSES)[number];
+
+export interface SearchPaths {
+  paths: string[];
+  tags: QueryClass[];
+}
+
+const SEARCH = '/api/v1/specimens';
+const YEARS = Array.from({ length: 12 }, (_, i) => String(2015 + i));
+const ENGLISH = SYNTHETIC_WORDS.map(([en]) => en);
+const CHINESE = SYNTHETIC_WORDS.map(([, zh]) => zh);
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+/** mulberry32, as the synthetic catalog uses. */
+function generator(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Random choices from one seeded generator. */
+class Chooser {
+  private readonly random: () => number;
+  constructor(seed: number) {
+    this.random = generator(seed);
+  }
+  chance(p: number): boolean {
+    return this.random() < p;
+  }
+  integer(from: number, to: number): number {
+    return from + Math.floor(this.random() * (to - from + 1));
+  }
+  pick<T>(list: readonly T[]): T {
+    return list[Math.floor(this.random() * list.length)] as T;
+  }
+}
+
+/** A word with one typo: two neighbouring letters swapped, one deleted or one replaced. */
+function typo(word: string, choose: Chooser): string {
+  for (;;) {
+    const at = choose.integer(0, word.length - 1);
+    const operation = choose.integer(0, 2);
+    let result: string;
+    if (operation === 0 && at < word.length - 1) result = `${word.slice(0, at)}${word[at + 1]}${word[at]}${word.slice(at + 2)}`;
+    else if (operation === 1) result = `${word.slice(0, at)}${word.slice(at + 1)}`;
+    else result = `${word.slice(0, at)}${choose.pick([...LETTERS])}${word.slice(at + 1)}`;
+    if (result !== word) return result;
+  }
+}
+
+/** A 2–4 character run of Chinese text, inside one word or across two words as titles join them. */
+function chineseSubstring(choose: Chooser): string {
+  let characters = [...choose.pick(CHINESE)];
+  if (characters.length < 2 || choose.chance(0.4)) characters = [...characters, ...choose.pick(CHINESE)];
+  const length = choose.integer(2, Math.min(4, characters.length));
+  const start = choose.integer(0, characters.length - length);
+  return characters.slice(start, start + length).join('');
+}
+
+function text(kind: QueryClass, choose: Chooser): string | undefined {
+  switch (kind) {
+    case 'word':
+      return choose.pick(ENGLISH);
+    case 'pair':
+      return `${choose.pick(ENGLISH)} ${choose.pick(ENGLISH)}`;
+    case 'prefix': {
+      const word = choose.pick(ENGLISH.filter((candidate) => candidate.length >= 4));
+      return word.slice(0, choose.integer(3, Math.min(5, word.length - 1)));
+    }
+    case 'typo':
+      return typo(choose.pick(ENGLISH.filter((candidate) => candidate.length >= 5)), choose);
+    case 'zh':
+      return chineseSubstring(choose);
+    case 'browse':
+      return undefined;
+  }
+}
+
+/** One search path of a class, with random filters, language, order and page. */
+function searchPath(kind: QueryClass, choose: Chooser): string {
+  const params = new URLSearchParams();
+  const q = text(kind, choose);
+  if (q !== undefined) params.set('q', q);
+  const filters = kind === 'browse' ? choose.integer(1, 3) : choose.chance(0.4) ? choose.integer(1, 2) : 0;
+  const names = ['format', 'kind', 'year', 'source'];
+  for (let i = 0; i < filters; i += 1) {
+    const name = names.splice(choose.integer(0, names.length - 1), 1)[0];
+    if (name === 'format') params.set('format', choose.pick(FORMATS));
+    else if (name === 'kind') params.set('kind', choose.pick(KINDS));
+    else if (name === 'year') params.set('year', choose.pick(YEARS));
+    else if (name === 'source') params.set('source', choose.pick(SOURCE_KEYS));
+  }
+  // Mostly the language of the query text, sometimes the other one or the default (zh).
+  const [usual, other] = kind === 'zh' ? (['zh', 'en'] as const) : (['en', 'zh'] as const);
+  const lang = choose.integer(0, 19);
+  if (lang < 14) params.set('lang', usual);
+  else if (lang < 17) params.set('lang', other);
+  if (choose.chance(0.1)) params.set('sort', choose.pick(['newest', 'oldest']));
+  if (choose.chance(0.2)) params.set('limit', String(choose.pick([10, 50])));
+  if (choose.chance(0.4)) params.set('offset', String(choose.integer(1, 200)));
+  return `${SEARCH}?${params.toString()}`;
+}
+
+/** count distinct search paths of the given classes, interleaved at random. */
+export function distinctSearches(count: number, seed: number, classes: readonly QueryClass[] = QUERY_CLASSES): SearchPaths {
+  const choose = new Chooser(seed);
+  const seen = new Set<string>();
+  const result: SearchPaths = { paths: [], tags: [] };
+  for (let attempts = 0; result.paths.length < count; attempts += 1) {
+    if (attempts > count * 50) throw new Error(`only ${result.paths.length} distinct searches of ${classes.join(', ')} could be made`);
+    const kind = choose.pick(classes);
+    const path = searchPath(kind, choose);
+    if (seen.has(path)) continue;
+    seen.add(path);
+    result.paths.push(path);
+    result.tags.push(kind);
+  }
+  return result;
+}
+
+/** About twenty fixed searches, as popular pages and links would repeat them. */
+export function repeatedSearches(): string[] {
+  const queries = [
+    'q=pelican&lang=en', 'q=bicycle', 'q=pelican+bicycle&lang=en', 'q=lighth&lang=en', 'q=ligthouse&lang=en',
+    'q=%E9%B9%88%E9%B9%95', 'q=%E8%87%AA%E8%A1%8C%E8%BD%A6', 'q=%E7%81%AF%E5%A1%94&format=svg', 'q=dragon&year=2024&lang=en', 'format=game',
+    'kind=timeline', 'source=github&lang=en', 'year=2020', 'q=robot&source=x&lang=en', 'q=%E7%86%8A%E7%8C%AB&kind=gallery',
+    'q=claude&lang=en', 'q=gpt-4o&lang=en', 'q=%E6%B0%B4%E5%A2%A8', 'q=neon+city&sort=newest&lang=en', 'q=sunset&offset=40&lang=en',
+  ];
+  return queries.map((query) => `${SEARCH}?${query}`);
+}
+
+/** Single-record reads of the given ids, in both languages, interleaved. */
+export function recordPaths(ids: readonly string[]): string[] {
+  return ids.flatMap((id) => [`${SEARCH}/${encodeURIComponent(id)}?lang=en`, `${SEARCH}/${encodeURIComponent(id)}?lang=zh`]);
+}

@@ -1,0 +1,94 @@
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { openBackend } from '../../src/backend.ts';
+import { checkCatalog, CatalogFileError, exportCatalog, importCatalog, readCatalogFile, toCatalogRecord } from '../../src/catalog/catalog-file.ts';
+import { syntheticCatalog } from '../../src/catalog/synthetic.ts';
+import { SOURCE_KEYS } from '../../src/domain/sources.ts';
+import { FORMATS, KINDS } from '../../src/domain/record.ts';
+import { makeRecord } from '../helpers/factories.ts';
+import { temporaryDataDir } from '../helpers/server.ts';
+
+const run = promisify(execFile);
+
+describe('catalog files', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = temporaryDataDir();
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('exports and imports back the same records', async () => {
+    const records = [makeRecord({ prompt: '画一只鹈鹕', notes: { zh: '含"引号"与\n换行', en: 'Quotes " and, commas' } }), ...Array.from({ length: 30 }, () => makeRecord())];
+    const first = openBackend({ databaseFile: join(dataDir, 'one.sqlite') }, { migrate: true });
+    await importCatalog(first.store, checkCatalog({ version: '1.0', updated: '2026-11-20', records }));
+    const file = join(dataDir, 'catalog.json');
+    expect(await exportCatalog(first.store, file)).to.equal(31);
+    const second = openBackend({ databaseFile: join(dataDir, 'two.sqlite') }, { migrate: true });
+    const catalog = await readCatalogFile(file);
+    expect(catalog.total).to.equal(31);
+    await importCatalog(second.store, catalog);
+    const collect = async (store: typeof first.store) => {
+      const all = [];
+      for await (const record of store.streamRecords()) all.push(toCatalogRecord(record));
+      return all;
+    };
+    expect(await collect(second.store)).to.deep.equal(await collect(first.store));
+    expect(await collect(first.store)).to.deep.equal(records.map((record) => ({ ...record, updated: '2026-11-20' })).sort((a, b) => (a.id < b.id ? -1 : 1)));
+    expect((await second.store.catalogState()).updated).to.equal('2026-11-20');
+    await first.close();
+    await second.close();
+  });
+
+  it('names every problem of an invalid catalog and imports nothing', () => {
+    const good = makeRecord();
+    let error: unknown;
+    try {
+      checkCatalog({ version: '1.0', updated: '2026-11-20', records: [good, { ...good }, { ...makeRecord(), format: 'png' }, { ...makeRecord(), date: '2025-02-30' }] });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).to.be.instanceOf(CatalogFileError);
+    const problems = (error as CatalogFileError).problems.join('\n');
+    expect(problems).to.include('records[1].id');
+    expect(problems).to.include('records[2].format');
+    expect(problems).to.include('records[3].date');
+    expect(() => checkCatalog({ version: '2.0', updated: '2026-11-20', records: [] })).to.throw(CatalogFileError, /version/);
+  });
+
+  it('generates a deterministic synthetic catalog covering every format, kind, source and year', () => {
+    const records = [...syntheticCatalog(600, '2026-11-22')];
+    expect(JSON.stringify([...syntheticCatalog(600, '2026-11-22')])).to.equal(JSON.stringify(records));
+    expect(new Set(records.map((record) => record.format))).to.have.all.keys(...FORMATS);
+    expect(new Set(records.map((record) => record.kind))).to.have.all.keys(...KINDS);
+    expect(new Set(records.map((record) => record.source))).to.have.all.keys(...SOURCE_KEYS);
+    expect(new Set(records.map((record) => record.date.slice(0, 4))).size).to.equal(12);
+    expect(new Set(records.map((record) => record.id)).size).to.equal(600);
+    expect(() => checkCatalog({ version: '1.0', updated: '2026-11-22', records })).to.not.throw();
+  });
+
+  it('works from the command line: generate, import, export', async () => {
+    const file = join(dataDir, 'synthetic.json');
+    const env = { ...process.env, ARCHIVE_DATA_DIR: join(dataDir, 'data') };
+    const generate = await run(process.execPath, ['--import', 'tsx', 'scripts/catalog.ts', 'generate', '--count', '250', '--out', file], { env });
+    expect(generate.stdout).to.match(/wrote 250 synthetic records/);
+    const imported = await run(process.execPath, ['--import', 'tsx', 'scripts/catalog.ts', 'import', file], { env });
+    expect(imported.stdout).to.match(/imported 250 records/);
+    const out = join(dataDir, 'export.json');
+    await run(process.execPath, ['--import', 'tsx', 'scripts/catalog.ts', 'export', out], { env });
+    const exported = JSON.parse(readFileSync(out, 'utf8')) as { records: { id: string }[]; total: number; version: string };
+    expect(exported.version).to.equal('1.0');
+    expect(exported.total).to.equal(250);
+    const original = JSON.parse(readFileSync(file, 'utf8')) as { records: { id: string }[] };
+    expect(exported.records).to.deep.equal([...original.records].sort((a, b) => (a.id < b.id ? -1 : 1)));
+    writeFileSync(join(dataDir, 'broken.json'), '{"version":"1.0"}');
+    let failure: { code?: number; stderr?: string } = {};
+    await run(process.execPath, ['--import', 'tsx', 'scripts/catalog.ts', 'import', join(dataDir, 'broken.json')], { env }).catch((error: { code?: number; stderr?: string }) => {
+      failure = error;
+    });
+    expect(failure.code).to.equal(1);
+    expect(failure.stderr).to.match(/invalid catalog file/);
+  });
+});

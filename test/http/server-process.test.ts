@@ -1,0 +1,70 @@
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { rmSync } from 'node:fs';
+import { temporaryDataDir } from '../helpers/server.ts';
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+async function waitForReady(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    const ready = await fetch(`${url}/readyz`).then((response) => response.ok, () => false);
+    if (ready) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('server did not become ready');
+}
+
+describe('the server process (npm start)', function () {
+  this.timeout(60_000);
+
+  for (const workers of [0, 2]) {
+    it(`loads the demo catalog into an empty data folder, serves it and stops gracefully (${workers} workers)`, async () => {
+      const dataDir = temporaryDataDir();
+      const port = await freePort();
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ARCHIVE_DATA_DIR: dataDir, ARCHIVE_WORKERS: String(workers), ARCHIVE_BASE_URL: 'https://archive.test/' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      try {
+        const url = `http://127.0.0.1:${port}`;
+        await waitForReady(url, child, 45_000);
+        const list = (await (await fetch(`${url}/api/v1/specimens?lang=en&limit=1`)).json()) as { total: number; items: { url: string }[] };
+        expect(list.total).to.equal(44);
+        expect(list.items[0]?.url).to.match(/^https:\/\/archive\.test\/en\/specimens\//);
+        const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+        child.kill('SIGTERM');
+        expect(await exited).to.equal(0);
+        const lines = output.trim().split('\n').map((line) => JSON.parse(line) as { msg: string });
+        expect(lines.some((line) => line.msg === 'demo catalog loaded')).to.equal(true);
+        expect(lines.filter((line) => line.msg === 'request' && (line as { path?: string }).path === '/api/v1/specimens')).to.have.length(1);
+      } finally {
+        child.kill('SIGKILL');
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
+  }
+
+  it('refuses to start with invalid configuration, naming every problem', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: { ...process.env, PORT: 'eighty', ARCHIVE_BASE_URL: 'not a url', ARCHIVE_WORKERS: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+    expect(code).to.equal(1);
+    expect(stderr).to.include('PORT');
+    expect(stderr).to.include('ARCHIVE_BASE_URL');
+  });
+});
