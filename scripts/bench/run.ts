@@ -1,0 +1,189 @@
+/**
+ * Benchmark of the read API, with no arguments: generates and imports a synthetic catalog into a
+ * temporary data folder, starts the server on 127.0.0.1, loads it with autocannon from a separate
+ * process and prints req/s, latency, memory and the goal checks.
+ *
+ * Environment: BENCH_RECORDS (100000), BENCH_SECONDS per scenario (10), BENCH_CONNECTIONS (50),
+ * BENCH_WARMUP seconds (3), BENCH_ONLY (comma-separated scenarios; healthz always runs; extra
+ * scenarios distinct:word, distinct:pair, distinct:prefix, distinct:typo, distinct:zh,
+ * distinct:browse, or distinct:* for all), BENCH_ENCODING (Accept-Encoding to send, none by default),
+ * BENCH_JSON (file for the results as JSON). ARCHIVE_WORKERS and ARCHIVE_RESPONSE_CACHE pass through.
+ * Exits 1 when any request failed (a bug), 0 otherwise.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { freePort, runLoad, runTsx, startServer, stopServer, treeRss, waitUntilReady } from './processes.ts';
+import type { Server } from './processes.ts';
+import { distinctSearches, EXTRA_CLASSES, QUERY_CLASSES, recordPaths, repeatedSearches } from './queries.ts';
+import type { QueryClass } from './queries.ts';
+import { badCount, goals, printFailures, printGoals, printScenario, printTable } from './report.ts';
+import type { Facts } from './report.ts';
+import type { LoadConfig, LoadResult } from './types.ts';
+
+const DISTINCT_SEARCHES = 200_000;
+const WARMUP_SEARCHES = 3_000;
+const ID_PAGES = 8;
+
+function setting(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+const records = setting('BENCH_RECORDS', 100_000);
+const seconds = setting('BENCH_SECONDS', 10);
+const connections = setting('BENCH_CONNECTIONS', 50);
+const warmupSeconds = setting('BENCH_WARMUP', 3);
+const headers = process.env.BENCH_ENCODING ? { 'accept-encoding': process.env.BENCH_ENCODING } : undefined;
+const CLASS_SCENARIOS = [...QUERY_CLASSES, ...EXTRA_CLASSES].map((kind) => `distinct:${kind}`);
+const MAIN_SCENARIOS = ['healthz', 'record', 'search-repeated', 'search-distinct'];
+
+/** The scenarios to run, in order: BENCH_ONLY's choice (healthz first, always) or the four main ones. */
+function chosenScenarios(): string[] {
+  const only = (process.env.BENCH_ONLY ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  if (only.length === 0) return MAIN_SCENARIOS;
+  const known = [...MAIN_SCENARIOS, ...CLASS_SCENARIOS];
+  const names = only.flatMap((name) => (name.endsWith('*') ? known.filter((each) => each.startsWith(name.slice(0, -1))) : [name]));
+  const unknown = names.filter((name) => !known.includes(name));
+  if (unknown.length) throw new Error(`BENCH_ONLY: unknown scenario ${unknown.join(', ')}; known: ${known.join(', ')}`);
+  return ['healthz', ...new Set(names.filter((name) => name !== 'healthz'))];
+}
+
+async function getJson<T>(url: string): Promise<T> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+  if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
+  return (await response.json()) as T;
+}
+
+/** A few hundred real record ids, from pages spread over the first 10,000 records. */
+async function sampleIds(origin: string, total: number): Promise<string[]> {
+  const last = Math.max(0, Math.min(total - 50, 10_000));
+  const ids = new Set<string>();
+  for (let page = 0; page < ID_PAGES; page += 1) {
+    const offset = Math.round((last * page) / Math.max(1, ID_PAGES - 1));
+    const list = await getJson<{ items: { id: string }[] }>(`${origin}/api/v1/specimens?limit=50&offset=${offset}&lang=en`);
+    for (const item of list.items) ids.add(item.id);
+  }
+  if (ids.size === 0) throw new Error('the catalog returned no records');
+  return [...ids];
+}
+
+let workFolder: string | undefined;
+let server: Server | undefined;
+
+async function cleanUp(): Promise<void> {
+  if (server) {
+    const how = await stopServer(server);
+    console.log(`server stopped (${how === 'clean' ? 'clean exit after SIGTERM' : 'KILLED: it did not exit within 15 s of SIGTERM'})`);
+    server = undefined;
+  }
+  if (workFolder) rmSync(workFolder, { recursive: true, force: true });
+  workFolder = undefined;
+}
+
+async function main(): Promise<number> {
+  const began = performance.now();
+  const scenarios = chosenScenarios();
+  console.log(`machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown cpu'}), ${Math.round(totalmem() / 2 ** 30)} GB, node ${process.version}, ${process.platform}/${process.arch}`);
+  console.log(`bench: ${records.toLocaleString('en-US')} records, ${connections} connections, ${seconds} s per scenario, warm-up ${warmupSeconds} s, Accept-Encoding ${headers?.['accept-encoding'] ?? 'none'}`);
+
+  workFolder = mkdtempSync(join(tmpdir(), 'archive-bench-'));
+  const catalogFile = join(workFolder, 'catalog.json');
+  const dataDir = join(workFolder, 'data');
+  const generated = await runTsx('scripts/catalog.ts', ['generate', '--count', String(records), '--out', catalogFile]);
+  console.log(`generate: ${generated.stdout.trim()}`);
+  const imported = await runTsx('scripts/catalog.ts', ['import', catalogFile], { ...process.env, ARCHIVE_DATA_DIR: dataDir, ARCHIVE_DEMO: '0', ARCHIVE_LOG_LEVEL: 'warn' });
+  const printed = /\((\d+) records\/s\)/.exec(imported.stdout);
+  const importRate = printed ? Number(printed[1]) : records / imported.seconds;
+  console.log(`import: ${imported.stdout.trim()} (${imported.seconds.toFixed(1)} s with process start)`);
+
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', ARCHIVE_DATA_DIR: dataDir, ARCHIVE_BASE_URL: origin, ARCHIVE_DEMO: '0', ARCHIVE_LOG_LEVEL: 'warn' };
+  const spawned = performance.now();
+  server = startServer(env);
+  const coldStart = await waitUntilReady(server, `${origin}/readyz`, spawned, 60);
+  const ready = await getJson<{ catalog: { total: number } }>(`${origin}/readyz`);
+  console.log(`server: pid ${server.pid}, ready in ${coldStart.toFixed(2)} s, ${ready.catalog.total.toLocaleString('en-US')} records, workers ${process.env.ARCHIVE_WORKERS || 'default'}`);
+  if (ready.catalog.total !== records) console.log(`!!! the server reports ${ready.catalog.total} records, ${records} were imported`);
+
+  const ids = await sampleIds(origin, ready.catalog.total);
+  const recordList = recordPaths(ids);
+  const repeated = repeatedSearches();
+  const made = performance.now();
+  const distinct = distinctSearches(DISTINCT_SEARCHES + WARMUP_SEARCHES, 20261122);
+  const warmupSearches = distinct.paths.splice(DISTINCT_SEARCHES);
+  distinct.tags.splice(DISTINCT_SEARCHES);
+  console.log(`paths: ${recordList.length} record reads of ${ids.length} ids, ${repeated.length} repeated searches, ${distinct.paths.length.toLocaleString('en-US')} distinct searches (made in ${((performance.now() - made) / 1000).toFixed(1)} s)`);
+
+  const base = { url: origin, connections, headers };
+  const warmup = await runLoad({ ...base, title: 'warm-up', seconds: warmupSeconds, paths: [...recordList, ...repeated, ...warmupSearches], unique: false });
+  console.log(`warm-up: ${Math.round(warmup.requestsPerSecond)} req/s over record reads and searches`);
+  printFailures('warm-up', warmup);
+  const rssWarm = treeRss(server.pid);
+  console.log(`RSS after warm-up: ${rssWarm.megabytes} MB in ${rssWarm.processes} processes`);
+
+  const configs: Record<string, () => LoadConfig> = {
+    healthz: () => ({ ...base, title: 'healthz', seconds, paths: ['/healthz'], unique: false }),
+    record: () => ({ ...base, title: 'record', seconds, paths: recordList, unique: false }),
+    'search-repeated': () => ({ ...base, title: 'search-repeated', seconds, paths: repeated, unique: false }),
+    'search-distinct': () => ({ ...base, title: 'search-distinct', seconds, paths: distinct.paths, tags: distinct.tags, unique: true }),
+  };
+  for (const [i, kind] of [...QUERY_CLASSES, ...EXTRA_CLASSES].entries()) {
+    configs[`distinct:${kind}`] = () => {
+      const list = distinctSearches(DISTINCT_SEARCHES / 2, 777 + i, [kind as QueryClass]);
+      return { ...base, title: `distinct:${kind}`, seconds, paths: list.paths, unique: true };
+    };
+  }
+
+  console.log(`load (${scenarios.join(', ')}):`);
+  const results = new Map<string, LoadResult>();
+  for (const name of scenarios) {
+    const make = configs[name];
+    if (!make) continue;
+    const result = await runLoad(make());
+    results.set(name, result);
+    printScenario(name, result, results.get('healthz'));
+  }
+  const rssLoad = treeRss(server.pid);
+  console.log(`RSS after load: ${rssLoad.megabytes} MB in ${rssLoad.processes} processes`);
+  const serverLines = [...server.lines];
+  await cleanUp();
+  if (serverLines.length) {
+    console.log(`!!! the server wrote ${serverLines.length} line(s) at warn or above; the first:`);
+    for (const line of serverLines.slice(0, 10)) console.log(`    ${line.slice(0, 400)}`);
+  }
+
+  const facts: Facts = { importRecordsPerSecond: importRate, coldStartSeconds: coldStart, rssAfterWarmup: rssWarm.megabytes, rssAfterLoad: rssLoad.megabytes, processes: rssLoad.processes };
+  const checks = goals(results, facts);
+  console.log('goals:');
+  printGoals(checks);
+  console.log(`summary (${availableParallelism()} cores, node ${process.version}, ${records.toLocaleString('en-US')} records, ${connections} connections, ${seconds} s each, total run ${((performance.now() - began) / 1000).toFixed(0)} s):`);
+  printTable(results, facts);
+  const failed = [...results.values(), warmup].filter((result) => badCount(result) > 0);
+  if (failed.length) console.log(`!!! FAILED REQUESTS in ${failed.map((result) => result.title).join(', ')}: see above; this is a bug`);
+  if (process.env.BENCH_JSON) {
+    writeFileSync(process.env.BENCH_JSON, `${JSON.stringify({ records, seconds, connections, cores: availableParallelism(), node: process.version, facts, goals: checks, results: Object.fromEntries(results) }, null, 2)}\n`);
+  }
+  return failed.length ? 1 : 0;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.log(`\n${signal}: stopping`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+main()
+  .then((code) => {
+    process.exitCode = code;
+  })
+  .catch(async (error: unknown) => {
+    console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
+    await cleanUp();
+    process.exitCode = 1;
+  });
