@@ -20,6 +20,8 @@ export interface Config {
   responseCacheEntries: number;
   /** Seconds clients and proxies may reuse a read response. */
   cacheMaxAgeSeconds: number;
+  /** Browser origins allowed to call /mcp besides the service's own. */
+  allowedOrigins: string[];
 }
 
 export class ConfigError extends Error {
@@ -66,6 +68,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = (env.ARCHIVE_LOG_LEVEL || 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`ARCHIVE_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.ARCHIVE_LOG_LEVEL}"`);
 
+  const allowedOrigins = (env.ARCHIVE_ALLOWED_ORIGINS ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+  for (const origin of allowedOrigins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || parsed.origin !== origin) problems.push(`ARCHIVE_ALLOWED_ORIGINS entries must be origins like https://app.example, got "${origin}"`);
+  }
+
   const config: Config = {
     port,
     host: env.HOST || '0.0.0.0',
@@ -78,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     responseCacheEntries: integer('ARCHIVE_RESPONSE_CACHE', 5000, 0, 1_000_000),
     cacheMaxAgeSeconds: integer('ARCHIVE_CACHE_MAX_AGE', 60, 0, 86400),
+    allowedOrigins,
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -8,6 +8,7 @@ export interface FieldError {
 /** Problem kinds the service answers with, each one RFC 9457 problem type. */
 export const PROBLEM_TYPES = {
   'invalid-parameters': { status: 400, title: 'Invalid parameters' },
+  'forbidden': { status: 403, title: 'Forbidden' },
   'not-found': { status: 404, title: 'Not found' },
   'method-not-allowed': { status: 405, title: 'Method not allowed' },
   'not-acceptable': { status: 406, title: 'Not acceptable' },

@@ -109,12 +109,22 @@ function rssKilobytes(pid: number): number {
   }
 }
 
-/** Resident memory of pid and all its descendants, in MB, with how many processes were counted. */
-export function treeRss(pid: number): { megabytes: number; processes: number } {
+function commandName(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '?';
+  }
+}
+
+/** Resident memory of pid and all its descendants, in MB, with the processes counted (e.g. "node 180, node 240"). */
+export function treeRss(pid: number): { megabytes: number; processes: number; detail: string } {
   const pids = [pid];
   for (let i = 0; i < pids.length; i += 1) pids.push(...childrenOf(pids[i] ?? 0));
-  const kilobytes = pids.reduce((sum, each) => sum + rssKilobytes(each), 0);
-  return { megabytes: Math.round(kilobytes / 1024), processes: pids.length };
+  const each = pids.map((one) => ({ name: commandName(one), kilobytes: rssKilobytes(one) }));
+  const kilobytes = each.reduce((sum, one) => sum + one.kilobytes, 0);
+  const detail = each.map((one) => `${one.name} ${Math.round(one.kilobytes / 1024)}`).join(', ');
+  return { megabytes: Math.round(kilobytes / 1024), processes: pids.length, detail };
 }
 
 /** SIGTERM, wait up to graceSeconds for the exit, then SIGKILL the primary and its children. */
@@ -122,7 +132,10 @@ export async function stopServer(server: Server, graceSeconds = 15): Promise<'cl
   if (server.child.exitCode !== null || server.child.signalCode !== null) return 'clean';
   const children = childrenOf(server.pid);
   server.child.kill('SIGTERM');
-  const result = await Promise.race([server.exited.then(() => 'clean' as const), sleep(graceSeconds * 1000).then(() => 'timeout' as const)]);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), graceSeconds * 1000)));
+  const result = await Promise.race([server.exited.then(() => 'clean' as const), timeout]);
+  clearTimeout(timer);
   if (result === 'clean') return 'clean';
   for (const pid of [server.pid, ...children]) {
     try {

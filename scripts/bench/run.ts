@@ -124,7 +124,7 @@ async function main(): Promise<number> {
   console.log(`warm-up: ${Math.round(warmup.requestsPerSecond)} req/s over record reads and searches`);
   printFailures('warm-up', warmup);
   const rssWarm = treeRss(server.pid);
-  console.log(`RSS after warm-up: ${rssWarm.megabytes} MB in ${rssWarm.processes} processes`);
+  console.log(`RSS after warm-up: ${rssWarm.megabytes} MB in ${rssWarm.processes} processes (MB each: ${rssWarm.detail})`);
 
   const configs: Record<string, () => LoadConfig> = {
     healthz: () => ({ ...base, title: 'healthz', seconds, paths: ['/healthz'], unique: false }),
@@ -149,7 +149,7 @@ async function main(): Promise<number> {
     printScenario(name, result, results.get('healthz'));
   }
   const rssLoad = treeRss(server.pid);
-  console.log(`RSS after load: ${rssLoad.megabytes} MB in ${rssLoad.processes} processes`);
+  console.log(`RSS after load: ${rssLoad.megabytes} MB in ${rssLoad.processes} processes (MB each: ${rssLoad.detail})`);
   const serverLines = [...server.lines];
   await cleanUp();
   if (serverLines.length) {

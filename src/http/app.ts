@@ -12,8 +12,13 @@ import { problems } from './middlewares/problems.ts';
 import { requestLog } from './middlewares/request-log.ts';
 import { ResponseCache } from './response-cache.ts';
 import { specimensRouter } from './specimens/router.ts';
+import { guidesRouter } from './guides/router.ts';
+import { mcpRoute } from '../mcp/koa-route.ts';
+import Router from '@koa/router';
 
-export type AppConfig = Pick<Config, 'baseUrl' | 'mediaDir' | 'responseCacheEntries' | 'cacheMaxAgeSeconds'>;
+export type AppConfig = Pick<Config, 'baseUrl' | 'mediaDir' | 'responseCacheEntries' | 'cacheMaxAgeSeconds' | 'allowedOrigins'>;
+
+const SERVICE_VERSION = '1.0.0';
 
 /** The one Koa application: read API, health, media (and later MCP, ingest and website). */
 export function createApp(config: AppConfig, backend: Backend, logger: Logger): Koa {
@@ -34,7 +39,9 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger): 
     }),
   );
 
-  for (const router of [healthRouter(backend), specimensRouter(readContext, readOptions), mediaRouter(config.mediaDir)]) {
+  const mcp = new Router();
+  mcp.all('/mcp', mcpRoute(readContext, { allowedOrigins: config.allowedOrigins, version: SERVICE_VERSION, logger }));
+  for (const router of [healthRouter(backend), specimensRouter(readContext, readOptions), mcp, guidesRouter(config.baseUrl, config.cacheMaxAgeSeconds), mediaRouter(config.mediaDir)]) {
     app.use(router.routes());
   }
   app.use(async (ctx) => {

@@ -1,0 +1,19 @@
+import Router from '@koa/router';
+import type { Lang } from '../../domain/record.ts';
+import { guideText } from '../../guides/llms-text.ts';
+import { readOnly, sendWithEntityTag } from '../read-route.ts';
+import { entityTag } from '../response-cache.ts';
+
+/** GET /llms.txt (Chinese) and /en/llms.txt (English): the agent guide. */
+export function guidesRouter(baseUrl: string, maxAgeSeconds: number): Router {
+  const router = new Router();
+  for (const [path, lang] of [['/llms.txt', 'zh'], ['/en/llms.txt', 'en']] as [string, Lang][]) {
+    const text = guideText(lang, baseUrl);
+    const etag = entityTag(text);
+    router.all(path, async (ctx) => {
+      if (readOnly(ctx) === 'handled') return;
+      sendWithEntityTag(ctx, text, etag, 'text/plain; charset=utf-8', maxAgeSeconds);
+    });
+  }
+  return router;
+}

@@ -1,0 +1,85 @@
+import type { Context, Middleware } from 'koa';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadContext } from '../domain/specimens.ts';
+import { ProblemError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { createMcpServer } from './server.ts';
+
+/** Largest JSON-RPC request body accepted at /mcp. */
+export const MCP_BODY_LIMIT = 64 * 1024;
+const ALLOW = 'POST, OPTIONS';
+
+export interface McpRouteOptions {
+  /** Origins (scheme://host[:port]) allowed besides the service's own. */
+  allowedOrigins: readonly string[];
+  version: string;
+  logger: Logger;
+}
+
+async function readBody(ctx: Context): Promise<Buffer> {
+  const declared = Number(ctx.get('Content-Length') || 0);
+  if (declared > MCP_BODY_LIMIT) throw new ProblemError('payload-too-large', `Requests to /mcp may carry at most ${MCP_BODY_LIMIT} bytes.`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MCP_BODY_LIMIT) throw new ProblemError('payload-too-large', `Requests to /mcp may carry at most ${MCP_BODY_LIMIT} bytes.`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function jsonRpcError(ctx: Context, status: number, code: number, message: string): void {
+  ctx.status = status;
+  ctx.type = 'application/json';
+  ctx.body = { jsonrpc: '2.0', id: null, error: { code, message } };
+}
+
+/**
+ * POST /mcp: Streamable HTTP, stateless, JSON responses. Every request gets a fresh MCP server
+ * and transport, both closed when the response closes. Guards run first: method, Origin,
+ * protocol version, size and content type.
+ */
+export function mcpRoute(context: ReadContext, options: McpRouteOptions): Middleware {
+  const ownOrigin = new URL(context.baseUrl).origin;
+  const allowed = new Set([ownOrigin, ...options.allowedOrigins]);
+  return async function mcpHandler(ctx: Context): Promise<void> {
+    const origin = ctx.get('Origin');
+    if (origin && !allowed.has(origin)) throw new ProblemError('forbidden', `Origin ${origin} may not use this MCP server. Allowed: ${[...allowed].join(', ')}.`);
+    if (ctx.method === 'OPTIONS') {
+      ctx.set('Allow', ALLOW);
+      ctx.set('Access-Control-Allow-Methods', ALLOW);
+      ctx.set('Access-Control-Allow-Headers', 'Accept, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID, User-Agent');
+      ctx.status = 204;
+      return;
+    }
+    if (ctx.method !== 'POST') {
+      throw new ProblemError('method-not-allowed', 'This MCP server is stateless: send JSON-RPC requests with POST; it offers no event stream (GET) and no sessions to delete (DELETE).', { headers: { Allow: ALLOW } });
+    }
+    const protocolVersion = ctx.get('MCP-Protocol-Version');
+    if (protocolVersion && !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion)) {
+      throw new ProblemError('invalid-parameters', `MCP protocol version ${protocolVersion} is not supported. Supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`, {
+        errors: [{ parameter: 'MCP-Protocol-Version', message: `must be one of: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}` }],
+      });
+    }
+    if (!ctx.is('application/json')) throw new ProblemError('unsupported-media-type', 'Send JSON-RPC messages as application/json.');
+    const raw = await readBody(ctx);
+    let message: unknown;
+    try {
+      message = JSON.parse(raw.toString('utf8'));
+    } catch {
+      jsonRpcError(ctx, 400, -32700, 'Parse error: the body is not JSON.');
+      return;
+    }
+    const server = createMcpServer(context, options.version);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    ctx.res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    ctx.respond = false;
+    await server.connect(transport);
+    await transport.handleRequest(ctx.req, ctx.res, message);
+  };
+}
