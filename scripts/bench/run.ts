@@ -11,7 +11,7 @@
  * Exits 1 when any request failed (a bug), 0 otherwise.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { freePort, runLoad, runTsx, startServer, stopServer, treeRss, waitUntilReady } from './processes.ts';
 import type { Server } from './processes.ts';
@@ -24,6 +24,8 @@ import type { LoadConfig, LoadResult } from './types.ts';
 const DISTINCT_SEARCHES = 200_000;
 const WARMUP_SEARCHES = 3_000;
 const ID_PAGES = 8;
+/** Pause before each scenario, so requests abandoned by the previous one finish first. */
+const SETTLE_MS = 1000;
 
 function setting(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -71,6 +73,8 @@ async function sampleIds(origin: string, total: number): Promise<string[]> {
   return [...ids];
 }
 
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
 let workFolder: string | undefined;
 let server: Server | undefined;
 
@@ -88,6 +92,8 @@ async function main(): Promise<number> {
   const began = performance.now();
   const scenarios = chosenScenarios();
   console.log(`machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown cpu'}), ${Math.round(totalmem() / 2 ** 30)} GB, node ${process.version}, ${process.platform}/${process.arch}`);
+  const busy = loadavg()[0] ?? 0;
+  console.log(`load average before: ${busy.toFixed(2)}${busy > availableParallelism() / 2 ? ' — the machine is busy with other work; figures will be low and noisy' : ''}`);
   console.log(`bench: ${records.toLocaleString('en-US')} records, ${connections} connections, ${seconds} s per scenario, warm-up ${warmupSeconds} s, Accept-Encoding ${headers?.['accept-encoding'] ?? 'none'}`);
 
   workFolder = mkdtempSync(join(tmpdir(), 'archive-bench-'));
@@ -144,6 +150,7 @@ async function main(): Promise<number> {
   for (const name of scenarios) {
     const make = configs[name];
     if (!make) continue;
+    await sleep(SETTLE_MS);
     const result = await runLoad(make());
     results.set(name, result);
     printScenario(name, result, results.get('healthz'));
@@ -161,6 +168,7 @@ async function main(): Promise<number> {
   const checks = goals(results, facts);
   console.log('goals:');
   printGoals(checks);
+  console.log(`load average after: ${(loadavg()[0] ?? 0).toFixed(2)} (1 min)`);
   console.log(`summary (${availableParallelism()} cores, node ${process.version}, ${records.toLocaleString('en-US')} records, ${connections} connections, ${seconds} s each, total run ${((performance.now() - began) / 1000).toFixed(0)} s):`);
   printTable(results, facts);
   const failed = [...results.values(), warmup].filter((result) => badCount(result) > 0);

@@ -13,6 +13,7 @@ import { requestLog } from './middlewares/request-log.ts';
 import { ResponseCache } from './response-cache.ts';
 import { specimensRouter } from './specimens/router.ts';
 import { guidesRouter } from './guides/router.ts';
+import { exportsRouter } from './exports/router.ts';
 import { mcpRoute } from '../mcp/koa-route.ts';
 import Router from '@koa/router';
 
@@ -41,7 +42,7 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger): 
 
   const mcp = new Router();
   mcp.all('/mcp', mcpRoute(readContext, { allowedOrigins: config.allowedOrigins, version: SERVICE_VERSION, logger }));
-  for (const router of [healthRouter(backend), specimensRouter(readContext, readOptions), mcp, guidesRouter(config.baseUrl, config.cacheMaxAgeSeconds), mediaRouter(config.mediaDir)]) {
+  for (const router of [healthRouter(backend), specimensRouter(readContext, readOptions), mcp, guidesRouter(config.baseUrl, config.cacheMaxAgeSeconds), exportsRouter(backend.store, config.baseUrl, config.cacheMaxAgeSeconds), mediaRouter(config.mediaDir)]) {
     app.use(router.routes());
   }
   app.use(async (ctx) => {
