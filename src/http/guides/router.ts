@@ -1,10 +1,11 @@
 import Router from '@koa/router';
 import type { Lang } from '../../domain/record.ts';
 import { guideText } from '../../guides/llms-text.ts';
+import { openApiDocument } from '../../openapi/document.ts';
 import { readOnly, sendWithEntityTag } from '../read-route.ts';
 import { entityTag } from '../response-cache.ts';
 
-/** GET /llms.txt (Chinese) and /en/llms.txt (English): the agent guide. */
+/** GET /llms.txt (Chinese) and /en/llms.txt (English): the agent guide; GET /openapi.json: the machine-readable description. */
 export function guidesRouter(baseUrl: string, maxAgeSeconds: number): Router {
   const router = new Router();
   for (const [path, lang] of [['/llms.txt', 'zh'], ['/en/llms.txt', 'en']] as [string, Lang][]) {
@@ -15,5 +16,11 @@ export function guidesRouter(baseUrl: string, maxAgeSeconds: number): Router {
       sendWithEntityTag(ctx, text, etag, 'text/plain; charset=utf-8', maxAgeSeconds);
     });
   }
+  const openApi = JSON.stringify(openApiDocument(baseUrl));
+  const openApiTag = entityTag(openApi);
+  router.all('/openapi.json', async (ctx) => {
+    if (readOnly(ctx) === 'handled') return;
+    sendWithEntityTag(ctx, openApi, openApiTag, 'application/json; charset=utf-8', maxAgeSeconds);
+  });
   return router;
 }
