@@ -1,13 +1,17 @@
 import type { Config } from './config.ts';
-import type { RecordStore, SearchIndex } from './domain/ports.ts';
+import type { RecordStore, SearchIndex, SubmissionQueue, TokenStore } from './domain/ports.ts';
 import { openDatabase } from './store/sqlite/database.ts';
 import { SqliteRecordStore } from './store/sqlite/sqlite-store.ts';
 import { SqliteSearchIndex } from './search/sqlite/sqlite-search.ts';
+import { SqliteSubmissionQueue } from './store/sqlite/sqlite-submissions.ts';
+import { SqliteTokenStore } from './store/sqlite/sqlite-tokens.ts';
 
 /** The adapters behind the two ports, as chosen by configuration. */
 export interface Backend {
   store: RecordStore;
   search: SearchIndex;
+  tokens: TokenStore;
+  submissions: SubmissionQueue;
   /** Loads caches ahead of the first request (e.g. the typo vocabulary). */
   warm(): Promise<void>;
   close(): Promise<void>;
@@ -28,6 +32,8 @@ export function openBackend(config: Pick<Config, 'databaseFile'>, options: { mig
   return {
     store,
     search,
+    tokens: new SqliteTokenStore(db),
+    submissions: new SqliteSubmissionQueue(db),
     warm: async () => search.warm(),
     close: async () => {
       if (db.open) db.close();

@@ -8,12 +8,14 @@ export interface FieldError {
 /** Problem kinds the service answers with, each one RFC 9457 problem type. */
 export const PROBLEM_TYPES = {
   'invalid-parameters': { status: 400, title: 'Invalid parameters' },
+  'unauthorized': { status: 401, title: 'Unauthorized' },
   'forbidden': { status: 403, title: 'Forbidden' },
   'not-found': { status: 404, title: 'Not found' },
   'method-not-allowed': { status: 405, title: 'Method not allowed' },
   'not-acceptable': { status: 406, title: 'Not acceptable' },
   'payload-too-large': { status: 413, title: 'Payload too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
+  'idempotency-key-reused': { status: 422, title: 'Idempotency key reused' },
   'service-unavailable': { status: 503, title: 'Service unavailable' },
   'internal-error': { status: 500, title: 'Internal error' },
 } as const;

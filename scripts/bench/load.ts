@@ -8,6 +8,7 @@ import type { RequestContext } from 'autocannon';
 import type { Failure, LoadConfig, LoadResult, TagStats } from './types.ts';
 
 const MAX_FAILURES = 12;
+const SLOWEST = 8;
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -30,7 +31,10 @@ async function main(): Promise<void> {
   const latencies = new Map<string, number[]>();
   const badByTag = new Map<string, number>();
   const failures: Failure[] = [];
+  const slowest: { index: number; ms: number }[] = [];
   let next = 0;
+  const cpuBefore = process.cpuUsage();
+  const startedAt = performance.now();
 
   const result = await autocannon({
     url: config.url,
@@ -52,9 +56,15 @@ async function main(): Promise<void> {
           const index = typeof context.index === 'number' ? context.index : -1;
           const sentAt = typeof context.sentAt === 'number' ? context.sentAt : performance.now();
           const tag = tags[index] ?? config.title;
+          const ms = performance.now() - sentAt;
           const list = latencies.get(tag) ?? [];
-          list.push(performance.now() - sentAt);
+          list.push(ms);
           latencies.set(tag, list);
+          if (slowest.length < SLOWEST || ms > (slowest.at(-1)?.ms ?? 0)) {
+            slowest.push({ index, ms });
+            slowest.sort((a, b) => b.ms - a.ms);
+            slowest.length = Math.min(slowest.length, SLOWEST);
+          }
           if (status < 200 || status > 299) {
             badByTag.set(tag, (badByTag.get(tag) ?? 0) + 1);
             if (failures.length < MAX_FAILURES) failures.push({ path: config.paths[index] ?? '?', status, body: body.slice(0, 400) });
@@ -64,6 +74,8 @@ async function main(): Promise<void> {
     ],
   });
 
+  const cpu = process.cpuUsage(cpuBefore);
+  const loadCpuPercent = Math.round(((cpu.user + cpu.system) / 1000 / (performance.now() - startedAt)) * 100);
   const byTag: TagStats[] = [...latencies.entries()]
     .map(([tag, values]) => {
       const sorted = values.sort((a, b) => a - b);
@@ -90,6 +102,8 @@ async function main(): Promise<void> {
     wrapped: config.unique && next > config.paths.length,
     byTag,
     failures,
+    loadCpuPercent,
+    slowest: slowest.map(({ index, ms }) => ({ path: config.paths[index] ?? '?', ms: round(ms) })),
   };
   process.stdout.write(`${JSON.stringify(output)}\n`);
 }

@@ -24,12 +24,15 @@ function ratio(result: LoadResult, baseline: LoadResult | undefined): string {
 export function printScenario(name: string, result: LoadResult, baseline: LoadResult | undefined): void {
   console.log(
     `  ${name.padEnd(18)} ${number(result.requestsPerSecond).padStart(8)} req/s  p50 ${number(result.p50, 1)} ms  p99 ${number(result.p99, 1)} ms  ` +
-      `max ${number(result.max)} ms  ${number(result.total)} requests  bad ${badCount(result)}  ${ratio(result, baseline)} healthz`,
+      `max ${number(result.max)} ms  ${number(result.total)} requests  bad ${badCount(result)}  ${ratio(result, baseline)} healthz  (load process ${result.loadCpuPercent}% CPU)`,
   );
   if (result.byTag.length > 1) {
     for (const tag of result.byTag) {
       console.log(`      ${tag.tag.padEnd(8)} ${number(tag.count).padStart(7)} req  p50 ${number(tag.p50, 1)} ms  p99 ${number(tag.p99, 1)} ms  max ${number(tag.max)} ms${tag.bad ? `  BAD ${tag.bad}` : ''}`);
     }
+  }
+  if (process.env.BENCH_SLOWEST === '1') {
+    for (const slow of result.slowest) console.log(`      slow ${number(slow.ms).padStart(6)} ms  ${decodeURIComponent(slow.path)}`);
   }
   if (result.wrapped) console.log(`  !!! ${name}: the distinct list ran out (${number(result.used)} requests handed out); some requests repeated`);
   printFailures(name, result);

@@ -7,7 +7,8 @@
  * BENCH_WARMUP seconds (3), BENCH_ONLY (comma-separated scenarios; healthz always runs; extra
  * scenarios distinct:word, distinct:pair, distinct:prefix, distinct:typo, distinct:zh,
  * distinct:browse, or distinct:* for all), BENCH_ENCODING (Accept-Encoding to send, none by default),
- * BENCH_JSON (file for the results as JSON). ARCHIVE_WORKERS and ARCHIVE_RESPONSE_CACHE pass through.
+ * BENCH_JSON (file for the results as JSON), BENCH_SLOWEST=1 (print each scenario's slowest
+ * requests). ARCHIVE_WORKERS and ARCHIVE_RESPONSE_CACHE pass through to the server.
  * Exits 1 when any request failed (a bug), 0 otherwise.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -93,7 +94,7 @@ async function main(): Promise<number> {
   const scenarios = chosenScenarios();
   console.log(`machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown cpu'}), ${Math.round(totalmem() / 2 ** 30)} GB, node ${process.version}, ${process.platform}/${process.arch}`);
   const busy = loadavg()[0] ?? 0;
-  console.log(`load average before: ${busy.toFixed(2)}${busy > availableParallelism() / 2 ? ' — the machine is busy with other work; figures will be low and noisy' : ''}`);
+  console.log(`load average before: ${busy.toFixed(2)}${busy > availableParallelism() / 2 ? ' — the machine was busy in the last minute (other work, or a previous run); figures may be low and noisy' : ''}`);
   console.log(`bench: ${records.toLocaleString('en-US')} records, ${connections} connections, ${seconds} s per scenario, warm-up ${warmupSeconds} s, Accept-Encoding ${headers?.['accept-encoding'] ?? 'none'}`);
 
   workFolder = mkdtempSync(join(tmpdir(), 'archive-bench-'));

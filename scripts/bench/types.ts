@@ -51,4 +51,8 @@ export interface LoadResult {
   wrapped: boolean;
   byTag: TagStats[];
   failures: Failure[];
+  /** CPU the load process itself used, in % of one core: on a small machine it competes with the server. */
+  loadCpuPercent: number;
+  /** The slowest requests, slowest first. */
+  slowest: { path: string; ms: number }[];
 }

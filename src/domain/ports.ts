@@ -1,5 +1,6 @@
 import type { CanonicalRecord, StoredRecord } from './record.ts';
 import type { SearchHits, SearchQuery } from './search-query.ts';
+import type { Submission, SubmissionOutcome, SubmissionRecord, TokenRecord, TokenScope } from './submission.ts';
 
 /** The catalog as a whole: version, compilation date, change number and size. */
 export interface CatalogState {
@@ -25,6 +26,10 @@ export interface RecordStore {
   /** Records changed after a change number, in change order (the change feed). */
   changesSince(changeNumber: number, limit: number): Promise<StoredRecord[]>;
   catalogState(): Promise<CatalogState>;
+  /** The earliest record (by date, then id) whose model label is exactly this one, of any kind. */
+  earliestForModel(model: string): Promise<StoredRecord | undefined>;
+  /** Published records with this canonical source URL, of any kind. */
+  findBySourceUrl(sourceUrl: string): Promise<StoredRecord[]>;
   /** Records the catalog compilation date. */
   setCatalogUpdated(date: string): Promise<void>;
   /** Throws when the store cannot be reached. */
@@ -42,4 +47,69 @@ export interface SearchIndex {
   count(): Promise<number>;
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Access tokens for ingest and export. Secrets are stored as SHA-256 only. */
+export interface TokenStore {
+  /** Stores a new token; fails when the name is taken. */
+  createToken(name: string, scopes: readonly TokenScope[], secretSha256: string): Promise<TokenRecord>;
+  /** The active (not revoked) token whose secret has this SHA-256, compared in constant time. */
+  findActiveToken(secretSha256: string): Promise<TokenRecord | undefined>;
+  listTokens(): Promise<TokenRecord[]>;
+  /** Revokes a token by name; false when there is no active token of that name. */
+  revokeToken(name: string): Promise<boolean>;
+}
+
+/** A new submission for the queue, with the idempotency key it came with. */
+export interface NewSubmission {
+  tokenName: string;
+  submission: Submission;
+}
+
+/** The answer first given to a request, kept for its Idempotency-Key. */
+export interface IdempotentAnswer {
+  status: number;
+  body: string;
+}
+
+/** An Idempotency-Key with the request it came with and how to render the first answer. */
+export interface IdempotencyRequest {
+  tokenName: string;
+  key: string;
+  /** SHA-256 of what the request asked (path and body): the same key with another request is refused. */
+  requestSha256: string;
+  render(records: readonly SubmissionRecord[]): IdempotentAnswer;
+}
+
+export type EnqueueResult =
+  | { kind: 'accepted'; records: SubmissionRecord[] }
+  | { kind: 'replay'; answer: IdempotentAnswer }
+  | { kind: 'key-reused' };
+
+/**
+ * The durable submission queue. A publisher claims a submission by atomic update with a lease,
+ * renews the lease while it works, and completes it; an expired lease returns it to the queue.
+ */
+export interface SubmissionQueue {
+  /**
+   * Accepts submissions as queued, all or none. With an idempotency key, the key is checked and
+   * kept in the same transaction: a repeat of the same request gets the first answer back
+   * (`replay`), the same key with another request gets `key-reused`; keys are kept 24 hours.
+   */
+  enqueue(items: readonly NewSubmission[], idempotency?: IdempotencyRequest): Promise<EnqueueResult>;
+  getSubmission(submissionId: string): Promise<SubmissionRecord | undefined>;
+  /**
+   * Claims the oldest submission that is queued and due, or processing with an expired lease,
+   * counting an attempt. A submission whose lease expired after its last allowed attempt is moved
+   * to needs_review instead.
+   */
+  claimNext(owner: string, leaseMs: number, maxAttempts: number): Promise<SubmissionRecord | undefined>;
+  /** Extends the lease; false when the owner no longer holds it. */
+  renewLease(submissionId: string, owner: string, leaseMs: number): Promise<boolean>;
+  /** Records the final outcome; false when the owner no longer holds the lease. */
+  complete(submissionId: string, owner: string, outcome: SubmissionOutcome): Promise<boolean>;
+  /** Returns a claimed submission to the queue after a transient fault, due again after delayMs. */
+  retryLater(submissionId: string, owner: string, reason: string, delayMs: number): Promise<boolean>;
+  /** Counts per status. */
+  countByStatus(): Promise<Record<string, number>>;
 }

@@ -5,6 +5,7 @@ import type { ReadContext } from '../domain/specimens.ts';
 import { ProblemError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { createMcpServer } from './server.ts';
+import { readRawBody } from '../http/body.ts';
 
 /** Largest JSON-RPC request body accepted at /mcp. */
 export const MCP_BODY_LIMIT = 64 * 1024;
@@ -15,19 +16,6 @@ export interface McpRouteOptions {
   allowedOrigins: readonly string[];
   version: string;
   logger: Logger;
-}
-
-async function readBody(ctx: Context): Promise<Buffer> {
-  const declared = Number(ctx.get('Content-Length') || 0);
-  if (declared > MCP_BODY_LIMIT) throw new ProblemError('payload-too-large', `Requests to /mcp may carry at most ${MCP_BODY_LIMIT} bytes.`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MCP_BODY_LIMIT) throw new ProblemError('payload-too-large', `Requests to /mcp may carry at most ${MCP_BODY_LIMIT} bytes.`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
 }
 
 function jsonRpcError(ctx: Context, status: number, code: number, message: string): void {
@@ -64,7 +52,7 @@ export function mcpRoute(context: ReadContext, options: McpRouteOptions): Middle
       });
     }
     if (!ctx.is('application/json')) throw new ProblemError('unsupported-media-type', 'Send JSON-RPC messages as application/json.');
-    const raw = await readBody(ctx);
+    const raw = await readRawBody(ctx, MCP_BODY_LIMIT);
     let message: unknown;
     try {
       message = JSON.parse(raw.toString('utf8'));

@@ -45,12 +45,22 @@ export const validators = {
   problem: ajv.getSchema('problem.schema.json') as ValidateFunction,
 };
 
+/** A JSON pointer as a client would write the path: /media/2 → media[2], /title/zh → title.zh. */
+export function fieldPath(pointer: string, prefix = ''): string {
+  let path = prefix;
+  for (const segment of pointer.split('/').slice(1)) {
+    const name = segment.replace(/~1/g, '/').replace(/~0/g, '~');
+    path += /^\d+$/.test(name) ? `[${name}]` : path ? `.${name}` : name;
+  }
+  return path;
+}
+
 /** Field errors named the way a client wrote them, one per problem. */
-export function describeErrors(errors: readonly ErrorObject[] | null | undefined, knownNames: readonly string[], nameKey: 'parameter' | 'field'): FieldError[] {
+export function describeErrors(errors: readonly ErrorObject[] | null | undefined, knownNames: readonly string[], nameKey: 'parameter' | 'field', prefix = ''): FieldError[] {
   const described: FieldError[] = [];
   const seen = new Set<string>();
   for (const error of errors ?? []) {
-    let name = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    let name = fieldPath(error.instancePath, prefix);
     let message = error.message ?? 'is invalid';
     if (error.keyword === 'additionalProperties') {
       name = [name, String((error.params as { additionalProperty: string }).additionalProperty)].filter(Boolean).join('.');
@@ -62,6 +72,10 @@ export function describeErrors(errors: readonly ErrorObject[] | null | undefined
       message = `must be one of: ${((error.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}`;
     } else if (error.keyword === 'pattern' && name === 'year') {
       message = 'must be a year of four digits, e.g. 2025';
+    } else if (error.keyword === 'pattern' && error.params && (error.params as { pattern: string }).pattern === '\\S') {
+      message = 'must not be blank';
+    } else if (error.keyword === 'pattern' && (error.params as { pattern: string }).pattern === '^https?://') {
+      message = 'must be an http or https URL';
     }
     const key = `${name}\u0000${message}`;
     if (seen.has(key)) continue;

@@ -25,6 +25,49 @@ const STORE_MIGRATIONS: readonly Migration[] = [
       INSERT INTO meta (key, value) VALUES ('change_number', '0');
     `,
   },
+  {
+    version: 2,
+    description: 'model column, tokens, submissions queue, idempotency keys',
+    sql: `
+      ALTER TABLE records ADD COLUMN model TEXT;
+      UPDATE records SET model = json_extract(doc, '$.model');
+      CREATE INDEX records_model_date ON records (model, date, id);
+      CREATE TABLE tokens (
+        name TEXT PRIMARY KEY,
+        secret_sha256 TEXT NOT NULL UNIQUE,
+        scopes TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        revoked_at TEXT
+      );
+      CREATE TABLE submissions (
+        id TEXT PRIMARY KEY,
+        token_name TEXT NOT NULL,
+        status TEXT NOT NULL,
+        body TEXT NOT NULL,
+        submitted_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        due_at INTEGER NOT NULL,
+        lease_owner TEXT,
+        lease_until INTEGER,
+        checks TEXT NOT NULL DEFAULT '[]',
+        record_ids TEXT NOT NULL DEFAULT '[]',
+        duplicate_of TEXT,
+        reason TEXT
+      );
+      CREATE INDEX submissions_due ON submissions (status, due_at, id);
+      CREATE INDEX submissions_lease ON submissions (status, lease_until);
+      CREATE TABLE idempotency_keys (
+        token_name TEXT NOT NULL,
+        key TEXT NOT NULL,
+        request_sha256 TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (token_name, key)
+      );
+    `,
+  },
 ];
 
 /** Writes that must happen in the same transaction as a record write (the embedded search index). */
@@ -54,7 +97,9 @@ export class SqliteRecordStore implements RecordStore {
   ) {
     this.statements = {
       get: db.prepare<[string], RecordRow>('SELECT doc, seq FROM records WHERE id = ?'),
-      upsert: db.prepare('INSERT INTO records (id, kind, source, format, date, source_url, seq, doc) VALUES (@id, @kind, @source, @format, @date, @sourceUrl, @seq, @doc) ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, source = excluded.source, format = excluded.format, date = excluded.date, source_url = excluded.source_url, seq = excluded.seq, doc = excluded.doc'),
+      upsert: db.prepare('INSERT INTO records (id, kind, source, format, date, source_url, model, seq, doc) VALUES (@id, @kind, @source, @format, @date, @sourceUrl, @model, @seq, @doc) ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, source = excluded.source, format = excluded.format, date = excluded.date, source_url = excluded.source_url, model = excluded.model, seq = excluded.seq, doc = excluded.doc'),
+      earliestForModel: db.prepare<[string], RecordRow>('SELECT doc, seq FROM records WHERE model = ? ORDER BY date, id LIMIT 1'),
+      bySourceUrl: db.prepare<[string], RecordRow>('SELECT doc, seq FROM records WHERE source_url = ? ORDER BY kind'),
       remove: db.prepare('DELETE FROM records WHERE id = ?'),
       page: db.prepare<[string, number], RecordRow & { id: string }>('SELECT id, doc, seq FROM records WHERE id > ? ORDER BY id LIMIT ?'),
       changes: db.prepare<[number, number], RecordRow>('SELECT doc, seq FROM records WHERE seq > ? ORDER BY seq LIMIT ?'),
@@ -82,7 +127,7 @@ export class SqliteRecordStore implements RecordStore {
       for (const record of records) {
         changeNumber += 1;
         const { seq: _ignored, ...canonical } = record as StoredRecord;
-        this.statements.upsert.run({ id: record.id, kind: record.kind, source: record.source, format: record.format, date: record.date, sourceUrl: record.sourceUrl, seq: changeNumber, doc: JSON.stringify(canonical) });
+        this.statements.upsert.run({ id: record.id, kind: record.kind, source: record.source, format: record.format, date: record.date, sourceUrl: record.sourceUrl, model: record.model, seq: changeNumber, doc: JSON.stringify(canonical) });
       }
       this.statements.writeMeta.run('change_number', String(changeNumber));
       this.index?.upsertInTransaction(records);
@@ -125,6 +170,15 @@ export class SqliteRecordStore implements RecordStore {
       if (!last || rows.length < batchSize) return;
       after = last.id;
     }
+  }
+
+  async earliestForModel(model: string): Promise<StoredRecord | undefined> {
+    const row = this.statements.earliestForModel.get(model);
+    return row ? toStored(row) : undefined;
+  }
+
+  async findBySourceUrl(sourceUrl: string): Promise<StoredRecord[]> {
+    return this.statements.bySourceUrl.all(sourceUrl).map(toStored);
   }
 
   async changesSince(changeNumber: number, limit: number): Promise<StoredRecord[]> {
