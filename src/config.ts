@@ -16,12 +16,21 @@ export interface Config {
   /** Load the demo catalog when the data folder holds no records. */
   loadDemo: boolean;
   logLevel: LogLevel;
-  /** Responses kept per process for repeated reads. */
-  responseCacheEntries: number;
+  /** Size bound, in bytes of body text, of the responses each process keeps for repeated reads. */
+  responseCacheBytes: number;
   /** Seconds clients and proxies may reuse a read response. */
   cacheMaxAgeSeconds: number;
   /** Browser origins allowed to call /mcp besides the service's own. */
   allowedOrigins: string[];
+  /** host[:port] entries accepted as preview hosts for any source (the archive's own upload host). */
+  uploadHosts: string[];
+  /** Lets the media fetcher reach private and loopback addresses. For the archive's own tests only. */
+  allowPrivateMedia: boolean;
+  /** Run the publisher inside the server process (embedded deployment). */
+  runPublisher: boolean;
+  publisherConcurrency: number;
+  /** Attempts before a submission whose checks keep failing transiently goes to needs_review. */
+  publisherMaxAttempts: number;
 }
 
 export class ConfigError extends Error {
@@ -82,6 +91,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!parsed || parsed.origin !== origin) problems.push(`ARCHIVE_ALLOWED_ORIGINS entries must be origins like https://app.example, got "${origin}"`);
   }
 
+  const uploadHosts = (env.ARCHIVE_UPLOAD_HOSTS ?? '')
+    .split(',')
+    .map((host) => host.trim().toLowerCase())
+    .filter(Boolean);
+  for (const host of uploadHosts) {
+    if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/.test(host)) problems.push(`ARCHIVE_UPLOAD_HOSTS entries must be host or host:port, got "${host}"`);
+  }
+
   const config: Config = {
     port,
     host: env.HOST || '0.0.0.0',
@@ -92,9 +109,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: integer('ARCHIVE_WORKERS', Math.min(availableParallelism(), 8), 0, 64),
     loadDemo: flag('ARCHIVE_DEMO', true),
     logLevel,
-    responseCacheEntries: integer('ARCHIVE_RESPONSE_CACHE', 5000, 0, 1_000_000),
+    responseCacheBytes: integer('ARCHIVE_RESPONSE_CACHE_MB', 32, 0, 4096) * 1024 * 1024,
     cacheMaxAgeSeconds: integer('ARCHIVE_CACHE_MAX_AGE', 60, 0, 86400),
     allowedOrigins,
+    uploadHosts,
+    allowPrivateMedia: flag('ARCHIVE_ALLOW_PRIVATE_MEDIA', false),
+    runPublisher: flag('ARCHIVE_PUBLISHER', true),
+    publisherConcurrency: integer('ARCHIVE_PUBLISHER_CONCURRENCY', 4, 1, 64),
+    publisherMaxAttempts: integer('ARCHIVE_PUBLISHER_MAX_ATTEMPTS', 5, 1, 100),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

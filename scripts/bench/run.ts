@@ -8,7 +8,7 @@
  * scenarios distinct:word, distinct:pair, distinct:prefix, distinct:typo, distinct:zh,
  * distinct:browse, or distinct:* for all), BENCH_ENCODING (Accept-Encoding to send, none by default),
  * BENCH_JSON (file for the results as JSON), BENCH_SLOWEST=1 (print each scenario's slowest
- * requests). ARCHIVE_WORKERS and ARCHIVE_RESPONSE_CACHE pass through to the server.
+ * requests). ARCHIVE_WORKERS and ARCHIVE_RESPONSE_CACHE_MB pass through to the server.
  * Exits 1 when any request failed (a bug), 0 otherwise.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -17,7 +17,7 @@ import { exportsRouter } from './exports/router.ts';
 import { mcpRoute } from '../mcp/koa-route.ts';
 import Router from '@koa/router';
 
-export type AppConfig = Pick<Config, 'baseUrl' | 'mediaDir' | 'responseCacheEntries' | 'cacheMaxAgeSeconds' | 'allowedOrigins'>;
+export type AppConfig = Pick<Config, 'baseUrl' | 'mediaDir' | 'responseCacheBytes' | 'cacheMaxAgeSeconds' | 'allowedOrigins'>;
 
 const SERVICE_VERSION = '1.0.0';
 
@@ -26,7 +26,7 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger): 
   const app = new Koa({ proxy: false });
   app.silent = true;
   const readContext = { store: backend.store, search: backend.search, baseUrl: config.baseUrl };
-  const readOptions = { store: backend.store, cache: new ResponseCache(config.responseCacheEntries), maxAgeSeconds: config.cacheMaxAgeSeconds };
+  const readOptions = { store: backend.store, cache: new ResponseCache(config.responseCacheBytes), maxAgeSeconds: config.cacheMaxAgeSeconds };
 
   app.use(requestLog(logger));
   app.use(problems(config.baseUrl, logger));

@@ -13,18 +13,27 @@ export function entityTag(body: string | Buffer): string {
 
 /**
  * Responses of read routes, kept per process and tagged with the catalog change number they were
- * computed at: any write to the catalog makes every entry stale. Least recently used entries go first.
+ * computed at: any write to the catalog makes every entry stale. Bounded by the bytes of the
+ * bodies it holds; least recently used entries go first.
  */
 export class ResponseCache {
   private readonly entries = new Map<string, CachedResponse & { changeNumber: number }>();
+  private bytes = 0;
 
-  constructor(private readonly capacity: number) {}
+  constructor(private readonly capacityBytes: number) {}
+
+  private drop(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.bytes -= entry.body.length + key.length;
+    this.entries.delete(key);
+  }
 
   get(key: string, changeNumber: number): CachedResponse | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.changeNumber !== changeNumber) {
-      this.entries.delete(key);
+      this.drop(key);
       return undefined;
     }
     this.entries.delete(key);
@@ -33,13 +42,20 @@ export class ResponseCache {
   }
 
   set(key: string, changeNumber: number, response: CachedResponse): void {
-    if (this.capacity === 0) return;
-    this.entries.delete(key);
+    const size = response.body.length + key.length;
+    if (response.body.length > this.capacityBytes / 4) return;
+    this.drop(key);
     this.entries.set(key, { ...response, changeNumber });
-    while (this.entries.size > this.capacity) {
+    this.bytes += size;
+    while (this.bytes > this.capacityBytes) {
       const oldest = this.entries.keys().next();
       if (oldest.done) break;
-      this.entries.delete(oldest.value);
+      this.drop(oldest.value);
     }
+  }
+
+  /** Characters of bodies and keys held (a bound on memory, counting UTF-16 code units). */
+  get size(): number {
+    return this.bytes;
   }
 }

@@ -24,10 +24,11 @@ async function writeOnce(path: string, bytes: Buffer): Promise<void> {
 }
 
 /**
- * Stores a raster preview under its SHA-256 (ab/abcdef….ext) with a WebP thumbnail beside it.
+ * Stores a raster preview (re-encoded as PNG when its format is not one browsers all show) under its SHA-256 (ab/abcdef….ext) with a WebP thumbnail beside it.
  * The same bytes always land at the same path, so storing twice is harmless.
  */
-export async function storePreview(mediaDir: string, bytes: Buffer, extension: 'png' | 'jpg' | 'webp' | 'gif'): Promise<StoredMedia> {
+export async function storePreview(mediaDir: string, original: Buffer, extension: 'png' | 'jpg' | 'webp' | 'gif', reencodeAsPng = false): Promise<StoredMedia> {
+  const bytes = reencodeAsPng ? await sharp(original, { limitInputPixels: 50_000_000 }).png().toBuffer() : original;
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const path = `${sha256.slice(0, 2)}/${sha256}.${extension}`;
   const thumbnailPath = `${sha256.slice(0, 2)}/${sha256}.thumb.webp`;

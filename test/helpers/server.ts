@@ -40,7 +40,7 @@ export async function startTestServer(options: { records?: CanonicalRecord[]; de
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
-  const app = createApp({ baseUrl, mediaDir: join(dataDir, 'media'), responseCacheEntries: 1000, cacheMaxAgeSeconds: 60, allowedOrigins: ['https://allowed.example'] }, backend, logger);
+  const app = createApp({ baseUrl, mediaDir: join(dataDir, 'media'), responseCacheBytes: 8 * 1024 * 1024, cacheMaxAgeSeconds: 60, allowedOrigins: ['https://allowed.example'] }, backend, logger);
   server.on('request', app.callback());
   return {
     baseUrl,

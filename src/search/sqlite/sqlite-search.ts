@@ -37,7 +37,7 @@ const SEARCH_MIGRATIONS: readonly Migration[] = [
 ];
 
 /** Hits above which relevance ranking gives way to a cheaper order (title matches first, then newest). */
-export const RANK_LIMIT = 2000;
+export const RANK_LIMIT = 500;
 
 /** Facet tokens carry a digit so they can never be mistaken for words of record text. */
 function facetToken(name: keyof SearchFilters, value: string): string {
@@ -310,34 +310,59 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     if (prefixed !== exact) tiers.push(`(${prefixed}) NOT (${exact})`);
     if (expanded !== prefixed) tiers.push(`(${expanded}) NOT (${prefixed})`);
     const titleOnly = this.textExpression(terms, lang, 'prefix', '{title}');
-    return this.pageThroughTiers(lang, tiers, titleOnly, offset, limit);
+    return this.pageThroughTiers(lang, expanded, tiers, titleOnly, offset, limit);
   }
 
-  private pageThroughTiers(lang: Lang, tiers: readonly string[], titleOnly: string, offset: number, limit: number): SearchHits {
-    let total = 0;
+  /**
+   * One page across disjoint tiers. Only the total is always counted in full; a tier is counted
+   * in full only when the page starts beyond it, and is otherwise asked only whether it holds
+   * more than RANK_LIMIT hits (a count that stops there), because counting is what costs.
+   */
+  private pageThroughTiers(lang: Lang, union: string, tiers: readonly string[], titleOnly: string, offset: number, limit: number): SearchHits {
+    const total = this.countMatches(lang, union);
     const ids: string[] = [];
+    if (offset >= total) return { total, ids };
     let skip = offset;
-    for (const tier of tiers) {
-      const tierTotal = this.countMatches(lang, tier);
-      total += tierTotal;
-      if (ids.length >= limit || tierTotal === 0) continue;
-      if (skip >= tierTotal) {
-        skip -= tierTotal;
-        continue;
+    let before = 0;
+    tiers.forEach((tier, index) => {
+      if (ids.length >= limit) return;
+      if (skip > 0) {
+        const size = index === tiers.length - 1 ? total - before : this.countMatches(lang, tier);
+        before += size;
+        if (skip >= size) {
+          skip -= size;
+          return;
+        }
       }
-      if (tierTotal <= RANK_LIMIT) {
+      if (!this.holdsMoreThan(lang, tier, RANK_LIMIT)) {
         ids.push(...this.idsByRelevance(lang, tier, skip, limit - ids.length));
       } else {
         // Too many hits to rank on every request: records whose title holds the words come first, newest first.
         const inTitle = `(${tier}) AND (${titleOnly})`;
         const rest = `(${tier}) NOT (${titleOnly})`;
-        const inTitleTotal = this.countMatches(lang, inTitle);
-        if (skip < inTitleTotal) ids.push(...this.idsByKey(lang, inTitle, 'ASC', skip, limit - ids.length));
-        if (ids.length < limit) ids.push(...this.idsByKey(lang, rest, 'ASC', Math.max(0, skip - inTitleTotal), limit - ids.length));
+        if (skip === 0) {
+          ids.push(...this.idsByKey(lang, inTitle, 'ASC', 0, limit - ids.length));
+          if (ids.length < limit) ids.push(...this.idsByKey(lang, rest, 'ASC', 0, limit - ids.length));
+        } else {
+          const inTitleTotal = this.countMatches(lang, inTitle);
+          if (skip < inTitleTotal) ids.push(...this.idsByKey(lang, inTitle, 'ASC', skip, limit - ids.length));
+          if (ids.length < limit) ids.push(...this.idsByKey(lang, rest, 'ASC', Math.max(0, skip - inTitleTotal), limit - ids.length));
+        }
       }
       skip = 0;
-    }
+    });
     return { total, ids };
+  }
+
+  /** Whether an expression matches more than limit rows, reading at most limit + 1 of them. */
+  private holdsMoreThan(lang: Lang, expression: string, limit: number): boolean {
+    const cacheKey = `${lang}\u0001${limit}\u0001${expression}`;
+    const cached = this.countCache.get(cacheKey);
+    if (cached !== undefined) return cached > limit;
+    const table = ftsTable(lang);
+    const row = this.cachedStatement(`SELECT count(*) AS total FROM (SELECT rowid FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`).get(expression, limit + 1) as { total: number };
+    this.countCache.set(cacheKey, row.total);
+    return row.total > limit;
   }
 
   async count(): Promise<number> {
