@@ -14,6 +14,7 @@ import { ResponseCache } from './response-cache.ts';
 import { specimensRouter } from './specimens/router.ts';
 import { guidesRouter } from './guides/router.ts';
 import { exportsRouter } from './exports/router.ts';
+import { ingestRouter } from './ingest/router.ts';
 import { mcpRoute } from '../mcp/koa-route.ts';
 import Router from '@koa/router';
 
@@ -21,8 +22,14 @@ export type AppConfig = Pick<Config, 'baseUrl' | 'mediaDir' | 'responseCacheByte
 
 const SERVICE_VERSION = '1.0.0';
 
-/** The one Koa application: read API, health, media (and later MCP, ingest and website). */
-export function createApp(config: AppConfig, backend: Backend, logger: Logger): Koa {
+/** Hooks the process that runs the app passes in. */
+export interface AppHooks {
+  /** Called after submissions were accepted, to wake the publisher. */
+  submitted?: () => void;
+}
+
+/** The one Koa application: read API, MCP, ingest, exports, guides, health and media. */
+export function createApp(config: AppConfig, backend: Backend, logger: Logger, hooks: AppHooks = {}): Koa {
   const app = new Koa({ proxy: false });
   app.silent = true;
   const readContext = { store: backend.store, search: backend.search, baseUrl: config.baseUrl };
@@ -42,7 +49,8 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger): 
 
   const mcp = new Router();
   mcp.all('/mcp', mcpRoute(readContext, { allowedOrigins: config.allowedOrigins, version: SERVICE_VERSION, logger }));
-  for (const router of [healthRouter(backend), specimensRouter(readContext, readOptions), mcp, guidesRouter(config.baseUrl, config.cacheMaxAgeSeconds), exportsRouter(backend.store, config.baseUrl, config.cacheMaxAgeSeconds), mediaRouter(config.mediaDir)]) {
+  const ingest = ingestRouter({ tokens: backend.tokens, submissions: backend.submissions, baseUrl: config.baseUrl, ...(hooks.submitted ? { notify: hooks.submitted } : {}) });
+  for (const router of [healthRouter(backend), specimensRouter(readContext, readOptions), mcp, ingest, guidesRouter(config.baseUrl, config.cacheMaxAgeSeconds), exportsRouter(backend.store, config.baseUrl, config.cacheMaxAgeSeconds), mediaRouter(config.mediaDir)]) {
     app.use(router.routes());
   }
   app.use(async (ctx) => {

@@ -1,0 +1,138 @@
+import { expect } from 'chai';
+import { generateSecret, secretSha256 } from '../../src/auth/secrets.ts';
+import type { TokenScope } from '../../src/domain/submission.ts';
+import { getJson, startTestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
+
+export function validSubmission(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    sourceUrl: 'https://github.com/demo-owner/pelican-svg',
+    date: '2025-05-01',
+    model: 'GPT-4o',
+    author: 'Demo Owner',
+    format: 'svg',
+    title: { zh: '骑车的鹈鹕', en: 'Pelican on a bicycle' },
+    notes: { zh: '测试提交。', en: 'A test submission.' },
+    media: ['https://raw.githubusercontent.com/demo-owner/pelican-svg/main/preview.png'],
+    ...overrides,
+  };
+}
+
+describe('ingest over HTTP: authentication, validation, idempotency, batches', () => {
+  let server: TestServer;
+  const secrets: Record<string, string> = {};
+  before(async () => {
+    server = await startTestServer();
+    for (const [name, scopes] of [['maintainer', ['ingest']], ['other-bot', ['ingest']], ['analyst', ['export']]] as [string, TokenScope[]][]) {
+      secrets[name] = generateSecret();
+      await server.backend.tokens.createToken(name, scopes, secretSha256(secrets[name] ?? ''));
+    }
+  });
+  after(async () => server.close());
+
+  const post = (path: string, body: unknown, token = secrets.maintainer, headers: Record<string, string> = {}) =>
+    server.get(path, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}), ...headers } });
+
+  it('accepts a valid submission with 202, a status URL and Location', async () => {
+    const response = await post('/api/v1/ingest', validSubmission());
+    expect(response.status).to.equal(202);
+    const body = (await response.json()) as { submissionId: string; status: string; statusUrl: string };
+    expect(body.status).to.equal('queued');
+    expect(body.statusUrl).to.equal(`${server.baseUrl}/api/v1/ingest/${body.submissionId}`);
+    expect(response.headers.get('location')).to.equal(body.statusUrl);
+    const status = await getJson<Record<string, unknown>>(server, new URL(body.statusUrl).pathname, { headers: { Authorization: `Bearer ${secrets.maintainer}` } });
+    expect(status.status).to.equal(200);
+    expect(status.body).to.include({ submissionId: body.submissionId, status: 'queued', statusUrl: body.statusUrl, attempts: 0, duplicateOf: null, reason: null });
+    expect(status.body).to.have.keys('submissionId', 'status', 'statusUrl', 'submittedAt', 'updatedAt', 'attempts', 'checks', 'recordIds', 'duplicateOf', 'reason');
+  });
+
+  it('answers 401 with WWW-Authenticate without a token or with a bad one, and 403 without the ingest scope', async () => {
+    const missing = await post('/api/v1/ingest', validSubmission(), '');
+    expect(missing.status).to.equal(401);
+    expect(missing.headers.get('www-authenticate')).to.match(/^Bearer/);
+    expect(missing.headers.get('content-type')).to.match(/problem\+json/);
+    const bad = await post('/api/v1/ingest', validSubmission(), 'mwa_not-a-real-token');
+    expect(bad.status).to.equal(401);
+    expect(bad.headers.get('www-authenticate')).to.include('invalid_token');
+    const wrongScope = await post('/api/v1/ingest', validSubmission(), secrets.analyst);
+    expect(wrongScope.status).to.equal(403);
+    expect((await server.get('/api/v1/ingest/sub_x', { headers: { Authorization: 'Basic abc' } })).status).to.equal(401);
+  });
+
+  it('names every bad field of an invalid body with 400', async () => {
+    const response = await post('/api/v1/ingest', validSubmission({ date: '2025-13-01', format: 'png', media: [], title: { zh: ' ', en: 'ok' }, extra: 1, sourceUrl: 'ftp://x' }));
+    expect(response.status).to.equal(400);
+    const body = (await response.json()) as { errors: { field: string }[] };
+    expect(body.errors.map((error) => error.field).sort()).to.deep.equal(['date', 'extra', 'format', 'media', 'sourceUrl', 'title.zh']);
+    const missing = (await (await post('/api/v1/ingest', { sourceUrl: 'https://x.com/a/status/1' })).json()) as { errors: { field: string }[] };
+    expect(missing.errors.map((error) => error.field).sort()).to.deep.equal(['author', 'date', 'format', 'media', 'model', 'notes', 'title']);
+    const seven = (await (await post('/api/v1/ingest', validSubmission({ media: Array.from({ length: 7 }, (_, i) => `https://pbs.twimg.com/${i}.png`) }))).json()) as { errors: { field: string }[] };
+    expect(seven.errors.map((error) => error.field)).to.deep.equal(['media']);
+    const badItem = (await (await post('/api/v1/ingest', validSubmission({ media: ['https://ok.example/a.png', 'not a url'] }))).json()) as { errors: { field: string }[] };
+    expect(badItem.errors.map((error) => error.field)).to.include('media[1]');
+  });
+
+  it('answers 415 for a body that is not JSON, 400 for broken JSON and 413 for an oversized body', async () => {
+    expect((await server.get('/api/v1/ingest', { method: 'POST', body: 'x=1', headers: { Authorization: `Bearer ${secrets.maintainer}`, 'Content-Type': 'application/x-www-form-urlencoded' } })).status).to.equal(415);
+    expect((await post('/api/v1/ingest', '{"broken":')).status).to.equal(400);
+    const huge = await post('/api/v1/ingest', validSubmission({ notes: { zh: '长'.repeat(100), en: 'x'.repeat(300 * 1024) } }));
+    expect(huge.status).to.equal(413);
+  });
+
+  it('refuses other methods with 405 and Allow', async () => {
+    const get = await server.get('/api/v1/ingest', { headers: { Authorization: `Bearer ${secrets.maintainer}` } });
+    expect(get.status).to.equal(405);
+    expect(get.headers.get('allow')).to.equal('POST, OPTIONS');
+    expect((await server.get('/api/v1/ingest/sub_x', { method: 'DELETE' })).headers.get('allow')).to.equal('GET, HEAD, OPTIONS');
+  });
+
+  it('shows a submission only to the token that sent it', async () => {
+    const { submissionId } = (await (await post('/api/v1/ingest', validSubmission({ sourceUrl: 'https://github.com/demo-owner/visible' }))).json()) as { submissionId: string };
+    const own = await server.get(`/api/v1/ingest/${submissionId}`, { headers: { Authorization: `Bearer ${secrets.maintainer}` } });
+    expect(own.status).to.equal(200);
+    const other = await server.get(`/api/v1/ingest/${submissionId}`, { headers: { Authorization: `Bearer ${secrets['other-bot']}` } });
+    expect(other.status).to.equal(404);
+    expect((await server.get('/api/v1/ingest/sub_unknown', { headers: { Authorization: `Bearer ${secrets.maintainer}` } })).status).to.equal(404);
+  });
+
+  it('replays the first answer for a retried Idempotency-Key and refuses the key with another body', async () => {
+    const body = validSubmission({ sourceUrl: 'https://github.com/demo-owner/idempotent' });
+    const first = await post('/api/v1/ingest', body, secrets.maintainer, { 'Idempotency-Key': 'retry-1' });
+    const again = await post('/api/v1/ingest', body, secrets.maintainer, { 'Idempotency-Key': 'retry-1' });
+    expect(first.status).to.equal(202);
+    expect(again.status).to.equal(202);
+    expect(again.headers.get('idempotent-replayed')).to.equal('true');
+    expect(await again.json()).to.deep.equal(await first.json());
+    const counts = await server.backend.submissions.countByStatus();
+    const reused = await post('/api/v1/ingest', { ...body, model: 'GPT-5' }, secrets.maintainer, { 'Idempotency-Key': 'retry-1' });
+    expect(reused.status).to.equal(422);
+    expect(await server.backend.submissions.countByStatus()).to.deep.equal(counts);
+    const otherToken = await post('/api/v1/ingest', body, secrets['other-bot'], { 'Idempotency-Key': 'retry-1' });
+    expect(otherToken.status).to.equal(202);
+    expect(otherToken.headers.get('idempotent-replayed')).to.equal(null);
+  });
+
+  it('accepts every valid item of a batch even when neighbours are invalid', async () => {
+    const response = await post('/api/v1/ingest/batch', {
+      submissions: [validSubmission({ sourceUrl: 'https://github.com/demo-owner/batch-1' }), validSubmission({ date: 'yesterday' }), validSubmission({ sourceUrl: 'https://github.com/demo-owner/batch-3' })],
+    });
+    expect(response.status).to.equal(202);
+    const body = (await response.json()) as { accepted: number; rejected: number; items: { index: number; status: string; statusUrl?: string; errors?: { field: string }[] }[] };
+    expect(body).to.include({ accepted: 2, rejected: 1 });
+    expect(body.items.map((item) => item.status)).to.deep.equal(['queued', 'rejected', 'queued']);
+    expect(body.items[1]?.errors?.map((error) => error.field)).to.deep.equal(['submissions[1].date']);
+    for (const item of [body.items[0], body.items[2]]) {
+      const status = await server.get(new URL(item?.statusUrl ?? '').pathname, { headers: { Authorization: `Bearer ${secrets.maintainer}` } });
+      expect(status.status).to.equal(200);
+    }
+  });
+
+  it('refuses a batch with no valid item, an empty batch and one over 100', async () => {
+    const none = await post('/api/v1/ingest/batch', { submissions: [validSubmission({ format: 'gif' })] });
+    expect(none.status).to.equal(400);
+    expect(((await none.json()) as { errors: { field: string }[] }).errors[0]?.field).to.equal('submissions[0].format');
+    expect((await post('/api/v1/ingest/batch', { submissions: [] })).status).to.equal(400);
+    expect((await post('/api/v1/ingest/batch', { submissions: Array.from({ length: 101 }, () => validSubmission()) })).status).to.equal(400);
+    expect((await post('/api/v1/ingest/batch', [validSubmission()])).status).to.equal(400);
+  });
+});
