@@ -1,7 +1,7 @@
 /**
  * Starts the archive. The primary process owns the schema, loads the demo catalog into an empty
- * data folder and forks HTTP workers that read the same WAL database, so every core serves
- * requests. With ARCHIVE_WORKERS=0 the primary serves alone.
+ * data folder, runs the publisher (embedded deployment) and forks HTTP workers that read the same
+ * WAL database, so every core serves requests. With ARCHIVE_WORKERS=0 the primary serves alone.
  */
 import cluster from 'node:cluster';
 import type { Server } from 'node:http';
@@ -12,14 +12,20 @@ import { createApp } from './http/app.ts';
 import { createLogger } from './logger.ts';
 import type { Logger } from './logger.ts';
 import { loadDemoIfEmpty } from './demo/seed.ts';
+import { createPublisher } from '../indexer/run-publisher.ts';
+import type { Publisher } from '../indexer/publisher.ts';
+
+/** The message an HTTP worker sends the primary after accepting submissions. */
+const SUBMITTED = 'archive:submitted';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /** Serves HTTP in this process until SIGTERM or SIGINT, then finishes in-flight requests and closes. */
-async function serve(config: Config, logger: Logger): Promise<void> {
+async function serve(config: Config, logger: Logger, publisher?: Publisher): Promise<void> {
   const backend = openBackend(config, { migrate: false });
   await backend.warm();
-  const app = createApp(config, backend, logger);
+  const submitted = publisher ? () => publisher.wake() : () => process.send?.({ type: SUBMITTED });
+  const app = createApp(config, backend, logger, { submitted });
   const server: Server = app.listen(config.port, config.host);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
@@ -32,7 +38,9 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   const stop = (signal: string): void => {
     logger.info('shutting down', { signal });
     server.close(() => {
-      void backend.close().then(() => process.exit(0));
+      void (publisher?.stop() ?? Promise.resolve())
+        .then(() => backend.close())
+        .then(() => process.exit(0));
     });
     server.closeIdleConnections();
     setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
@@ -49,12 +57,15 @@ async function runPrimary(config: Config, logger: Logger): Promise<void> {
   const loaded = config.loadDemo ? await loadDemoIfEmpty(backend.store, config.mediaDir, logger) : 0;
   const catalog = await backend.store.catalogState();
   logger.info('data folder ready', { dataDir: config.dataDir, records: catalog.total, demoLoaded: loaded, ms: Math.round(performance.now() - started) });
+  const publisher = config.runPublisher ? createPublisher(config, backend, logger) : undefined;
+  publisher?.start();
   if (config.workers === 0) {
-    await backend.close();
-    await serve(config, logger);
+    await serve(config, logger, publisher);
     return;
   }
-  await backend.close();
+  cluster.on('message', (_worker, message: { type?: string }) => {
+    if (message?.type === SUBMITTED) publisher?.wake();
+  });
   let stopping = false;
   const fork = (): void => {
     cluster.fork();
@@ -70,8 +81,9 @@ async function runPrimary(config: Config, logger: Logger): Promise<void> {
     stopping = true;
     logger.info('shutting down workers', { signal });
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    const publisherStopped = (publisher?.stop() ?? Promise.resolve()).then(() => backend.close());
     const check = setInterval(() => {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      if (Object.keys(cluster.workers ?? {}).length === 0) void publisherStopped.then(() => process.exit(0));
     }, 100);
     setTimeout(() => {
       clearInterval(check);

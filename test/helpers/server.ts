@@ -9,6 +9,8 @@ import { createApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { CanonicalRecord } from '../../src/domain/record.ts';
 import { loadDemoIfEmpty } from '../../src/demo/seed.ts';
+import { Publisher } from '../../indexer/publisher.ts';
+import { createPreviewLoader } from '../../indexer/preview-loader.ts';
 
 export interface TestServer {
   baseUrl: string;
@@ -16,6 +18,8 @@ export interface TestServer {
   backend: Backend;
   /** Log lines the app wrote, parsed. */
   logs: Record<string, unknown>[];
+  /** The in-process publisher, when the server was started with one. */
+  publisher?: Publisher;
   get(path: string, init?: RequestInit): Promise<Response>;
   close(): Promise<void>;
 }
@@ -26,7 +30,14 @@ export function temporaryDataDir(): string {
 }
 
 /** Starts the real app on 127.0.0.1:0 over a temporary data folder, optionally with records or the demo catalog. */
-export async function startTestServer(options: { records?: CanonicalRecord[]; demo?: boolean; updated?: string } = {}): Promise<TestServer> {
+export interface TestPublisherOptions {
+  uploadHosts: string[];
+  allowPrivateMedia: boolean;
+  maxAttempts?: number;
+  retryDelayMs?: number;
+}
+
+export async function startTestServer(options: { records?: CanonicalRecord[]; demo?: boolean; updated?: string; publisher?: TestPublisherOptions } = {}): Promise<TestServer> {
   const dataDir = temporaryDataDir();
   const backend = openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true });
   const logs: Record<string, unknown>[] = [];
@@ -40,15 +51,35 @@ export async function startTestServer(options: { records?: CanonicalRecord[]; de
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
-  const app = createApp({ baseUrl, mediaDir: join(dataDir, 'media'), responseCacheBytes: 8 * 1024 * 1024, cacheMaxAgeSeconds: 60, allowedOrigins: ['https://allowed.example'] }, backend, logger);
+  const publisher = options.publisher
+    ? new Publisher(
+        { store: backend.store, submissions: backend.submissions, previews: createPreviewLoader({ allowPrivate: options.publisher.allowPrivateMedia }), logger },
+        {
+          owner: 'test-publisher',
+          concurrency: 4,
+          leaseMs: 5000,
+          maxAttempts: options.publisher.maxAttempts ?? 3,
+          pollMs: 50,
+          retryDelayMs: options.publisher.retryDelayMs ?? 100,
+          uploadHosts: options.publisher.uploadHosts,
+          mediaDir: join(dataDir, 'media'),
+        },
+      )
+    : undefined;
+  publisher?.start();
+  const app = createApp({ baseUrl, mediaDir: join(dataDir, 'media'), responseCacheBytes: 8 * 1024 * 1024, cacheMaxAgeSeconds: 60, allowedOrigins: ['https://allowed.example'] }, backend, logger, {
+    ...(publisher ? { submitted: () => publisher.wake() } : {}),
+  });
   server.on('request', app.callback());
   return {
     baseUrl,
     dataDir,
     backend,
     logs,
+    ...(publisher ? { publisher } : {}),
     get: (path, init) => fetch(`${baseUrl}${path}`, init),
     close: async () => {
+      await publisher?.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await backend.close();

@@ -1,0 +1,31 @@
+/**
+ * The publisher on its own (`npm run indexer`): claims submissions from the store named by the
+ * configuration and publishes them, until SIGTERM or SIGINT. Several may run at once; leases
+ * in the store keep them from working on the same submission.
+ */
+import { openBackend } from '../src/backend.ts';
+import { loadConfig } from '../src/config.ts';
+import { createLogger } from '../src/logger.ts';
+import { createPublisher } from './run-publisher.ts';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const backend = openBackend(config, { migrate: true });
+  const publisher = createPublisher(config, backend, logger);
+  publisher.start();
+  logger.info('publisher started', { dataDir: config.dataDir, concurrency: config.publisherConcurrency });
+  const stop = async (signal: string): Promise<void> => {
+    logger.info('publisher stopping', { signal });
+    await publisher.stop();
+    await backend.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,39 @@
+import { createHash } from 'node:crypto';
+import { fetchImage, ImageFetchError } from './media/safe-fetch.ts';
+import { inspectImage } from './media/inspect-image.ts';
+import type { PreviewLoader, PreviewResult } from './previews.ts';
+
+export interface PreviewLoaderOptions {
+  /** Lets the fetcher reach loopback and private addresses: for the archive's own tests only. */
+  allowPrivate: boolean;
+}
+
+/** Fetches previews through the SSRF-safe client and inspects them from their bytes with sharp. */
+export function createPreviewLoader(options: PreviewLoaderOptions): PreviewLoader {
+  return {
+    async load(url: string): Promise<PreviewResult> {
+      let bytes: Buffer;
+      try {
+        ({ bytes } = await fetchImage(url, { allowPrivate: options.allowPrivate }));
+      } catch (error) {
+        if (error instanceof ImageFetchError) return { ok: false, url, reason: error.reason, transient: error.transient };
+        return { ok: false, url, reason: `could not be fetched (${error instanceof Error ? error.message : String(error)})`, transient: true };
+      }
+      const inspection = await inspectImage(bytes);
+      if (!inspection.ok) return { ok: false, url, reason: inspection.reason, transient: false };
+      if (inspection.blank) return { ok: false, url, reason: 'is blank: one flat colour or fully transparent', transient: false };
+      return {
+        ok: true,
+        preview: {
+          url,
+          bytes,
+          format: inspection.format,
+          width: inspection.width,
+          height: inspection.height,
+          sha256: createHash('sha256').update(bytes).digest('hex'),
+          blockhash: inspection.blockhash,
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,201 @@
+import PQueue from 'p-queue';
+import type { RecordStore, SubmissionQueue } from '../src/domain/ports.ts';
+import type { CanonicalRecord, StoredMedia } from '../src/domain/record.ts';
+import { recordId } from '../src/domain/ids.ts';
+import type { CheckVerdict, SubmissionOutcome, SubmissionRecord } from '../src/domain/submission.ts';
+import type { Logger } from '../src/logger.ts';
+import { storePreview } from '../src/media/media-files.ts';
+import { checkDate } from './checks/date.ts';
+import { checkDuplicates } from './checks/duplicates.ts';
+import { checkImages } from './checks/images.ts';
+import { checkPreviewOwnership } from './checks/preview-ownership.ts';
+import { checkSourceIdentity } from './checks/source-identity.ts';
+import { PublishedPreviews } from './published-previews.ts';
+import type { PreviewLoader } from './previews.ts';
+
+export interface PublisherSettings {
+  /** Names this publisher in leases. */
+  owner: string;
+  concurrency: number;
+  leaseMs: number;
+  maxAttempts: number;
+  pollMs: number;
+  /** First delay before retrying after a transient fault; doubles with every attempt. */
+  retryDelayMs: number;
+  uploadHosts: readonly string[];
+  mediaDir: string;
+  now?: () => Date;
+}
+
+export interface PublisherDependencies {
+  store: RecordStore;
+  submissions: SubmissionQueue;
+  previews: PreviewLoader;
+  logger: Logger;
+}
+
+/** The promptCategory of records that come through ingest, which carries none. */
+export const INGEST_PROMPT_CATEGORY = 'uncategorized';
+
+/**
+ * The publisher: claims queued submissions with a lease, runs the five checks and publishes the
+ * works that pass in both languages. Delivery is at least once and publishing is idempotent
+ * (deterministic ids, upserts), so a crash at any point loses and duplicates nothing.
+ */
+export class Publisher {
+  private readonly queue: PQueue;
+  private readonly published: PublishedPreviews;
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wakeUp: (() => void) | undefined;
+
+  constructor(
+    private readonly deps: PublisherDependencies,
+    private readonly settings: PublisherSettings,
+  ) {
+    this.queue = new PQueue({ concurrency: settings.concurrency });
+    this.published = new PublishedPreviews(deps.store);
+  }
+
+  /** Starts claiming submissions until stop(). */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Claims at once instead of waiting for the next poll (new submissions arrived). */
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  /** Stops claiming and waits for the submissions in hand; unfinished leases expire and return them to the queue. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake();
+    await this.loop;
+    await this.queue.onIdle();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      if (this.queue.size + this.queue.pending >= this.settings.concurrency) {
+        await this.queue.onSizeLessThan(1);
+        await this.sleep(5);
+        continue;
+      }
+      let claimed: SubmissionRecord | undefined;
+      try {
+        claimed = await this.deps.submissions.claimNext(this.settings.owner, this.settings.leaseMs, this.settings.maxAttempts);
+      } catch (error) {
+        this.deps.logger.error('claiming a submission failed', { error });
+      }
+      if (!claimed) {
+        await this.sleep(this.settings.pollMs);
+        continue;
+      }
+      const submission = claimed;
+      void this.queue.add(() => this.process(submission));
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = done;
+    });
+  }
+
+  /** Checks and settles one claimed submission, renewing its lease meanwhile. */
+  async process(record: SubmissionRecord): Promise<void> {
+    const { submissions, logger } = this.deps;
+    const heartbeat = setInterval(() => {
+      void submissions.renewLease(record.submissionId, this.settings.owner, this.settings.leaseMs).catch(() => undefined);
+    }, Math.max(100, Math.floor(this.settings.leaseMs / 3)));
+    try {
+      const settled = await this.settle(record);
+      if (settled === 'retry') return;
+      const recorded = await submissions.complete(record.submissionId, this.settings.owner, settled);
+      if (!recorded) logger.warn('lease lost before the outcome was recorded', { submissionId: record.submissionId });
+      logger.info('submission settled', { submissionId: record.submissionId, status: settled.status, recordIds: settled.recordIds });
+    } catch (error) {
+      // Unexpected: leave the lease to expire so the submission is tried again, up to maxAttempts.
+      logger.error('publishing failed', { submissionId: record.submissionId, error });
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  private async settle(record: SubmissionRecord): Promise<SubmissionOutcome | 'retry'> {
+    const { submission } = record;
+    const now = this.settings.now?.() ?? new Date();
+    const identity = checkSourceIdentity(submission);
+    const date = checkDate(submission, identity.canonicalUrl, now);
+    const images = await checkImages(this.deps.previews, submission.media);
+    if (images.transient) {
+      if (record.attempts < this.settings.maxAttempts) {
+        const delay = this.settings.retryDelayMs * 2 ** (record.attempts - 1);
+        await this.deps.submissions.retryLater(record.submissionId, this.settings.owner, `Retrying: ${images.verdict.detail}`, delay);
+        return 'retry';
+      }
+      images.verdict = { ...images.verdict, detail: `${images.verdict.detail} (gave up after ${record.attempts} attempts)` };
+    }
+    await this.published.refresh();
+    const lookups = this.published.lookup(images.previews, record.submissionId);
+    const ownership = checkPreviewOwnership(submission.media, identity.source, this.settings.uploadHosts, identity.source ? lookups.foreign(identity.source) : []);
+    const duplicates = await checkDuplicates(this.deps.store, identity.canonicalUrl, record.submissionId, lookups, images.verdict.outcome === 'pass');
+    const checks: CheckVerdict[] = [identity.verdict, date, ownership, duplicates.verdict, images.verdict];
+
+    if (duplicates.duplicateOf) {
+      return { status: 'duplicate', checks, recordIds: [], duplicateOf: duplicates.duplicateOf, reason: duplicates.verdict.detail };
+    }
+    const failing = checks.filter((check) => check.outcome !== 'pass');
+    if (failing.length || !identity.canonicalUrl || !identity.source) {
+      return { status: 'needs_review', checks, recordIds: [], duplicateOf: null, reason: failing.map((check) => `${check.name}: ${check.detail}`).join(' ') };
+    }
+    const recordIds = await this.publish(record, identity.canonicalUrl, identity.source, images.previews, now);
+    return { status: 'published', checks, recordIds, duplicateOf: null, reason: null };
+  }
+
+  /** Stores the previews and writes the gallery record (and the timeline record of a model's first work). */
+  private async publish(record: SubmissionRecord, canonicalUrl: string, source: string, previews: Awaited<ReturnType<typeof checkImages>>['previews'], now: Date): Promise<string[]> {
+    const { submission } = record;
+    const media: StoredMedia[] = [];
+    for (const preview of previews) {
+      const extension = preview.format === 'jpeg' ? 'jpg' : preview.format === 'png' || preview.format === 'webp' || preview.format === 'gif' ? preview.format : undefined;
+      const stored = await storePreview(this.settings.mediaDir, preview.bytes, extension ?? 'png', extension === undefined);
+      media.push({ ...stored, blockhash: preview.blockhash });
+    }
+    const updated = now.toISOString().slice(0, 10);
+    const base = {
+      source,
+      sourceUrl: canonicalUrl,
+      date: submission.date,
+      model: submission.model,
+      author: submission.author.trim(),
+      format: submission.format,
+      title: submission.title,
+      notes: submission.notes,
+      ...(submission.prompt === undefined ? {} : { prompt: submission.prompt }),
+      promptCategory: INGEST_PROMPT_CATEGORY,
+      mediaStatus: 'local-media' as const,
+      media,
+      updated,
+      submissionId: record.submissionId,
+    };
+    const gallery: CanonicalRecord = { id: recordId({ canonicalSourceUrl: canonicalUrl, kind: 'gallery', format: submission.format, model: submission.model }), kind: 'gallery', ...base };
+    const records = [gallery];
+    const earliest = await this.deps.store.earliestForModel(submission.model);
+    if (!earliest || earliest.submissionId === record.submissionId || submission.date < earliest.date) {
+      records.push({ ...gallery, id: recordId({ canonicalSourceUrl: canonicalUrl, kind: 'timeline', format: submission.format, model: submission.model }), kind: 'timeline' });
+    }
+    await this.deps.store.putRecords(records);
+    await this.deps.store.setCatalogUpdated(updated);
+    this.published.remember(records);
+    return records.map((entry) => entry.id);
+  }
+}

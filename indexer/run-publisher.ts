@@ -1,0 +1,29 @@
+import { hostname } from 'node:os';
+import type { Backend } from '../src/backend.ts';
+import type { Config } from '../src/config.ts';
+import type { Logger } from '../src/logger.ts';
+import { createPreviewLoader } from './preview-loader.ts';
+import { Publisher } from './publisher.ts';
+
+/** How long a claim holds before another publisher may take the submission over. */
+export const LEASE_MS = 60_000;
+
+/** A publisher over a backend, configured from the service configuration. */
+export function createPublisher(config: Config, backend: Backend, logger: Logger): Publisher {
+  if (config.allowPrivateMedia) {
+    logger.warn('ARCHIVE_ALLOW_PRIVATE_MEDIA is on: the publisher may fetch previews from loopback and private addresses. Use this for the archive\'s own tests only.');
+  }
+  return new Publisher(
+    { store: backend.store, submissions: backend.submissions, previews: createPreviewLoader({ allowPrivate: config.allowPrivateMedia }), logger },
+    {
+      owner: `${hostname()}:${process.pid}`,
+      concurrency: config.publisherConcurrency,
+      leaseMs: LEASE_MS,
+      maxAttempts: config.publisherMaxAttempts,
+      pollMs: 500,
+      retryDelayMs: 5_000,
+      uploadHosts: config.uploadHosts,
+      mediaDir: config.mediaDir,
+    },
+  );
+}

@@ -1,0 +1,182 @@
+import { expect } from 'chai';
+import sharp from 'sharp';
+import { generateSecret, secretSha256 } from '../../src/auth/secrets.ts';
+import { getJson, startTestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { claimedSizePng, ImageServer, lineDrawingPng, lineDrawingSvg } from '../helpers/image-server.ts';
+
+interface Status {
+  status: string;
+  checks: { name: string; outcome: string; detail: string }[];
+  recordIds: string[];
+  duplicateOf: string | null;
+  reason: string | null;
+  attempts: number;
+}
+
+describe('publisher end to end: submissions to published, duplicate or needs_review', function () {
+  this.timeout(60_000);
+  const images = new ImageServer();
+  let server: TestServer;
+  const secret = generateSecret();
+  let counter = 0;
+
+  before(async () => {
+    await images.start();
+    server = await startTestServer({ publisher: { uploadHosts: [images.host], allowPrivateMedia: true, maxAttempts: 3, retryDelayMs: 50 } });
+    await server.backend.tokens.createToken('maintainer', ['ingest'], secretSha256(secret));
+    for (let seed = 1; seed <= 6; seed += 1) images.files.set(`/drawing-${seed}.png`, { type: 'image/png', body: await lineDrawingPng(seed) });
+    const copy = await sharp(await lineDrawingPng(1)).resize({ width: 450 }).jpeg({ quality: 70 }).toBuffer();
+    images.files.set('/drawing-1-copy.jpg', { type: 'image/jpeg', body: copy });
+    images.files.set('/blank.png', { type: 'image/png', body: await sharp({ create: { width: 300, height: 200, channels: 3, background: '#ffffff' } }).png().toBuffer() });
+    images.files.set('/drawing.svg', { type: 'image/svg+xml', body: lineDrawingSvg(9) });
+    images.files.set('/page.png', { type: 'image/png', body: '<!doctype html><html><body>not an image</body></html>' });
+    images.files.set('/bomb.png', { type: 'image/png', body: await claimedSizePng(12000, 12000) });
+    images.files.set('/unavailable.png', { status: 503, type: 'text/plain', body: 'try later' });
+  });
+  after(async () => {
+    await server.close();
+    await images.stop();
+  });
+
+  function submission(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+    counter += 1;
+    return {
+      sourceUrl: `https://github.com/demo-owner/work-${counter}`,
+      date: '2025-04-0' + ((counter % 9) + 1),
+      model: 'Publisher-Test-Model',
+      author: 'Demo Owner',
+      format: 'svg',
+      title: { zh: `测试作品${counter}`, en: `Publisher test work ${counter}` },
+      notes: { zh: '端到端测试。', en: 'End to end test.' },
+      media: [images.url('/drawing-2.png')],
+      ...overrides,
+    };
+  }
+
+  async function submitAndSettle(body: Record<string, unknown>): Promise<Status> {
+    const response = await server.get('/api/v1/ingest', { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${secret}` } });
+    expect(response.status).to.equal(202);
+    const { statusUrl } = (await response.json()) as { statusUrl: string };
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const { body: status } = await getJson<Status>(server, new URL(statusUrl).pathname, { headers: { Authorization: `Bearer ${secret}` } });
+      if (['published', 'duplicate', 'needs_review'].includes(status.status)) return status;
+      if (Date.now() > deadline) throw new Error(`still ${status.status}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  const check = (status: Status, name: string) => status.checks.find((entry) => entry.name === name);
+
+  let first: Status;
+  let firstSubmission: Record<string, unknown>;
+
+  it('publishes a work that passes every check, in both languages, searchable at once, with stored previews', async () => {
+    firstSubmission = submission({ model: 'Fresh-Model-7', title: { zh: '独一无二的火烈鸟', en: 'Unmistakable flamingo drawing' }, media: [images.url('/drawing-1.png'), images.url('/drawing-3.png')] });
+    first = await submitAndSettle(firstSubmission);
+    expect(first.status, first.reason ?? '').to.equal('published');
+    expect(first.checks.map((entry) => `${entry.name}:${entry.outcome}`)).to.deep.equal(['source-identity:pass', 'date:pass', 'preview-ownership:pass', 'duplicates:pass', 'images:pass']);
+    expect(first.recordIds).to.have.length(2);
+    const [galleryId, timelineId] = first.recordIds;
+    const en = await getJson<{ kind: string; title: string; mediaStatus: string; media: { url: string; width: number }[]; thumbnail: string; updated: string }>(server, `/api/v1/specimens/${galleryId}?lang=en`);
+    expect(en.body).to.include({ kind: 'gallery', title: 'Unmistakable flamingo drawing', mediaStatus: 'local-media' });
+    expect(en.body.media).to.have.length(2);
+    const preview = await fetch(en.body.media[0]?.url ?? '');
+    expect(preview.status).to.equal(200);
+    expect((await sharp(Buffer.from(await preview.arrayBuffer())).metadata()).width).to.equal(600);
+    expect((await sharp(Buffer.from(await (await fetch(en.body.thumbnail)).arrayBuffer())).metadata()).format).to.equal('webp');
+    expect((await getJson<{ kind: string }>(server, `/api/v1/specimens/${timelineId}`)).body.kind).to.equal('timeline');
+    const search = await getJson<{ items: { id: string }[] }>(server, '/api/v1/specimens?q=flamingo&lang=en');
+    expect(search.body.items.map((item) => item.id)).to.include(galleryId);
+    const zh = await getJson<{ items: { id: string }[] }>(server, `/api/v1/specimens?q=${encodeURIComponent('火烈')}`);
+    expect(zh.body.items.map((item) => item.id)).to.include(galleryId);
+    const timeline = await getJson<{ items: { id: string }[] }>(server, '/api/v1/timeline?limit=50');
+    expect(timeline.body.items.map((item) => item.id)).to.include(timelineId);
+  });
+
+  it('gives a later work of the same model a gallery record only', async () => {
+    const later = await submitAndSettle(submission({ model: 'Fresh-Model-7', date: '2025-09-01', media: [images.url('/drawing-4.png')] }));
+    expect(later.status, later.reason ?? '').to.equal('published');
+    expect(later.recordIds).to.have.length(1);
+  });
+
+  it('calls the same source again a duplicate', async () => {
+    const again = await submitAndSettle({ ...firstSubmission, sourceUrl: `${firstSubmission.sourceUrl as string}?utm_source=feed`, media: [images.url('/drawing-5.png')] });
+    expect(again.status).to.equal('duplicate');
+    expect(again.duplicateOf).to.equal(first.recordIds[0]);
+  });
+
+  it('calls a resized, recompressed copy of a published preview a duplicate', async () => {
+    const copy = await submitAndSettle(submission({ media: [images.url('/drawing-1-copy.jpg')] }));
+    expect(copy.status, JSON.stringify(copy.checks)).to.equal('duplicate');
+    expect(copy.duplicateOf).to.equal(first.recordIds[0]);
+  });
+
+  const refusals: [string, Record<string, unknown>, string, RegExp][] = [
+    ['a blank image', { media: ['/blank.png'] }, 'images', /blank/],
+    ['an SVG preview', { media: ['/drawing.svg'] }, 'images', /raster|svg/i],
+    ['HTML served as PNG', { media: ['/page.png'] }, 'images', /./],
+    ['a decompression bomb', { media: ['/bomb.png'] }, 'images', /pixel/i],
+    ['a missing image', { media: ['/nothing.png'] }, 'images', /404/],
+    ['a future date', { date: '2099-01-01' }, 'date', /future/],
+  ];
+  for (const [what, overrides, checkName, detail] of refusals) {
+    it(`sends ${what} to needs_review, naming the ${checkName} check`, async () => {
+      const media = (overrides.media as string[] | undefined)?.map((path) => images.url(path));
+      const status = await submitAndSettle(submission({ ...overrides, ...(media ? { media } : {}) }));
+      expect(status.status).to.equal('needs_review');
+      expect(check(status, checkName)?.outcome).to.equal('fail');
+      expect(check(status, checkName)?.detail).to.match(detail);
+      expect(status.reason).to.include(checkName);
+      expect(status.recordIds).to.deep.equal([]);
+    });
+  }
+
+  it('sends previews from a host that is not the source\'s to needs_review', async () => {
+    const status = await submitAndSettle(submission({ media: [images.url('/drawing-6.png').replace('127.0.0.1', 'localhost')] }));
+    expect(status.status).to.equal('needs_review');
+    expect(check(status, 'preview-ownership')?.outcome).to.equal('fail');
+    expect(check(status, 'preview-ownership')?.detail).to.include('localhost');
+  });
+
+  it('retries a media host that is temporarily down, then gives up with the reason', async () => {
+    const status = await submitAndSettle(submission({ media: [images.url('/unavailable.png')] }));
+    expect(status.status).to.equal('needs_review');
+    expect(status.attempts).to.equal(3);
+    expect(images.hits.get('/unavailable.png')).to.equal(3);
+    expect(check(status, 'images')?.outcome).to.equal('error');
+    expect(status.reason).to.match(/503/);
+  });
+});
+
+describe('publisher: loopback previews when private media are not allowed', function () {
+  this.timeout(30_000);
+  it('refuses to fetch from loopback and says so', async () => {
+    const images = new ImageServer();
+    await images.start();
+    images.files.set('/a.png', { type: 'image/png', body: await lineDrawingPng(11) });
+    const server = await startTestServer({ publisher: { uploadHosts: [images.host], allowPrivateMedia: false } });
+    try {
+      const secret = generateSecret();
+      await server.backend.tokens.createToken('m', ['ingest'], secretSha256(secret));
+      const response = await server.get('/api/v1/ingest', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${secret}` },
+        body: JSON.stringify({ sourceUrl: 'https://github.com/demo/x', date: '2025-01-01', model: 'M', author: 'A', format: 'svg', title: { zh: '题', en: 'T' }, notes: { zh: '注', en: 'N' }, media: [images.url('/a.png')] }),
+      });
+      const { statusUrl } = (await response.json()) as { statusUrl: string };
+      let status: Status | undefined;
+      for (let i = 0; i < 200 && status?.status !== 'needs_review'; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        status = (await getJson<Status>(server, new URL(statusUrl).pathname, { headers: { Authorization: `Bearer ${secret}` } })).body;
+      }
+      expect(status?.status).to.equal('needs_review');
+      expect(status?.checks.find((entry) => entry.name === 'images')?.detail).to.match(/private|loopback|blocked|not allowed/i);
+      expect(images.hits.get('/a.png')).to.equal(undefined);
+    } finally {
+      await server.close();
+      await images.stop();
+    }
+  });
+});
