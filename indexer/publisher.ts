@@ -46,6 +46,8 @@ export class Publisher {
   private readonly queue: PQueue;
   private readonly published: PublishedPreviews;
   private running = false;
+  /** Publishing of one model label runs one at a time, so two first works cannot both become its timeline record. */
+  private readonly modelLocks = new Map<string, Promise<unknown>>();
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
 
@@ -157,8 +159,21 @@ export class Publisher {
     if (failing.length || !identity.canonicalUrl || !identity.source) {
       return { status: 'needs_review', checks, recordIds: [], duplicateOf: null, reason: failing.map((check) => `${check.name}: ${check.detail}`).join(' ') };
     }
-    const recordIds = await this.publish(record, identity.canonicalUrl, identity.source, images.previews, now);
+    const { canonicalUrl, source } = identity;
+    const recordIds = await this.oneAtATimePerModel(submission.model, () => this.publish(record, canonicalUrl, source, images.previews, now));
     return { status: 'published', checks, recordIds, duplicateOf: null, reason: null };
+  }
+
+  private async oneAtATimePerModel<T>(model: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.modelLocks.get(model) ?? Promise.resolve();
+    const current = previous.then(work, work);
+    const settled = current.catch(() => undefined);
+    this.modelLocks.set(model, settled);
+    try {
+      return await current;
+    } finally {
+      if (this.modelLocks.get(model) === settled) this.modelLocks.delete(model);
+    }
   }
 
   /** Stores the previews and writes the gallery record (and the timeline record of a model's first work). */

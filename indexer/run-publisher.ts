@@ -5,9 +5,6 @@ import type { Logger } from '../src/logger.ts';
 import { createPreviewLoader } from './preview-loader.ts';
 import { Publisher } from './publisher.ts';
 
-/** How long a claim holds before another publisher may take the submission over. */
-export const LEASE_MS = 60_000;
-
 /** A publisher over a backend, configured from the service configuration. */
 export function createPublisher(config: Config, backend: Backend, logger: Logger): Publisher {
   if (config.allowPrivateMedia) {
@@ -18,7 +15,7 @@ export function createPublisher(config: Config, backend: Backend, logger: Logger
     {
       owner: `${hostname()}:${process.pid}`,
       concurrency: config.publisherConcurrency,
-      leaseMs: LEASE_MS,
+      leaseMs: config.publisherLeaseMs,
       maxAttempts: config.publisherMaxAttempts,
       pollMs: 500,
       retryDelayMs: 5_000,

@@ -31,6 +31,8 @@ export interface Config {
   publisherConcurrency: number;
   /** Attempts before a submission whose checks keep failing transiently goes to needs_review. */
   publisherMaxAttempts: number;
+  /** How long a publisher's claim holds without a heartbeat before another may take the submission. */
+  publisherLeaseMs: number;
 }
 
 export class ConfigError extends Error {
@@ -117,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runPublisher: flag('ARCHIVE_PUBLISHER', true),
     publisherConcurrency: integer('ARCHIVE_PUBLISHER_CONCURRENCY', 4, 1, 64),
     publisherMaxAttempts: integer('ARCHIVE_PUBLISHER_MAX_ATTEMPTS', 5, 1, 100),
+    publisherLeaseMs: integer('ARCHIVE_PUBLISHER_LEASE_MS', 60_000, 1000, 3_600_000),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

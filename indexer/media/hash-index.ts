@@ -1,8 +1,7 @@
 /**
  * An in-memory index of published preview hashes (256-bit, 64 hex digits) for near-duplicate search:
- * a packed linear scan, eight 32-bit words a hash, stopping on each hash as soon as it is too far.
+ * a packed linear scan, eight 32-bit words a hash, leaving each hash as soon as it is too far.
  */
-import { isPerceptualHash } from './perceptual-hash.ts';
 
 /** A published preview near a query hash. */
 export interface HashMatch {
@@ -15,31 +14,65 @@ export interface HashMatch {
 
 const WORDS = 8;
 
-/** Writes a 64-hex-digit hash into eight 32-bit words of `target` at word offset `at`. */
+/** Value of each hexadecimal digit by character code, -1 for anything else. */
+const HEX_VALUE = (() => {
+  const table = new Int8Array(128).fill(-1);
+  for (let i = 0; i < 16; i++) {
+    table['0123456789abcdef'.charCodeAt(i)] = i;
+    table['0123456789ABCDEF'.charCodeAt(i)] = i;
+  }
+  return table;
+})();
+
+/** Bits set in each 16-bit value. */
+const BIT_COUNT = (() => {
+  const table = new Uint8Array(1 << 16);
+  for (let i = 1; i < table.length; i++) table[i] = (i & 1) + table[i >> 1]!;
+  return table;
+})();
+
+/** Writes a 64-hex-digit hash into eight 32-bit words of `target` at word offset `at`; throws on a malformed hash. */
 function pack(hash: string, target: Uint32Array, at: number): void {
-  for (let word = 0; word < WORDS; word++) target[at + word] = parseInt(hash.slice(word * 8, word * 8 + 8), 16) >>> 0;
+  const malformed = (): TypeError => new TypeError(`not a 256-bit hash of 64 hex digits: ${JSON.stringify(hash)}`);
+  if (typeof hash !== 'string' || hash.length !== WORDS * 8) throw malformed();
+  for (let word = 0; word < WORDS; word++) {
+    let value = 0;
+    for (let digit = 0; digit < 8; digit++) {
+      const code = hash.charCodeAt(word * 8 + digit);
+      const nibble = code < 128 ? HEX_VALUE[code]! : -1;
+      if (nibble < 0) throw malformed();
+      value = (value << 4) | nibble;
+    }
+    target[at + word] = value >>> 0;
+  }
 }
 
 function unpack(source: Uint32Array, at: number): string {
   let hex = '';
-  for (let word = 0; word < WORDS; word++) hex += (source[at + word] ?? 0).toString(16).padStart(8, '0');
+  for (let word = 0; word < WORDS; word++) hex += source[at + word]!.toString(16).padStart(8, '0');
   return hex;
 }
 
-function checked(hash: string): string {
-  const lower = hash.toLowerCase();
-  if (!isPerceptualHash(lower)) throw new TypeError(`not a 256-bit hash of 64 hex digits: ${JSON.stringify(hash)}`);
-  return lower;
+function sameWords(words: Uint32Array, a: number, b: number): boolean {
+  for (let word = 0; word < WORDS; word++) if (words[a + word] !== words[b + word]) return false;
+  return true;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
  * Published preview hashes by record id. An id may hold several hashes (a record with several previews);
  * adding the same (id, hash) again is a no-op, and remove drops all of an id's hashes.
+ * Search is a linear scan: about 6 ms for 1,000,000 hashes at the thresholds in use (see docs/duplicates.md).
  */
 export class HashIndex {
   private words = new Uint32Array(1024 * WORDS);
-  private owners: string[] = [];
-  private readonly slotsOf = new Map<string, number[]>();
+  private readonly owners: string[] = [];
+  /** First slot of each id, and the further slots of ids with several hashes. */
+  private readonly firstSlot = new Map<string, number>();
+  private readonly moreSlots = new Map<string, number[]>();
 
   /** Number of hashes held. */
   get size(): number {
@@ -48,45 +81,58 @@ export class HashIndex {
 
   /** True when the id holds at least one hash. */
   has(recordId: string): boolean {
-    return this.slotsOf.has(recordId);
+    return this.firstSlot.has(recordId);
   }
 
-  /** The hashes an id holds. */
+  private slotsOf(recordId: string): number[] {
+    const first = this.firstSlot.get(recordId);
+    return first === undefined ? [] : [first, ...(this.moreSlots.get(recordId) ?? [])];
+  }
+
+  /** The hashes an id holds, lowercase. */
   hashesOf(recordId: string): string[] {
-    return (this.slotsOf.get(recordId) ?? []).map((slot) => unpack(this.words, slot * WORDS));
+    return this.slotsOf(recordId).map((slot) => unpack(this.words, slot * WORDS));
   }
 
-  /** Adds a hash under an id. Throws on a malformed hash. */
+  /** Adds a hash (64 hex digits, either case) under an id. Throws TypeError on a malformed hash. */
   add(recordId: string, hash: string): void {
-    const normalised = checked(hash);
-    const slots = this.slotsOf.get(recordId) ?? [];
-    if (slots.length && slots.some((slot) => unpack(this.words, slot * WORDS) === normalised)) return;
     const slot = this.owners.length;
     if ((slot + 1) * WORDS > this.words.length) {
       const grown = new Uint32Array(this.words.length * 2);
       grown.set(this.words);
       this.words = grown;
     }
-    pack(normalised, this.words, slot * WORDS);
+    pack(hash, this.words, slot * WORDS);
+    const first = this.firstSlot.get(recordId);
+    if (first === undefined) {
+      this.firstSlot.set(recordId, slot);
+    } else {
+      const more = this.moreSlots.get(recordId) ?? [];
+      if (sameWords(this.words, first * WORDS, slot * WORDS) || more.some((other) => sameWords(this.words, other * WORDS, slot * WORDS))) return;
+      more.push(slot);
+      this.moreSlots.set(recordId, more);
+    }
     this.owners.push(recordId);
-    slots.push(slot);
-    this.slotsOf.set(recordId, slots);
   }
 
   /** Removes every hash of an id; returns how many there were (0 for an unknown id). */
   remove(recordId: string): number {
-    const slots = this.slotsOf.get(recordId);
-    if (!slots) return 0;
-    this.slotsOf.delete(recordId);
+    const slots = this.slotsOf(recordId);
+    if (slots.length === 0) return 0;
+    this.firstSlot.delete(recordId);
+    this.moreSlots.delete(recordId);
     // Highest slot first, so that moving the last entry into a freed slot never moves one of ours.
-    for (const slot of [...slots].sort((a, b) => b - a)) {
+    for (const slot of slots.sort((a, b) => b - a)) {
       const last = this.owners.length - 1;
       if (slot !== last) {
-        const movedOwner = this.owners[last] as string;
+        const moved = this.owners[last]!;
         this.words.copyWithin(slot * WORDS, last * WORDS, (last + 1) * WORDS);
-        this.owners[slot] = movedOwner;
-        const movedSlots = this.slotsOf.get(movedOwner);
-        if (movedSlots) movedSlots[movedSlots.indexOf(last)] = slot;
+        this.owners[slot] = moved;
+        if (this.firstSlot.get(moved) === last) this.firstSlot.set(moved, slot);
+        else {
+          const more = this.moreSlots.get(moved)!;
+          more[more.indexOf(last)] = slot;
+        }
       }
       this.owners.pop();
     }
@@ -94,12 +140,13 @@ export class HashIndex {
   }
 
   /**
-   * Every id holding a hash within `maxDistance` of `hash`, with its nearest such hash, nearest first
-   * (ties by id). `limit` caps the answer.
+   * Every id holding a hash within `maxDistance` (inclusive) of `hash`, with its nearest such hash,
+   * nearest first (ties by id); at most `limit` of them. Keep maxDistance small (the thresholds): the
+   * scan is fast because it leaves far hashes early, and every match costs a sort entry.
    */
   nearest(hash: string, maxDistance: number, limit = Infinity): HashMatch[] {
     const query = new Uint32Array(WORDS);
-    pack(checked(hash), query, 0);
+    pack(hash, query, 0);
     const [q0, q1, q2, q3, q4, q5, q6, q7] = query as unknown as [number, number, number, number, number, number, number, number];
     const t = BIT_COUNT;
     const w = this.words;
@@ -107,8 +154,8 @@ export class HashIndex {
     const slots: number[] = [];
     const distances: number[] = [];
     for (let at = 0; at < end; at += WORDS) {
-      // Popcount by 16-bit table; two words, two more, then the last four, leaving as soon as the running
-      // distance is over the limit (random hashes leave after the first two or four words).
+      // Popcount by 16-bit table: two words, two more, then the last four, leaving as soon as the running
+      // distance is over the limit (unrelated hashes leave after the first two or four words).
       const a = w[at]! ^ q0;
       const b = w[at + 1]! ^ q1;
       let d = t[a & 0xffff]! + t[a >>> 16]! + t[b & 0xffff]! + t[b >>> 16]!;
@@ -140,18 +187,7 @@ export class HashIndex {
   }
 }
 
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** Bits set in each 16-bit value. */
-const BIT_COUNT = (() => {
-  const table = new Uint8Array(1 << 16);
-  for (let i = 1; i < table.length; i++) table[i] = (i & 1) + table[i >> 1]!;
-  return table;
-})();
-
-/** Builds an index from (id, hash) pairs: objects or [id, hash] tuples. */
+/** Builds an index from (id, hash) pairs: objects or [id, hash] tuples. Throws TypeError on a malformed hash. */
 export function buildHashIndex(entries: Iterable<{ recordId: string; hash: string } | readonly [string, string]>): HashIndex {
   const index = new HashIndex();
   for (const entry of entries) {
