@@ -51,5 +51,6 @@ export function checkPreviewOwnership(mediaUrls: readonly string[], source: stri
       detail: foreign.map((entry) => `${entry.mediaUrl} is already the preview of ${entry.recordId} from source ${entry.source}`).join('; '),
     };
   }
-  return { name: 'preview-ownership', outcome: 'pass', detail: `Every preview comes from ${source}'s own hosts or the archive's upload host.` };
+  const label = sourceDefinition(source)?.label.en ?? source;
+  return { name: 'preview-ownership', outcome: 'pass', detail: `Every preview comes from ${label}'s own hosts or the archive's upload host.` };
 }

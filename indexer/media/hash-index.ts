@@ -173,15 +173,22 @@ export class HashIndex {
       slots.push(at / WORDS);
       distances.push(d);
     }
-    const order = slots.map((_, i) => i).sort((x, y) => distances[x]! - distances[y]! || compare(this.owners[slots[x]!]!, this.owners[slots[y]!]!));
+    // Counting sort by distance; ids ordered within a distance only for the distances actually returned.
+    const buckets: number[][] = [];
+    for (let i = 0; i < slots.length; i++) (buckets[distances[i]!] ??= []).push(slots[i]!);
     const seen = new Set<string>();
     const matches: HashMatch[] = [];
-    for (const i of order) {
-      if (matches.length >= limit) break;
-      const recordId = this.owners[slots[i]!]!;
-      if (seen.has(recordId)) continue;
-      seen.add(recordId);
-      matches.push({ recordId, distance: distances[i]!, hash: unpack(w, slots[i]! * WORDS) });
+    for (let distance = 0; distance < buckets.length && matches.length < limit; distance++) {
+      const bucket = buckets[distance];
+      if (!bucket) continue;
+      bucket.sort((x, y) => compare(this.owners[x]!, this.owners[y]!));
+      for (const slot of bucket) {
+        if (matches.length >= limit) break;
+        const recordId = this.owners[slot]!;
+        if (seen.has(recordId)) continue;
+        seen.add(recordId);
+        matches.push({ recordId, distance, hash: unpack(w, slot * WORDS) });
+      }
     }
     return matches;
   }
