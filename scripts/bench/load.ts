@@ -5,10 +5,36 @@
  */
 import autocannon from 'autocannon';
 import type { RequestContext } from 'autocannon';
-import type { Failure, LoadConfig, LoadResult, TagStats } from './types.ts';
+import type { BodyCheck, Failure, LoadConfig, LoadResult, TagStats } from './types.ts';
 
 const MAX_FAILURES = 12;
 const SLOWEST = 8;
+
+/** The JSON of a JSON-RPC answer, sent as JSON or as server-sent events (the last data line). */
+function jsonRpcMessage(body: string): unknown {
+  const text = body.trimStart();
+  if (text.startsWith('{')) return JSON.parse(text);
+  const data = text.split('\n').filter((line) => line.startsWith('data:')).at(-1);
+  return data === undefined ? undefined : JSON.parse(data.slice(5));
+}
+
+/** Why a 2xx body fails the check, or undefined when it passes. Parses only bodies that look suspect. */
+function bodyProblem(check: BodyCheck, body: string): string | undefined {
+  if (check === 'none') return undefined;
+  if (body.includes('"result"') && !body.includes('"error"') && !body.includes('"isError"')) return undefined;
+  let message: unknown;
+  try {
+    message = jsonRpcMessage(body);
+  } catch {
+    return 'not JSON';
+  }
+  if (typeof message !== 'object' || message === null) return 'no JSON-RPC message';
+  const answer = message as { error?: unknown; result?: { isError?: unknown } };
+  if (answer.error !== undefined) return 'JSON-RPC error';
+  if (typeof answer.result !== 'object' || answer.result === null) return 'no result';
+  if (answer.result.isError === true) return 'tool result with isError';
+  return undefined;
+}
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -27,12 +53,19 @@ const round = (value: number): number => Math.round(value * 100) / 100;
 async function main(): Promise<void> {
   const config = JSON.parse(await readStdin()) as LoadConfig;
   if (config.paths.length === 0) throw new Error('no paths to request');
+  const method = config.method ?? 'GET';
+  const bodies = config.bodies;
+  if (method === 'POST' && !bodies?.length) throw new Error('POST needs bodies');
+  const count = bodies?.length ?? config.paths.length;
+  const pathOf = (index: number): string => config.paths[config.paths.length === 1 ? 0 : index] ?? '?';
+  const check = config.bodyCheck ?? 'none';
   const tags = config.tags ?? [];
   const latencies = new Map<string, number[]>();
   const badByTag = new Map<string, number>();
   const failures: Failure[] = [];
   const slowest: { index: number; ms: number }[] = [];
   let next = 0;
+  let badBodies = 0;
   const cpuBefore = process.cpuUsage();
   const startedAt = performance.now();
 
@@ -44,13 +77,13 @@ async function main(): Promise<void> {
     headers: config.headers,
     requests: [
       {
-        method: 'GET',
+        method,
         setupRequest: (request, context: RequestContext) => {
-          const index = next % config.paths.length;
+          const index = next % count;
           next += 1;
           context.index = index;
           context.sentAt = performance.now();
-          return { ...request, path: config.paths[index] };
+          return bodies ? { ...request, method, path: pathOf(index), body: bodies[index] } : { ...request, path: pathOf(index) };
         },
         onResponse: (status, body, context) => {
           const index = typeof context.index === 'number' ? context.index : -1;
@@ -65,9 +98,14 @@ async function main(): Promise<void> {
             slowest.sort((a, b) => b.ms - a.ms);
             slowest.length = Math.min(slowest.length, SLOWEST);
           }
-          if (status < 200 || status > 299) {
+          const problem = status < 200 || status > 299 ? `status ${status}` : bodyProblem(check, body);
+          if (problem !== undefined) {
+            if (status >= 200 && status <= 299) badBodies += 1;
             badByTag.set(tag, (badByTag.get(tag) ?? 0) + 1);
-            if (failures.length < MAX_FAILURES) failures.push({ path: config.paths[index] ?? '?', status, body: body.slice(0, 400) });
+            if (failures.length < MAX_FAILURES) {
+              const request = bodies?.[index]?.slice(0, 300);
+              failures.push({ path: pathOf(index), ...(request === undefined ? {} : { request }), status, body: `${problem}: ${body.slice(0, 400)}` });
+            }
           }
         },
       },
@@ -97,13 +135,14 @@ async function main(): Promise<void> {
     errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,
+    badBodies,
     statusCodes,
     used: next,
-    wrapped: config.unique && next > config.paths.length,
+    wrapped: config.unique && next > count,
     byTag,
     failures,
     loadCpuPercent,
-    slowest: slowest.map(({ index, ms }) => ({ path: config.paths[index] ?? '?', ms: round(ms) })),
+    slowest: slowest.map(({ index, ms }) => ({ path: bodies ? `${pathOf(index)} ${bodies[index] ?? ''}` : pathOf(index), ms: round(ms) })),
   };
   process.stdout.write(`${JSON.stringify(output)}\n`);
 }

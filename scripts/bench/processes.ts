@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { LoadConfig, LoadResult } from './types.ts';
+import type { HashesResult, LoadConfig, LoadResult, PublisherResult } from './types.ts';
 
 /** The project root, where `node --import tsx` resolves. */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -16,10 +16,10 @@ export interface Finished {
   seconds: number;
 }
 
-/** Runs `node --import tsx SCRIPT ARGS` to completion; rejects on a non-zero exit. */
-export async function runTsx(script: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env, input?: string): Promise<Finished> {
+/** Runs `node NODE_ARGS --import tsx SCRIPT ARGS` to completion; rejects on a non-zero exit. */
+export async function runTsx(script: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env, input?: string, nodeArgs: readonly string[] = []): Promise<Finished> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
@@ -152,4 +152,16 @@ export async function stopServer(server: Server, graceSeconds = 15): Promise<'cl
 export async function runLoad(config: LoadConfig): Promise<LoadResult> {
   const { stdout } = await runTsx('scripts/bench/load.ts', [], process.env, JSON.stringify(config));
   return JSON.parse(stdout) as LoadResult;
+}
+
+/** The duplicate lookup benchmark in its own process (scripts/bench/hashes.ts), with a forced GC for the heap figures. */
+export async function runHashes(): Promise<HashesResult> {
+  const { stdout } = await runTsx('scripts/bench/hashes.ts', [], process.env, '', ['--expose-gc']);
+  return JSON.parse(stdout) as HashesResult;
+}
+
+/** The publisher benchmark in its own process (scripts/bench/publisher.ts); env sets its runs. */
+export async function runPublisher(env: NodeJS.ProcessEnv): Promise<PublisherResult> {
+  const { stdout } = await runTsx('scripts/bench/publisher.ts', [], env);
+  return JSON.parse(stdout) as PublisherResult;
 }

@@ -150,3 +150,31 @@ export function repeatedSearches(): string[] {
 export function recordPaths(ids: readonly string[]): string[] {
   return ids.flatMap((id) => [`${SEARCH}/${encodeURIComponent(id)}?lang=en`, `${SEARCH}/${encodeURIComponent(id)}?lang=zh`]);
 }
+
+/** The MCP endpoint the tool-call scenarios POST to. */
+export const MCP_PATH = '/mcp';
+
+/** Headers of a stateless MCP request (no initialize, no session). */
+export const MCP_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-11-25',
+};
+
+/** Search parameters that the tool schema types as integers; the rest (year included) stay strings. */
+const INTEGER_ARGUMENTS = new Set(['limit', 'offset']);
+
+/** The search_specimens arguments a search path's query stands for. */
+export function searchArguments(path: string): Record<string, string | number> {
+  const query = path.includes('?') ? path.slice(path.indexOf('?') + 1) : '';
+  const args: Record<string, string | number> = {};
+  for (const [name, value] of new URLSearchParams(query)) args[name] = INTEGER_ARGUMENTS.has(name) ? Number(value) : value;
+  return args;
+}
+
+/** JSON-RPC bodies calling search_specimens with each search path's arguments, ids from firstId on. */
+export function mcpSearchBodies(paths: readonly string[], firstId = 1): string[] {
+  return paths.map((path, i) =>
+    JSON.stringify({ jsonrpc: '2.0', id: firstId + i, method: 'tools/call', params: { name: 'search_specimens', arguments: searchArguments(path) } }),
+  );
+}

@@ -1,7 +1,8 @@
 /** Printing of the benchmark's figures: scenario lines, loud failures, goal checks and the final table. */
-import type { LoadResult } from './types.ts';
+import type { HashesResult, LoadResult, PublisherResult, PublisherRun, StageTime } from './types.ts';
 
-export interface Facts {
+/** The server's figures, when the HTTP scenarios ran. */
+export interface ServerFacts {
   importRecordsPerSecond: number;
   coldStartSeconds: number;
   rssAfterWarmup: number;
@@ -9,22 +10,33 @@ export interface Facts {
   processes: number;
 }
 
+/** Everything measured besides the load scenarios; a part is missing when it was not run (BENCH_ONLY). */
+export interface Facts {
+  server?: ServerFacts;
+  hashes?: HashesResult;
+  publisher?: PublisherResult;
+}
+
+/** The HTTP scenario an MCP scenario is compared with. */
+export const MCP_COUNTERPART: Readonly<Record<string, string>> = { 'mcp-distinct': 'search-distinct', 'mcp-repeated': 'search-repeated' };
+
 const number = (value: number, digits = 0): string => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-/** Errors, timeouts and non-2xx answers of a scenario. */
+/** Errors, timeouts, non-2xx answers and failed bodies (JSON-RPC errors, isError results) of a scenario. */
 export function badCount(result: LoadResult): number {
-  return result.errors + result.timeouts + result.non2xx;
+  return result.errors + result.timeouts + result.non2xx + (result.badBodies ?? 0);
 }
 
 function ratio(result: LoadResult, baseline: LoadResult | undefined): string {
   return baseline && baseline.requestsPerSecond > 0 ? `${number(result.requestsPerSecond / baseline.requestsPerSecond, 2)}×` : '–';
 }
 
-/** One line per scenario as it finishes, with any failure shouted. */
-export function printScenario(name: string, result: LoadResult, baseline: LoadResult | undefined): void {
+/** One line per scenario as it finishes, with any failure shouted; an MCP scenario also compared with its HTTP counterpart. */
+export function printScenario(name: string, result: LoadResult, baseline: LoadResult | undefined, counterpart?: { name: string; result: LoadResult }): void {
+  const versus = counterpart ? `  ${ratio(result, counterpart.result)} ${counterpart.name} (${number(counterpart.result.requestsPerSecond)} req/s, p99 ${number(counterpart.result.p99, 1)} ms)` : '';
   console.log(
     `  ${name.padEnd(18)} ${number(result.requestsPerSecond).padStart(8)} req/s  p50 ${number(result.p50, 1)} ms  p99 ${number(result.p99, 1)} ms  ` +
-      `max ${number(result.max)} ms  ${number(result.total)} requests  bad ${badCount(result)}  ${ratio(result, baseline)} healthz  (load process ${result.loadCpuPercent}% CPU)`,
+      `max ${number(result.max)} ms  ${number(result.total)} requests  bad ${badCount(result)}  ${ratio(result, baseline)} healthz${versus}  (load process ${result.loadCpuPercent}% CPU)`,
   );
   if (result.byTag.length > 1) {
     for (const tag of result.byTag) {
@@ -32,20 +44,81 @@ export function printScenario(name: string, result: LoadResult, baseline: LoadRe
     }
   }
   if (process.env.BENCH_SLOWEST === '1') {
-    for (const slow of result.slowest) console.log(`      slow ${number(slow.ms).padStart(6)} ms  ${decodeURIComponent(slow.path)}`);
+    for (const slow of result.slowest) console.log(`      slow ${number(slow.ms).padStart(6)} ms  ${readable(slow.path)}`);
   }
   if (result.wrapped) console.log(`  !!! ${name}: the distinct list ran out (${number(result.used)} requests handed out); some requests repeated`);
   printFailures(name, result);
 }
 
-/** Any error or non-2xx answer is a bug: say so loudly, with samples. */
+function readable(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+/** Any error, non-2xx answer or failed body is a bug: say so loudly, with samples. */
 export function printFailures(name: string, result: LoadResult): void {
   if (badCount(result) === 0) return;
   console.log('');
-  console.log(`  !!!!!!!! ${name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts — this is a bug !!!!!!!!`);
+  console.log(`  !!!!!!!! ${name}: ${result.non2xx} non-2xx, ${result.badBodies ?? 0} error bodies, ${result.errors} errors, ${result.timeouts} timeouts — this is a bug !!!!!!!!`);
   console.log(`  !!! status codes: ${JSON.stringify(result.statusCodes)}`);
-  for (const failure of result.failures) console.log(`  !!! ${failure.status} ${failure.path}\n        ${failure.body.replace(/\s+/g, ' ').slice(0, 300)}`);
+  for (const failure of result.failures) {
+    console.log(`  !!! ${failure.status} ${readable(failure.path)}${failure.request ? ` ${failure.request}` : ''}\n        ${failure.body.replace(/\s+/g, ' ').slice(0, 300)}`);
+  }
   console.log('');
+}
+
+const stageLine = (stage: StageTime): string => `${stage.name.padEnd(48)} ${number(stage.meanMs, 2).padStart(7)} ms × ${stage.calls} = ${number(stage.totalMs)} ms`;
+
+/** The duplicate lookup figures as they come in. */
+export function printHashes(result: HashesResult): void {
+  console.log(
+    `  ${number(result.hashes)} hashes built in ${number(result.buildSeconds, 2)} s; heap +${number(result.heapMegabytes, 1)} MB (ids), array buffers +${number(result.arrayBufferMegabytes, 1)} MB (packed hashes), ` +
+      `process RSS ${number(result.rssMegabytes)} MB${result.exactHeap ? '' : ' (no forced GC: heap figures approximate)'}`,
+  );
+  const line = (label: string, stats: HashesResult['all']): string =>
+    `  ${label.padEnd(28)} ${String(stats.count).padStart(4)} lookups  p50 ${number(stats.p50, 2)} ms  p99 ${number(stats.p99, 2)} ms  max ${number(stats.max, 2)} ms  (${number(stats.matches)} matches)`;
+  console.log(line(`nearest(·, ${result.maxDistance}), all`, result.all));
+  console.log(line('  new hashes (no match)', result.fresh));
+  console.log(line('  near copies (≥ 1 match)', result.near));
+  console.log(`  (after ${result.warmupLookups} untimed warm-up lookups; the very first took ${number(result.firstLookupMs, 2)} ms)`);
+}
+
+const runLabel = (run: PublisherRun): string => `concurrency ${run.concurrency}, ${run.models} model${run.models === 1 ? '' : 's'}`;
+
+/** Whether every submission of the run was published. */
+export function allPublished(run: PublisherRun): boolean {
+  return run.finished && (run.statuses.published ?? 0) === run.submissions;
+}
+
+/** The publisher figures as they come in: each run, the store calls, the stages, and loud failures. */
+export function printPublisher(result: PublisherResult): void {
+  console.log(`  ${number(result.runs[0]?.previews ?? 0)} previews rendered in ${number(result.renderSeconds, 1)} s, closest pair at perceptual distance ${result.closestPreviews}; sharp concurrency ${result.sharpConcurrency}, thread pool ${result.threadPool}`);
+  for (const run of result.runs) {
+    console.log(
+      `  ${runLabel(run).padEnd(28)} ${number(run.submissionsPerSecond, 1).padStart(6)} submissions/s  ${number(run.previewsPerSecond, 1).padStart(6)} previews/s  ` +
+        `${number(run.submissions)} in ${number(run.seconds, 2)} s  ${JSON.stringify(run.statuses)}  ${number(run.records)} records  main thread ${Math.round(run.eventLoopUtilization * 100)}% busy, CPU ${run.cpuPercent}%`,
+    );
+    if (!allPublished(run)) {
+      console.log('');
+      console.log(`  !!!!!!!! publisher (${runLabel(run)}): ${run.finished ? '' : 'NOT FINISHED in time, '}not every submission was published: ${JSON.stringify(run.statuses)} — this is a bug !!!!!!!!`);
+      if (run.sample) {
+        console.log(`  !!! ${run.sample.submissionId}: ${run.sample.status}, reason: ${run.sample.reason ?? '–'}`);
+        for (const check of run.sample.checks) console.log(`  !!!   ${check.name}: ${check.outcome} — ${check.detail.slice(0, 300)}`);
+      }
+      console.log('');
+    }
+    for (const line of run.logLines) console.log(`  !!! the publisher logged: ${line.slice(0, 400)}`);
+  }
+  const first = result.runs[0];
+  if (first) {
+    const calls = first.storeCalls.slice(0, 5).map((call) => `${call.name} ${number(call.meanMs, 2)} ms × ${call.calls}`).join(', ');
+    console.log(`  SQLite in the first run (${number(first.storeCalls.reduce((sum, call) => sum + call.totalMs, 0))} ms of ${number(first.seconds * 1000)} ms): ${calls}`);
+  }
+  console.log('  one preview at a time, by stage:');
+  for (const stage of result.stages) console.log(`    ${stageLine(stage)}`);
 }
 
 interface Goal {
@@ -74,8 +147,26 @@ export function goals(results: ReadonlyMap<string, LoadResult>, facts: Facts): G
   };
   relative('search-repeated', 'repeated searches ≥ 0.5 × healthz', 0.5);
   relative('record', 'record reads ≥ 0.6 × healthz', 0.6);
-  list.push({ label: 'cold start < 15 s', pass: facts.coldStartSeconds < 15, figure: `${number(facts.coldStartSeconds, 2)} s` });
-  list.push({ label: 'import > 5,000 records/s', pass: facts.importRecordsPerSecond > 5000, figure: `${number(facts.importRecordsPerSecond)} records/s` });
+  const { server, hashes, publisher } = facts;
+  if (server) {
+    list.push({ label: 'cold start < 15 s', pass: server.coldStartSeconds < 15, figure: `${number(server.coldStartSeconds, 2)} s` });
+    list.push({ label: 'import > 5,000 records/s', pass: server.importRecordsPerSecond > 5000, figure: `${number(server.importRecordsPerSecond)} records/s` });
+  }
+  if (hashes) {
+    list.push({
+      label: `duplicate lookup at ${number(hashes.hashes)} hashes ≤ 10 ms (p99)`,
+      pass: hashes.all.p99 <= 10,
+      figure: `p50 ${number(hashes.all.p50, 2)} ms, p99 ${number(hashes.all.p99, 2)} ms, max ${number(hashes.all.max, 2)} ms`,
+    });
+  }
+  const run = publisher?.runs[0];
+  if (run) {
+    list.push({
+      label: `publisher ≥ 20 submissions/s with 3 previews each`,
+      pass: run.submissionsPerSecond >= 20 && allPublished(run),
+      figure: `${number(run.submissionsPerSecond, 1)} submissions/s (${runLabel(run)})${allPublished(run) ? '' : ', NOT ALL PUBLISHED'}`,
+    });
+  }
   return list;
 }
 
@@ -86,14 +177,30 @@ export function printGoals(list: readonly Goal[]): void {
 /** The compact table at the end. */
 export function printTable(results: ReadonlyMap<string, LoadResult>, facts: Facts): void {
   const healthz = results.get('healthz');
-  const rows = [['scenario', 'req/s', 'p50 ms', 'p99 ms', 'bad', '× healthz']];
+  const rows = [['scenario', 'req/s', 'p50 ms', 'p99 ms', 'bad', '× healthz', '× HTTP']];
   for (const [name, result] of results) {
-    rows.push([name, number(result.requestsPerSecond), number(result.p50, 1), number(result.p99, 1), String(badCount(result)), ratio(result, healthz)]);
+    const http = MCP_COUNTERPART[name];
+    rows.push([name, number(result.requestsPerSecond), number(result.p50, 1), number(result.p99, 1), String(badCount(result)), ratio(result, healthz), http ? ratio(result, results.get(http)) : '']);
   }
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
-  for (const row of rows) console.log(`  ${row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ')}`);
-  console.log(
-    `  import ${number(facts.importRecordsPerSecond)} records/s · cold start ${number(facts.coldStartSeconds, 2)} s · ` +
-      `RSS ${number(facts.rssAfterWarmup)} MB after warm-up, ${number(facts.rssAfterLoad)} MB after load (${facts.processes} processes)`,
-  );
+  if (results.size) for (const row of rows) console.log(`  ${row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ')}`);
+  const { server, hashes, publisher } = facts;
+  if (server) {
+    console.log(
+      `  import ${number(server.importRecordsPerSecond)} records/s · cold start ${number(server.coldStartSeconds, 2)} s · ` +
+        `RSS ${number(server.rssAfterWarmup)} MB after warm-up, ${number(server.rssAfterLoad)} MB after load (${server.processes} processes)`,
+    );
+  }
+  if (hashes) {
+    console.log(
+      `  duplicate lookup at ${number(hashes.hashes)} hashes (distance ≤ ${hashes.maxDistance}): p50 ${number(hashes.all.p50, 2)} ms · p99 ${number(hashes.all.p99, 2)} ms · max ${number(hashes.all.max, 2)} ms · ` +
+        `build ${number(hashes.buildSeconds, 2)} s · heap +${number(hashes.heapMegabytes, 1)} MB, buffers +${number(hashes.arrayBufferMegabytes, 1)} MB`,
+    );
+  }
+  for (const [i, run] of (publisher?.runs ?? []).entries()) {
+    console.log(
+      `  publisher${i === 0 ? ' (goal)' : ''}, ${runLabel(run)}: ${number(run.submissionsPerSecond, 1)} submissions/s · ${number(run.previewsPerSecond, 1)} previews/s · ` +
+        `${number(run.submissions)} in ${number(run.seconds, 2)} s · ${allPublished(run) ? 'all published' : `NOT ALL PUBLISHED ${JSON.stringify(run.statuses)}`}`,
+    );
+  }
 }

@@ -1,17 +1,29 @@
 /** What the benchmark runner hands the load process, and what it gets back. */
 
-/** One load scenario: autocannon against url, cycling through paths in order across all connections. */
+/** How the load process judges a 2xx answer's body: not at all, or as a JSON-RPC answer that must hold a result. */
+export type BodyCheck = 'none' | 'json-rpc';
+
+/**
+ * One load scenario: autocannon against url, cycling through the requests in order across all
+ * connections. A request is paths[i] (GET), or with bodies, paths[i] (or the single path) POSTed with bodies[i].
+ */
 export interface LoadConfig {
   title: string;
   /** Origin, e.g. http://127.0.0.1:8080. */
   url: string;
   connections: number;
   seconds: number;
-  /** Paths with query, requested in this order (shared by every connection). */
+  /** Paths with query, requested in this order (shared by every connection); one path serves every body. */
   paths: string[];
-  /** A class name per path (same length as paths), for per-class latency; optional. */
+  /** GET unless given; POST needs bodies. */
+  method?: 'GET' | 'POST';
+  /** Request bodies, in order; when given, they set the number of requests in the list. */
+  bodies?: string[];
+  /** How to judge the answer's body; none by default (only the status counts). */
+  bodyCheck?: BodyCheck;
+  /** A class name per request (same length as the list), for per-class latency; optional. */
   tags?: string[];
-  /** Whether the paths must never repeat during the run; the result says if they ran out. */
+  /** Whether the requests must never repeat during the run; the result says if they ran out. */
   unique: boolean;
   headers?: Record<string, string>;
 }
@@ -26,9 +38,11 @@ export interface TagStats {
   bad: number;
 }
 
-/** A request that did not answer 2xx. */
+/** A request that did not answer 2xx, or whose 2xx body failed the body check. */
 export interface Failure {
   path: string;
+  /** The request body, for POST (cut short). */
+  request?: string;
   status: number;
   body: string;
 }
@@ -45,6 +59,8 @@ export interface LoadResult {
   errors: number;
   timeouts: number;
   non2xx: number;
+  /** 2xx answers whose body failed the body check (a JSON-RPC error or a tool result with isError). */
+  badBodies: number;
   statusCodes: Record<string, number>;
   /** How many paths were handed out; more than paths.length means a unique list wrapped around. */
   used: number;
@@ -55,4 +71,82 @@ export interface LoadResult {
   loadCpuPercent: number;
   /** The slowest requests, slowest first. */
   slowest: { path: string; ms: number }[];
+}
+
+/** Latency of a set of duplicate lookups, in ms. */
+export interface LookupStats {
+  count: number;
+  p50: number;
+  p99: number;
+  max: number;
+  /** Records found within the distance, summed over the lookups. */
+  matches: number;
+}
+
+/** What scripts/bench/hashes.ts measures: the HashIndex at a million hashes. */
+export interface HashesResult {
+  hashes: number;
+  maxDistance: number;
+  buildSeconds: number;
+  /** Growth of the JS heap (the id maps) and of array buffers (the packed hashes) while building. */
+  heapMegabytes: number;
+  arrayBufferMegabytes: number;
+  rssMegabytes: number;
+  /** Whether the figures were taken after a forced garbage collection. */
+  exactHeap: boolean;
+  warmupLookups: number;
+  firstLookupMs: number;
+  all: LookupStats;
+  /** Near copies of stored hashes (each finds at least its original) and new hashes (find nothing). */
+  near: LookupStats;
+  fresh: LookupStats;
+}
+
+/** Time spent in one stage, or in one store method during the run. */
+export interface StageTime {
+  name: string;
+  calls: number;
+  /** Total and per-call wall time, ms. */
+  totalMs: number;
+  meanMs: number;
+}
+
+/** One run of the real publisher over a fresh data folder. */
+export interface PublisherRun {
+  concurrency: number;
+  /** Distinct model labels among the submissions: publishing is serialized per model. */
+  models: number;
+  submissions: number;
+  previews: number;
+  /** From publisher.start() until every submission was final. */
+  seconds: number;
+  submissionsPerSecond: number;
+  previewsPerSecond: number;
+  /** Whether every submission was final before the time limit. */
+  finished: boolean;
+  statuses: Record<string, number>;
+  /** Records written (a gallery record each, a timeline record for each model's first work). */
+  records: number;
+  /** A submission that did not publish, with its checks, when there is one. */
+  sample?: { submissionId: string; status: string; reason: string | null; checks: { name: string; outcome: string; detail: string }[] };
+  /** Main-thread event loop utilization during the run (1 = the JS thread never idle) and process CPU in % of one core. */
+  eventLoopUtilization: number;
+  cpuPercent: number;
+  /** Wall time of each store and queue method during the run (SQLite, synchronous on the main thread). */
+  storeCalls: StageTime[];
+  /** Lines the publisher logged at warn or above, apart from the expected private-media warning. */
+  logLines: string[];
+}
+
+/** What scripts/bench/publisher.ts measures: runs of the real publisher over a loopback image server, and its stages. */
+export interface PublisherResult {
+  runs: PublisherRun[];
+  /** One preview at a time, after the runs: fetch, decode, pixel analysis and hash, SHA-256, store. */
+  stages: StageTime[];
+  /** Closest perceptual distance between two of the generated previews (must exceed the ambiguity limit for all to publish). */
+  closestPreviews: number;
+  renderSeconds: number;
+  /** libvips threads per image operation (sharp.concurrency()) and the libuv thread pool size. */
+  sharpConcurrency: number;
+  threadPool: number;
 }

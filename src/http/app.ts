@@ -13,7 +13,7 @@ import { requestLog } from './middlewares/request-log.ts';
 import { ResponseCache } from './response-cache.ts';
 import { specimensRouter } from './specimens/router.ts';
 import { guidesRouter } from './guides/router.ts';
-import { exportsRouter } from './exports/router.ts';
+import { exportsRouter, fullExportRouter } from './exports/router.ts';
 import { ingestRouter } from './ingest/router.ts';
 import { mcpRoute } from '../mcp/koa-route.ts';
 import Router from '@koa/router';
@@ -50,7 +50,7 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
   const mcp = new Router();
   mcp.all('/mcp', mcpRoute(readContext, { allowedOrigins: config.allowedOrigins, version: SERVICE_VERSION, logger }));
   const ingest = ingestRouter({ tokens: backend.tokens, submissions: backend.submissions, baseUrl: config.baseUrl, ...(hooks.submitted ? { notify: hooks.submitted } : {}) });
-  for (const router of [healthRouter(backend), specimensRouter(readContext, readOptions), mcp, ingest, guidesRouter(config.baseUrl, config.cacheMaxAgeSeconds), exportsRouter(backend.store, config.baseUrl, config.cacheMaxAgeSeconds), mediaRouter(config.mediaDir)]) {
+  for (const router of [healthRouter(backend), specimensRouter(readContext, readOptions), mcp, ingest, guidesRouter(config.baseUrl, config.cacheMaxAgeSeconds), exportsRouter(backend.store, config.baseUrl, config.cacheMaxAgeSeconds), fullExportRouter({ ...backend, baseUrl: config.baseUrl }), mediaRouter(config.mediaDir)]) {
     app.use(router.routes());
   }
   app.use(async (ctx) => {

@@ -3,6 +3,7 @@ import type { Lang } from '../domain/record.ts';
 import { ProblemError } from '../errors.ts';
 import type { FieldError } from '../errors.ts';
 import { compile, describeErrors, SCHEMAS, timelineParamsSchema } from './schemas.ts';
+import exportParamsSchema from '../../schemas/export-params.schema.json' with { type: 'json' };
 
 /** Raw query parameters as an HTTP framework hands them over. */
 export type RawQuery = Record<string, string | string[] | undefined>;
@@ -10,6 +11,7 @@ export type RawQuery = Record<string, string | string[] | undefined>;
 const searchValidator = compile<SearchParams>(SCHEMAS.searchParams);
 const timelineValidator = compile<SearchParams>(timelineParamsSchema());
 const recordValidator = compile<{ id: string; lang: Lang }>(SCHEMAS.recordParams);
+const exportValidator = compile<{ format: 'json' | 'ndjson' | 'csv'; lang: Lang | 'all' }>(exportParamsSchema);
 
 const SEARCH_NAMES = Object.keys(SCHEMAS.searchParams.properties);
 const INTEGER_NAMES = new Set(Object.entries(SCHEMAS.searchParams.properties).filter(([, schema]) => schema.type === 'integer').map(([name]) => name));
@@ -56,4 +58,13 @@ export function parseRecordParams(raw: RawQuery | Record<string, unknown>, optio
   if (!recordValidator(input)) errors.push(...describeErrors(recordValidator.errors, Object.keys(SCHEMAS.recordParams.properties), 'parameter'));
   if (errors.length) throw invalid(errors, '');
   return input as { id: string; lang: Lang };
+}
+
+/** Validates the authenticated export's format and lang; throws a 400 problem naming every bad parameter. */
+export function parseExportParams(raw: RawQuery): { format: 'json' | 'ndjson' | 'csv'; lang: Lang | 'all' } {
+  const errors: FieldError[] = [];
+  const input = fromQueryString(raw, errors);
+  if (!exportValidator(input)) errors.push(...describeErrors(exportValidator.errors, Object.keys(exportParamsSchema.properties), 'parameter'));
+  if (errors.length) throw invalid(errors, '');
+  return input as { format: 'json' | 'ndjson' | 'csv'; lang: Lang | 'all' };
 }

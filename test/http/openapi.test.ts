@@ -22,7 +22,7 @@ describe('GET /openapi.json', () => {
     expect(body.openapi).to.equal('3.1.0');
     expect(body.info.version).to.equal('1.0.0');
     const operations = Object.values(body.paths).flatMap((path) => Object.values(path).map((operation) => operation.operationId));
-    expect(operations).to.include.members(['searchSpecimens', 'getSpecimen', 'getTimeline']);
+    expect(operations).to.include.members(['searchSpecimens', 'getSpecimen', 'getTimeline', 'submitWork', 'submitWorks', 'getSubmission', 'exportCatalog']);
   });
 
   it('describes live responses: a sample validates against its component schemas', async () => {

@@ -6,6 +6,11 @@ import { ProblemError } from '../../errors.ts';
 import type { FieldError } from '../../errors.ts';
 import { catalogCsv, catalogJson } from '../../exports/public-export.ts';
 import { readOnly } from '../read-route.ts';
+import type { SubmissionQueue, TokenStore } from '../../domain/ports.ts';
+import { fullExport } from '../../exports/full-export.ts';
+import { parseExportParams } from '../../validation/read-params.ts';
+import type { RawQuery } from '../../validation/read-params.ts';
+import { authorize } from '../middlewares/auth.ts';
 
 const ROUTES: { path: string; lang: Lang; format: 'json' | 'csv' }[] = [
   { path: '/data/catalog.json', lang: 'zh', format: 'json' },
@@ -48,5 +53,26 @@ export function exportsRouter(store: RecordStore, baseUrl: string, maxAgeSeconds
       ctx.body = Readable.from(route.format === 'json' ? catalogJson(store, route.lang, baseUrl) : catalogCsv(store, route.lang, baseUrl, withBom));
     });
   }
+  return router;
+}
+
+const CONTENT_TYPES = { json: 'application/json; charset=utf-8', ndjson: 'application/x-ndjson; charset=utf-8', csv: 'text/csv; charset=utf-8; header=present' } as const;
+
+/** GET /api/v1/export: canonical records with their submission history, for tokens with the export scope. */
+export function fullExportRouter(deps: { store: RecordStore; submissions: SubmissionQueue; tokens: TokenStore; baseUrl: string }): Router {
+  const router = new Router();
+  router.all('/api/v1/export', async (ctx) => {
+    if (readOnly(ctx) === 'handled') return;
+    await authorize(ctx, deps.tokens, 'export');
+    const { format, lang } = parseExportParams(ctx.query as RawQuery);
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.set('Content-Disposition', `attachment; filename="archive-export-${lang}.${format}"`);
+    ctx.type = CONTENT_TYPES[format];
+    if (ctx.method === 'HEAD') {
+      ctx.status = 200;
+      return;
+    }
+    ctx.body = Readable.from(fullExport(deps.store, deps.submissions, format, lang, deps.baseUrl));
+  });
   return router;
 }

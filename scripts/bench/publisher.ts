@@ -1,0 +1,328 @@
+/**
+ * Publisher benchmark, run as a child of the runner with the HTTP server stopped: renders 3 × N
+ * distinct line drawings, serves them from a loopback image server, queues N submissions in a
+ * fresh embedded backend and runs the real publisher until every submission is final. Prints a
+ * PublisherResult as JSON on stdout; the data folder is removed at the end.
+ *
+ * Environment: BENCH_SUBMISSIONS (100), BENCH_PUBLISHER_RUNS (runs in order, "concurrency[:models]"
+ * comma-separated; default BENCH_PUBLISHER_CONCURRENCY (8) with 10 models), BENCH_PUBLISHER_TIMEOUT seconds per run (120).
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import sharp from 'sharp';
+import { openBackend } from '../../src/backend.ts';
+import type { Backend } from '../../src/backend.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { Submission } from '../../src/domain/submission.ts';
+import { FINAL_STATUSES } from '../../src/domain/submission.ts';
+import { createLogger } from '../../src/logger.ts';
+import { storePreview, THUMBNAIL_SIZE } from '../../src/media/media-files.ts';
+import { decodeAnalysisRaster, inspectImage, measureChannels } from '../../indexer/media/inspect-image.ts';
+import { AMBIGUOUS_MAX_DISTANCE, contentHash, hammingDistance } from '../../indexer/media/perceptual-hash.ts';
+import { fetchImage } from '../../indexer/media/safe-fetch.ts';
+import { createPublisher } from '../../indexer/run-publisher.ts';
+import type { PublisherResult, PublisherRun, StageTime } from './types.ts';
+
+const PREVIEWS_PER_SUBMISSION = 3;
+/** Distinct model labels by default: a mixed queue. */
+const MODELS = 10;
+/** Generated previews must be at least this far apart (perceptual distance), a margin over the ambiguity limit. */
+const MIN_DISTANCE = AMBIGUOUS_MAX_DISTANCE + 12;
+/** Previews timed one at a time, stage by stage, after the run. */
+const STAGE_SAMPLE = 30;
+const POLL_MS = 10;
+
+function setting(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+/** A deterministic line drawing on white (curves, circles, a polyline), like a typical SVG work's preview. */
+function drawingSvg(seed: number, width = 600, height = 400): string {
+  let state = (seed * 2654435761 + 12345) >>> 0;
+  const random = (): number => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const x = (): string => (40 + random() * (width - 80)).toFixed(0);
+  const y = (): string => (30 + random() * (height - 60)).toFixed(0);
+  const stroke = (): string => `stroke="#${['222', '1a4d8f', '8f1a1a', '2d6b2d'][Math.floor(random() * 4)] ?? '222'}" stroke-width="${(3 + random() * 6).toFixed(0)}" fill="none"`;
+  const shapes: string[] = [];
+  const count = 8 + Math.floor(random() * 8);
+  for (let i = 0; i < count; i += 1) {
+    const pick = random();
+    if (pick < 0.3) shapes.push(`<circle cx="${x()}" cy="${y()}" r="${(10 + random() * 70).toFixed(0)}" ${stroke()}/>`);
+    else if (pick < 0.45) shapes.push(`<rect x="${x()}" y="${y()}" width="${(20 + random() * 120).toFixed(0)}" height="${(20 + random() * 90).toFixed(0)}" fill="#${['333', '7a9cc6', 'd9a441'][Math.floor(random() * 3)] ?? '333'}"/>`);
+    else if (pick < 0.7) shapes.push(`<polyline points="${x()},${y()} ${x()},${y()} ${x()},${y()} ${x()},${y()}" ${stroke()}/>`);
+    else shapes.push(`<path d="M${x()} ${y()} Q${x()} ${y()} ${x()} ${y()} T${x()} ${y()}" ${stroke()}/>`);
+  }
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#fff"/>${shapes.join('')}</svg>`;
+}
+
+interface Preview {
+  bytes: Buffer;
+  hash: string;
+}
+
+/** count PNG previews, each farther than MIN_DISTANCE from every other; seeds that come too close are skipped. */
+async function renderPreviews(count: number): Promise<{ previews: Preview[]; closest: number }> {
+  const previews: Preview[] = [];
+  let seed = 1;
+  let closest = 256;
+  while (previews.length < count) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(16, count - previews.length) }, async (_, i) => {
+        const bytes = await sharp(Buffer.from(drawingSvg(seed + i))).png().toBuffer();
+        const inspection = await inspectImage(bytes);
+        if (!inspection.ok || inspection.blank) throw new Error(`drawing ${seed + i} does not pass inspection`);
+        return { bytes, hash: inspection.blockhash };
+      }),
+    );
+    seed += batch.length;
+    for (const candidate of batch) {
+      if (previews.length >= count) break;
+      const nearest = previews.reduce((least, other) => Math.min(least, hammingDistance(candidate.hash, other.hash)), 256);
+      if (nearest < MIN_DISTANCE) continue;
+      closest = Math.min(closest, nearest);
+      previews.push(candidate);
+    }
+    if (seed > count * 20) throw new Error(`only ${previews.length} of ${count} previews could be made distinct`);
+  }
+  return { previews, closest };
+}
+
+/** A loopback server of the previews at /preview-{i}.png. */
+async function serve(previews: readonly Preview[]): Promise<{ server: Server; host: string }> {
+  const server = createServer((request, response) => {
+    const match = /^\/preview-(\d+)\.png$/.exec(request.url ?? '');
+    const preview = match ? previews[Number(match[1])] : undefined;
+    if (!preview) {
+      response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+      return;
+    }
+    response.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': preview.bytes.length }).end(preview.bytes);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, host: `127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** Wall time of calls by name. */
+class Timings {
+  private readonly byName = new Map<string, { calls: number; ms: number }>();
+
+  add(name: string, ms: number): void {
+    const entry = this.byName.get(name) ?? { calls: 0, ms: 0 };
+    entry.calls += 1;
+    entry.ms += ms;
+    this.byName.set(name, entry);
+  }
+
+  async time<T>(name: string, work: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      return await work();
+    } finally {
+      this.add(name, performance.now() - started);
+    }
+  }
+
+  list(): StageTime[] {
+    return [...this.byName.entries()].map(([name, { calls, ms }]) => ({ name, calls, totalMs: Math.round(ms), meanMs: Math.round((ms / calls) * 100) / 100 }));
+  }
+}
+
+/** The object with every method's calls timed under `prefix.method` (the embedded adapters work synchronously inside). */
+function timed<T extends object>(target: T, prefix: string, timings: Timings): T {
+  return new Proxy(target, {
+    get(object, key) {
+      const value: unknown = Reflect.get(object, key, object);
+      if (typeof value !== 'function' || typeof key !== 'string') return value;
+      return (...args: unknown[]): unknown => {
+        const started = performance.now();
+        const result: unknown = Reflect.apply(value, object, args);
+        if (result instanceof Promise) return result.finally(() => timings.add(`${prefix}.${key}`, performance.now() - started));
+        timings.add(`${prefix}.${key}`, performance.now() - started);
+        return result;
+      };
+    },
+  });
+}
+
+function submission(i: number, models: number, urls: readonly string[]): Submission {
+  const month = String((i % 12) + 1).padStart(2, '0');
+  const day = String((i % 28) + 1).padStart(2, '0');
+  return {
+    sourceUrl: `https://github.com/bench-owner/work-${i}`,
+    date: `2025-${month}-${day}`,
+    model: `Bench-Model-${i % models}`,
+    author: 'Bench Owner',
+    format: 'svg',
+    title: { zh: `基准作品第${i}号`, en: `Bench work number ${i}` },
+    notes: { zh: '发布器基准测试的作品。', en: 'A work of the publisher benchmark.' },
+    media: [...urls],
+  };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Times the publisher's per-preview stages one preview at a time, outside the run. */
+async function timeStages(previews: readonly Preview[], host: string, mediaDir: string): Promise<StageTime[]> {
+  const stages = new Timings();
+  for (let i = 0; i < Math.min(STAGE_SAMPLE, previews.length); i += 1) {
+    const { bytes } = await stages.time('fetch (loopback, SSRF-safe)', () => fetchImage(`http://${host}/preview-${i}.png`, { allowPrivate: true }));
+    await stages.time('inspect (all: header, decode, analysis, hash)', () => inspectImage(bytes));
+    const raster = await stages.time('  decode to analysis raster (sharp)', () => decodeAnalysisRaster(bytes));
+    await stages.time('  channels + content hash (JS)', async () => {
+      measureChannels(raster.data);
+      return contentHash(raster);
+    });
+    await stages.time('sha256', async () => createHash('sha256').update(bytes).digest('hex'));
+    await stages.time('store (all: metadata, webp thumbnail, 2 files)', () => storePreview(mediaDir, bytes, 'png'));
+    await stages.time('  webp thumbnail alone (sharp)', () => sharp(bytes).resize({ width: THUMBNAIL_SIZE, height: THUMBNAIL_SIZE, fit: 'inside', withoutEnlargement: true }).webp({ quality: 78 }).toBuffer());
+  }
+  return stages.list();
+}
+
+/** Variants to run, from BENCH_PUBLISHER_RUNS: "concurrency" or "concurrency:models", comma-separated. */
+function variants(): { concurrency: number; models: number }[] {
+  const raw = process.env.BENCH_PUBLISHER_RUNS || `${setting('BENCH_PUBLISHER_CONCURRENCY', 8)}:${MODELS}`;
+  return raw.split(',').map((entry) => {
+    const [concurrency, models] = entry.trim().split(':').map(Number);
+    if (!Number.isInteger(concurrency) || (concurrency ?? 0) < 1 || (models !== undefined && (!Number.isInteger(models) || models < 1))) {
+      throw new Error(`BENCH_PUBLISHER_RUNS: "${entry}" is not concurrency or concurrency:models`);
+    }
+    return { concurrency: concurrency ?? 8, models: models ?? MODELS };
+  });
+}
+
+/** One run of the real publisher over a fresh data folder inside `folder`. */
+async function runOnce(folder: string, host: string, count: number, concurrency: number, models: number, timeoutSeconds: number): Promise<PublisherRun> {
+  const config = loadConfig({
+    ...process.env,
+    ARCHIVE_DATA_DIR: join(folder, `data-${concurrency}-${models}`),
+    ARCHIVE_UPLOAD_HOSTS: host,
+    ARCHIVE_ALLOW_PRIVATE_MEDIA: '1',
+    ARCHIVE_PUBLISHER_CONCURRENCY: String(concurrency),
+    ARCHIVE_LOG_LEVEL: 'warn',
+  });
+  const backend = openBackend({ databaseFile: config.databaseFile }, { migrate: true });
+  try {
+    const url = (index: number): string => `http://${host}/preview-${index}.png`;
+    const items = Array.from({ length: count }, (_, i) => ({
+      tokenName: 'bench',
+      submission: submission(i, models, Array.from({ length: PREVIEWS_PER_SUBMISSION }, (__, k) => url(i * PREVIEWS_PER_SUBMISSION + k))),
+    }));
+    const enqueued = await backend.submissions.enqueue(items);
+    if (enqueued.kind !== 'accepted') throw new Error(`enqueue answered ${enqueued.kind}`);
+    const ids = enqueued.records.map((record) => record.submissionId);
+
+    const lines: string[] = [];
+    const logger = createLogger('warn', (line) => lines.push(line.trim()));
+    const storeCalls = new Timings();
+    const watched: Backend = { ...backend, store: timed(backend.store, 'store', storeCalls), submissions: timed(backend.submissions, 'queue', storeCalls) };
+    const publisher = createPublisher(config, watched, logger);
+
+    const elu = performance.eventLoopUtilization();
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    publisher.start();
+    let statuses: Record<string, number> = {};
+    let finished = false;
+    for (;;) {
+      statuses = await backend.submissions.countByStatus();
+      const final = FINAL_STATUSES.reduce((sum, status) => sum + (statuses[status] ?? 0), 0);
+      if (final >= count) {
+        finished = true;
+        break;
+      }
+      if ((performance.now() - started) / 1000 > timeoutSeconds) break;
+      await sleep(POLL_MS);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
+    const loop = performance.eventLoopUtilization(elu);
+    await publisher.stop();
+
+    let sample: PublisherRun['sample'];
+    for (const id of ids) {
+      const record = await backend.submissions.getSubmission(id);
+      if (record && record.status !== 'published') {
+        sample = { submissionId: id, status: record.status, reason: record.reason, checks: record.checks.map(({ name, outcome, detail }) => ({ name, outcome, detail })) };
+        break;
+      }
+    }
+    const state = await backend.store.catalogState();
+    const previews = count * PREVIEWS_PER_SUBMISSION;
+    return {
+      concurrency,
+      models,
+      submissions: count,
+      previews,
+      seconds: Math.round(seconds * 100) / 100,
+      submissionsPerSecond: Math.round((count / seconds) * 10) / 10,
+      previewsPerSecond: Math.round((previews / seconds) * 10) / 10,
+      finished,
+      statuses,
+      records: state.total,
+      ...(sample ? { sample } : {}),
+      eventLoopUtilization: Math.round(loop.utilization * 100) / 100,
+      cpuPercent: Math.round(((used.user + used.system) / 1000 / (seconds * 1000)) * 100),
+      storeCalls: storeCalls.list().sort((a, b) => b.totalMs - a.totalMs),
+      logLines: lines.filter((line) => !line.includes('ARCHIVE_ALLOW_PRIVATE_MEDIA')).slice(0, 10),
+    };
+  } finally {
+    await backend.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const count = setting('BENCH_SUBMISSIONS', 100);
+  const timeoutSeconds = setting('BENCH_PUBLISHER_TIMEOUT', 120);
+  const runs = variants();
+  const folder = mkdtempSync(join(tmpdir(), 'archive-bench-publisher-'));
+  let server: Server | undefined;
+  try {
+    const rendering = performance.now();
+    const { previews, closest } = await renderPreviews(count * PREVIEWS_PER_SUBMISSION);
+    const renderSeconds = (performance.now() - rendering) / 1000;
+    const served = await serve(previews);
+    server = served.server;
+    const results: PublisherRun[] = [];
+    for (const { concurrency, models } of runs) {
+      results.push(await runOnce(folder, served.host, count, concurrency, models, timeoutSeconds));
+      await sleep(500);
+    }
+    const result: PublisherResult = {
+      runs: results,
+      stages: await timeStages(previews, served.host, join(folder, 'stage-media')),
+      closestPreviews: closest,
+      renderSeconds: Math.round(renderSeconds * 10) / 10,
+      sharpConcurrency: sharp.concurrency(),
+      threadPool: Number(process.env.UV_THREADPOOL_SIZE) || 4,
+    };
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } finally {
+    if (server) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server?.close(() => resolve()));
+    }
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`publisher bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

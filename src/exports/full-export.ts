@@ -1,0 +1,84 @@
+import { localizeRecord } from '../domain/localize.ts';
+import type { RecordStore, SubmissionQueue } from '../domain/ports.ts';
+import { CATALOG_VERSION } from '../domain/record.ts';
+import type { Lang, StoredRecord } from '../domain/record.ts';
+import type { SubmissionRecord } from '../domain/submission.ts';
+import { CSV_COLUMNS, csvField, csvRow } from './csv.ts';
+
+export type ExportFormat = 'json' | 'ndjson' | 'csv';
+export type ExportLang = Lang | 'all';
+
+/** A record's submission history as the authenticated export shows it: never a token or its hash. */
+export interface SubmissionHistory {
+  submissionId: string;
+  submittedBy: string;
+  status: string;
+  submittedAt: string;
+  updatedAt: string;
+  attempts: number;
+  checks: SubmissionRecord['checks'];
+}
+
+function history(record: SubmissionRecord | undefined): SubmissionHistory | null {
+  if (!record) return null;
+  return { submissionId: record.submissionId, submittedBy: record.tokenName, status: record.status, submittedAt: record.submittedAt, updatedAt: record.updatedAt, attempts: record.attempts, checks: record.checks };
+}
+
+/** One export item: the canonical bilingual record (lang all) or the localized one, with its submission history. */
+async function item(record: StoredRecord, lang: ExportLang, baseUrl: string, submissions: SubmissionQueue): Promise<Record<string, unknown>> {
+  const submission = history(record.submissionId ? await submissions.getSubmission(record.submissionId) : undefined);
+  if (lang === 'all') {
+    const { seq: _seq, ...canonical } = record;
+    return { ...canonical, submission };
+  }
+  return { ...localizeRecord(record, lang, baseUrl), submission };
+}
+
+const CANONICAL_CSV_COLUMNS = ['id', 'kind', 'source', 'sourceUrl', 'date', 'model', 'author', 'format', 'title_zh', 'title_en', 'notes_zh', 'notes_en', 'prompt', 'promptCategory', 'mediaStatus', 'media', 'updated'] as const;
+const SUBMISSION_CSV_COLUMNS = ['submissionId', 'submittedBy', 'submittedAt', 'submissionStatus'] as const;
+
+function submissionCells(submission: SubmissionHistory | null): string[] {
+  return submission ? [submission.submissionId, submission.submittedBy, submission.submittedAt, submission.status] : ['', '', '', ''];
+}
+
+/** The CSV header of an authenticated export in one language, or of both (lang all). */
+export function fullCsvHeader(lang: ExportLang): string {
+  const columns = lang === 'all' ? [...CANONICAL_CSV_COLUMNS] : [...CSV_COLUMNS];
+  return `${[...columns, ...SUBMISSION_CSV_COLUMNS].join(',')}\r\n`;
+}
+
+function canonicalCsvRow(row: Record<string, unknown>): string {
+  const record = row as unknown as StoredRecord & { submission: SubmissionHistory | null };
+  const cells = [
+    record.id, record.kind, record.source, record.sourceUrl, record.date, record.model, record.author, record.format,
+    record.title.zh, record.title.en, record.notes.zh, record.notes.en, record.prompt ?? '', record.promptCategory, record.mediaStatus,
+    record.media.map((media) => media.path).join(' '), record.updated, ...submissionCells(record.submission),
+  ];
+  return `${cells.map(csvField).join(',')}\r\n`;
+}
+
+/**
+ * The whole catalog for an export-scoped token: canonical bilingual records (or one language)
+ * with their submission history, streamed from the store in id order.
+ */
+export async function* fullExport(store: RecordStore, submissions: SubmissionQueue, format: ExportFormat, lang: ExportLang, baseUrl: string): AsyncGenerator<string> {
+  const state = await store.catalogState();
+  if (format === 'json') yield `{"version":${JSON.stringify(CATALOG_VERSION)},"updated":${JSON.stringify(state.updated)},"lang":${JSON.stringify(lang)},"items":[`;
+  if (format === 'csv') yield fullCsvHeader(lang);
+  let total = 0;
+  let chunk = '';
+  for await (const record of store.streamRecords()) {
+    const row = await item(record, lang, baseUrl, submissions);
+    if (format === 'json') chunk += `${total === 0 ? '\n' : ',\n'}${JSON.stringify(row)}`;
+    else if (format === 'ndjson') chunk += `${JSON.stringify(row)}\n`;
+    else if (lang === 'all') chunk += canonicalCsvRow(row);
+    else chunk += `${csvRow(row as unknown as Parameters<typeof csvRow>[0]).slice(0, -2)},${submissionCells(row.submission as SubmissionHistory | null).map(csvField).join(',')}\r\n`;
+    total += 1;
+    if (chunk.length > 65536) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  if (format === 'json') chunk += `\n],"total":${total}}\n`;
+  yield chunk;
+}

@@ -1,0 +1,73 @@
+import { expect } from 'chai';
+import { generateSecret, secretSha256 } from '../../src/auth/secrets.ts';
+import { parseCsv } from '../helpers/csv.ts';
+import { makeRecord } from '../helpers/factories.ts';
+import { getJson, startTestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
+
+describe('GET /api/v1/export (authenticated)', () => {
+  let server: TestServer;
+  const exportSecret = generateSecret();
+  const ingestSecret = generateSecret();
+  let submittedId = '';
+  let submissionId = '';
+
+  before(async () => {
+    server = await startTestServer({ demo: true });
+    await server.backend.tokens.createToken('analyst', ['export'], secretSha256(exportSecret));
+    await server.backend.tokens.createToken('bot', ['ingest'], secretSha256(ingestSecret));
+    const queued = await server.backend.submissions.enqueue([{ tokenName: 'bot', submission: { sourceUrl: 'https://github.com/a/b', date: '2025-01-01', model: 'M', author: 'A', format: 'svg', title: { zh: '题', en: 'T' }, notes: { zh: '注', en: 'N' }, media: ['https://raw.githubusercontent.com/a/b/p.png'] } }]);
+    if (queued.kind !== 'accepted') throw new Error('not accepted');
+    submissionId = queued.records[0]?.submissionId ?? '';
+    const record = makeRecord({ submissionId, title: { zh: '提交的作品', en: 'A submitted work' } });
+    submittedId = record.id;
+    await server.backend.store.putRecords([record]);
+  });
+  after(async () => server.close());
+
+  const get = (query: string, secret = exportSecret) => server.get(`/api/v1/export${query}`, { headers: { Authorization: `Bearer ${secret}` } });
+
+  it('requires a token with the export scope', async () => {
+    const missing = await server.get('/api/v1/export');
+    expect(missing.status).to.equal(401);
+    expect(missing.headers.get('www-authenticate')).to.match(/^Bearer/);
+    expect((await get('', ingestSecret)).status).to.equal(403);
+  });
+
+  it('exports canonical bilingual records with their submission history, never a token hash', async () => {
+    const response = await get('');
+    expect(response.status).to.equal(200);
+    expect(response.headers.get('cache-control')).to.equal('private, no-store');
+    const text = await response.text();
+    const body = JSON.parse(text) as { version: string; lang: string; total: number; items: { id: string; title: { zh: string; en: string }; submission: { submittedBy: string; submissionId: string } | null }[] };
+    expect(body).to.include({ version: '1.0', lang: 'all', total: 45 });
+    const submitted = body.items.find((item) => item.id === submittedId);
+    expect(submitted?.title).to.deep.equal({ zh: '提交的作品', en: 'A submitted work' });
+    expect(submitted?.submission).to.include({ submissionId, submittedBy: 'bot' });
+    expect(body.items.filter((item) => item.submission === null)).to.have.length(44);
+    expect(text).to.not.include(secretSha256(ingestSecret)).and.not.include(ingestSecret);
+  });
+
+  it('exports one language as NDJSON and CSV, the items being the API records', async () => {
+    const lines = (await (await get('?format=ndjson&lang=en')).text()).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).to.have.length(45);
+    const api = await getJson<Record<string, unknown>>(server, `/api/v1/specimens/${submittedId}?lang=en`);
+    const { submission, ...record } = lines.find((line) => line.id === submittedId) ?? {};
+    expect(record).to.deep.equal(api.body);
+    expect(submission).to.include({ submittedBy: 'bot' });
+    const csv = parseCsv(await (await get('?format=csv&lang=all')).text());
+    expect(csv[0]).to.include.members(['title_zh', 'title_en', 'submissionId', 'submittedBy']);
+    expect(csv).to.have.length(46);
+    expect(csv.every((row) => row.length === csv[0]?.length)).to.equal(true);
+    const zhCsv = parseCsv(await (await get('?format=csv&lang=zh')).text());
+    expect(zhCsv).to.have.length(46);
+    expect(zhCsv.every((row) => row.length === zhCsv[0]?.length)).to.equal(true);
+  });
+
+  it('names bad parameters', async () => {
+    const response = await get('?format=xml&lang=fr&x=1');
+    expect(response.status).to.equal(400);
+    const body = (await response.json()) as { errors: { parameter: string }[] };
+    expect(body.errors.map((error) => error.parameter).sort()).to.deep.equal(['format', 'lang', 'x']);
+  });
+});
