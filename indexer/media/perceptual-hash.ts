@@ -2,9 +2,9 @@
  * Perceptual hashing of previews: a 256-bit blockhash (16×16 blocks) computed on the image's content box,
  * so that a different border, padding or canvas size around the same drawing does not change the hash.
  *
- * The block hash is a TypeScript port of blockhash-core 0.1.0 `bmvbhash` (MIT, © Linus Unnebäck, after
- * blockhash.io), checked bit for bit against that package; see test/indexer/media/perceptual-hash.test.ts.
+ * The block hash itself is blockhash-core's `bmvbhash`.
  */
+import { bmvbhash } from 'blockhash-core';
 
 /** Blocks per side: the hash has HASH_GRID × HASH_GRID = 256 bits. */
 export const HASH_GRID = 16;
@@ -67,120 +67,14 @@ export function isPerceptualHash(value: unknown): value is string {
   return typeof value === 'string' && HEX_PATTERN.test(value);
 }
 
-function median(values: Float64Array): number {
-  const sorted = Float64Array.from(values).sort();
-  const middle = sorted.length >> 1;
-  if (sorted.length % 2 === 0) return ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-  return sorted[middle] ?? 0;
-}
-
-function blocksToHex(blocks: Float64Array, pixelsPerBlock: number): string {
-  const halfBlockValue = (pixelsPerBlock * 256 * 3) / 2;
-  const bandSize = blocks.length / 4;
-  const bits = new Uint8Array(blocks.length);
-  for (let band = 0; band < 4; band++) {
-    const m = median(blocks.subarray(band * bandSize, (band + 1) * bandSize));
-    for (let j = band * bandSize; j < (band + 1) * bandSize; j++) {
-      const v = blocks[j] ?? 0;
-      // As in blockhash: brighter than the band's median is 1; a block equal to a median near white is 1 too,
-      // so that images dominated by one colour do not hash to all zeros.
-      bits[j] = v > m || (Math.abs(v - m) < 1 && m > halfBlockValue) ? 1 : 0;
-    }
-  }
-  let hex = '';
-  for (let i = 0; i < bits.length; i += 4) {
-    hex += (((bits[i] ?? 0) << 3) | ((bits[i + 1] ?? 0) << 2) | ((bits[i + 2] ?? 0) << 1) | (bits[i + 3] ?? 0)).toString(16);
-  }
-  return hex;
-}
-
-function pixelValue(data: Uint8Array, offset: number): number {
-  // blockhash counts a fully transparent pixel as white and ignores partial alpha.
-  return data[offset + 3] === 0 ? 765 : (data[offset] ?? 0) + (data[offset + 1] ?? 0) + (data[offset + 2] ?? 0);
-}
-
 /**
- * The blockhash of a whole raster (blockhash-core `bmvbhash`): `bits`² bits as hexadecimal digits.
+ * The blockhash of a whole raster (blockhash-core's `bmvbhash`): `bits`² bits as hexadecimal digits.
  * The raster must be at least `bits` pixels on each side.
  */
 export function blockhash(raster: RgbaRaster, bits: number = HASH_GRID): string {
-  const { width, height, data } = raster;
+  const { width, height } = raster;
   if (width < bits || height < bits) throw new RangeError(`blockhash needs at least ${bits}×${bits} pixels, got ${width}×${height}`);
-  const blocks = new Float64Array(bits * bits);
-  const evenX = width % bits === 0;
-  const evenY = height % bits === 0;
-  if (evenX && evenY) {
-    const sizeX = Math.floor(width / bits);
-    const sizeY = Math.floor(height / bits);
-    for (let y = 0; y < bits; y++) {
-      for (let x = 0; x < bits; x++) {
-        let total = 0;
-        for (let iy = 0; iy < sizeY; iy++) {
-          for (let ix = 0; ix < sizeX; ix++) total += pixelValue(data, ((y * sizeY + iy) * width + x * sizeX + ix) * 4);
-        }
-        blocks[y * bits + x] = total;
-      }
-    }
-    return blocksToHex(blocks, sizeX * sizeY);
-  }
-  const blockWidth = width / bits;
-  const blockHeight = height / bits;
-  const add = (row: number, column: number, value: number): void => {
-    // The reference implementation writes past the last column into an ignored array slot; do the same.
-    if (column < bits && row < bits) blocks[row * bits + column] = (blocks[row * bits + column] ?? 0) + value;
-  };
-  for (let y = 0; y < height; y++) {
-    let blockTop: number;
-    let blockBottom: number;
-    let weightTop: number;
-    let weightBottom: number;
-    if (evenY) {
-      blockTop = blockBottom = Math.floor(y / blockHeight);
-      weightTop = 1;
-      weightBottom = 0;
-    } else {
-      const yMod = (y + 1) % blockHeight;
-      const yFrac = yMod - Math.floor(yMod);
-      const yInt = yMod - yFrac;
-      weightTop = 1 - yFrac;
-      weightBottom = yFrac;
-      if (yInt > 0 || y + 1 === height) {
-        blockTop = blockBottom = Math.floor(y / blockHeight);
-      } else {
-        blockTop = Math.floor(y / blockHeight);
-        blockBottom = Math.ceil(y / blockHeight);
-      }
-    }
-    for (let x = 0; x < width; x++) {
-      const value = pixelValue(data, (y * width + x) * 4);
-      let blockLeft: number;
-      let blockRight: number;
-      let weightLeft: number;
-      let weightRight: number;
-      if (evenX) {
-        blockLeft = blockRight = Math.floor(x / blockWidth);
-        weightLeft = 1;
-        weightRight = 0;
-      } else {
-        const xMod = (x + 1) % blockWidth;
-        const xFrac = xMod - Math.floor(xMod);
-        const xInt = xMod - xFrac;
-        weightLeft = 1 - xFrac;
-        weightRight = xFrac;
-        if (xInt > 0 || x + 1 === width) {
-          blockLeft = blockRight = Math.floor(x / blockWidth);
-        } else {
-          blockLeft = Math.floor(x / blockWidth);
-          blockRight = Math.ceil(x / blockWidth);
-        }
-      }
-      add(blockTop, blockLeft, value * weightTop * weightLeft);
-      add(blockTop, blockRight, value * weightTop * weightRight);
-      add(blockBottom, blockLeft, value * weightBottom * weightLeft);
-      add(blockBottom, blockRight, value * weightBottom * weightRight);
-    }
-  }
-  return blocksToHex(blocks, blockWidth * blockHeight);
+  return bmvbhash(raster, bits);
 }
 
 /** A copy of the raster composited over white, fully opaque, so partial transparency hashes as it looks. */

@@ -1,29 +1,39 @@
 /**
- * Benchmark of the read API, with no arguments: generates and imports a synthetic catalog into a
- * temporary data folder, starts the server on 127.0.0.1, loads it with autocannon from a separate
- * process and prints req/s, latency, memory and the goal checks.
+ * Benchmark of the read API, the MCP tool server, duplicate lookup and the publisher, with no
+ * arguments: generates and imports a synthetic catalog into a temporary data folder, starts the
+ * server on 127.0.0.1, loads it with autocannon from a separate process (HTTP searches and MCP
+ * search_specimens calls), stops it, then times HashIndex lookups at a million hashes and the real
+ * publisher over a loopback image server, each in a child process, and prints req/s, latency,
+ * memory, throughput and the goal checks.
  *
  * Environment: BENCH_RECORDS (100000), BENCH_SECONDS per scenario (10), BENCH_CONNECTIONS (50),
- * BENCH_WARMUP seconds (3), BENCH_ONLY (comma-separated scenarios; healthz always runs; extra
- * scenarios distinct:word, distinct:pair, distinct:prefix, distinct:typo, distinct:zh,
- * distinct:browse, or distinct:* for all), BENCH_ENCODING (Accept-Encoding to send, none by default),
- * BENCH_JSON (file for the results as JSON), BENCH_SLOWEST=1 (print each scenario's slowest
- * requests). ARCHIVE_WORKERS and ARCHIVE_RESPONSE_CACHE_MB pass through to the server.
- * Exits 1 when any request failed (a bug), 0 otherwise.
+ * BENCH_WARMUP seconds (3), BENCH_ONLY (comma-separated scenarios: healthz, record,
+ * search-repeated, search-distinct, mcp-distinct, mcp-repeated, hashes, publisher; healthz runs
+ * whenever an HTTP scenario does; extra scenarios distinct:word, distinct:pair, distinct:prefix,
+ * distinct:typo, distinct:zh, distinct:browse, or distinct:* for all), BENCH_ENCODING
+ * (Accept-Encoding to send, none by default), BENCH_JSON (file for the results as JSON),
+ * BENCH_SLOWEST=1 (print each scenario's slowest requests), BENCH_HASHES (1000000),
+ * BENCH_SUBMISSIONS (100), BENCH_PUBLISHER_RUNS (publisher runs as "concurrency[:models]",
+ * comma-separated; default "8,4,8:1", the first is the goal's). ARCHIVE_WORKERS and
+ * ARCHIVE_RESPONSE_CACHE_MB pass through to the server.
+ * Exits 1 when any request failed or any submission was not published (a bug), 0 otherwise.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { freePort, runLoad, runTsx, startServer, stopServer, treeRss, waitUntilReady } from './processes.ts';
+import { freePort, runHashes, runLoad, runPublisher, runTsx, startServer, stopServer, treeRss, waitUntilReady } from './processes.ts';
 import type { Server } from './processes.ts';
-import { distinctSearches, EXTRA_CLASSES, QUERY_CLASSES, recordPaths, repeatedSearches } from './queries.ts';
+import { distinctSearches, EXTRA_CLASSES, MCP_HEADERS, MCP_PATH, mcpSearchBodies, QUERY_CLASSES, recordPaths, repeatedSearches } from './queries.ts';
 import type { QueryClass } from './queries.ts';
-import { badCount, goals, printFailures, printGoals, printScenario, printTable } from './report.ts';
-import type { Facts } from './report.ts';
+import { allPublished, badCount, goals, MCP_COUNTERPART, printFailures, printGoals, printHashes, printPublisher, printScenario, printTable } from './report.ts';
+import type { Facts, ServerFacts } from './report.ts';
 import type { LoadConfig, LoadResult } from './types.ts';
 
 const DISTINCT_SEARCHES = 200_000;
 const WARMUP_SEARCHES = 3_000;
+/** MCP calls cost more than HTTP searches, so fewer distinct ones suffice; the result says if they ran out. */
+const MCP_DISTINCT_SEARCHES = 100_000;
+const MCP_WARMUP_SECONDS = 2;
 const ID_PAGES = 8;
 /** Pause before each scenario, so requests abandoned by the previous one finish first. */
 const SETTLE_MS = 1000;
@@ -42,17 +52,23 @@ const connections = setting('BENCH_CONNECTIONS', 50);
 const warmupSeconds = setting('BENCH_WARMUP', 3);
 const headers = process.env.BENCH_ENCODING ? { 'accept-encoding': process.env.BENCH_ENCODING } : undefined;
 const CLASS_SCENARIOS = [...QUERY_CLASSES, ...EXTRA_CLASSES].map((kind) => `distinct:${kind}`);
-const MAIN_SCENARIOS = ['healthz', 'record', 'search-repeated', 'search-distinct'];
+/** Scenarios against the server, in the order they run. */
+const HTTP_SCENARIOS = ['healthz', 'record', 'search-repeated', 'search-distinct', 'mcp-distinct', 'mcp-repeated'];
+/** Scenarios without the server, run after it stopped. */
+const LOCAL_SCENARIOS = ['hashes', 'publisher'];
+const DEFAULT_PUBLISHER_RUNS = '8,4,8:1';
 
-/** The scenarios to run, in order: BENCH_ONLY's choice (healthz first, always) or the four main ones. */
+/** The scenarios to run: BENCH_ONLY's choice (healthz first whenever the server runs) or all the main ones. */
 function chosenScenarios(): string[] {
   const only = (process.env.BENCH_ONLY ?? '').split(',').map((name) => name.trim()).filter(Boolean);
-  if (only.length === 0) return MAIN_SCENARIOS;
-  const known = [...MAIN_SCENARIOS, ...CLASS_SCENARIOS];
+  if (only.length === 0) return [...HTTP_SCENARIOS, ...LOCAL_SCENARIOS];
+  const known = [...HTTP_SCENARIOS, ...CLASS_SCENARIOS, ...LOCAL_SCENARIOS];
   const names = only.flatMap((name) => (name.endsWith('*') ? known.filter((each) => each.startsWith(name.slice(0, -1))) : [name]));
   const unknown = names.filter((name) => !known.includes(name));
   if (unknown.length) throw new Error(`BENCH_ONLY: unknown scenario ${unknown.join(', ')}; known: ${known.join(', ')}`);
-  return ['healthz', ...new Set(names.filter((name) => name !== 'healthz'))];
+  const chosen = [...new Set(names.filter((name) => name !== 'healthz'))];
+  const server = names.includes('healthz') || chosen.some((name) => !LOCAL_SCENARIOS.includes(name));
+  return server ? ['healthz', ...chosen] : chosen;
 }
 
 async function getJson<T>(url: string): Promise<T> {
@@ -89,14 +105,28 @@ async function cleanUp(): Promise<void> {
   workFolder = undefined;
 }
 
-async function main(): Promise<number> {
-  const began = performance.now();
-  const scenarios = chosenScenarios();
-  console.log(`machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown cpu'}), ${Math.round(totalmem() / 2 ** 30)} GB, node ${process.version}, ${process.platform}/${process.arch}`);
-  const busy = loadavg()[0] ?? 0;
-  console.log(`load average before: ${busy.toFixed(2)}${busy > availableParallelism() / 2 ? ' — the machine was busy in the last minute (other work, or a previous run); figures may be low and noisy' : ''}`);
-  console.log(`bench: ${records.toLocaleString('en-US')} records, ${connections} connections, ${seconds} s per scenario, warm-up ${warmupSeconds} s, Accept-Encoding ${headers?.['accept-encoding'] ?? 'none'}`);
+/** MCP search calls with distinct arguments that the HTTP distinct mix never asked, so no cache can answer them. */
+function mcpDistinctSearches(count: number, asked: ReadonlySet<string>): { bodies: string[]; tags: string[] } {
+  const made = distinctSearches(Math.round(count * 1.2), 20261123);
+  const paths: string[] = [];
+  const tags: string[] = [];
+  for (const [i, path] of made.paths.entries()) {
+    if (paths.length >= count) break;
+    if (asked.has(path)) continue;
+    paths.push(path);
+    tags.push(made.tags[i] ?? 'mcp');
+  }
+  return { bodies: mcpSearchBodies(paths), tags };
+}
 
+interface HttpOutcome {
+  results: Map<string, LoadResult>;
+  warmups: LoadResult[];
+  facts: ServerFacts;
+}
+
+/** Generates and imports the catalog, starts the server, runs the load scenarios and stops it. */
+async function runHttp(scenarios: readonly string[]): Promise<HttpOutcome> {
   workFolder = mkdtempSync(join(tmpdir(), 'archive-bench-'));
   const catalogFile = join(workFolder, 'catalog.json');
   const dataDir = join(workFolder, 'data');
@@ -124,12 +154,28 @@ async function main(): Promise<number> {
   const distinct = distinctSearches(DISTINCT_SEARCHES + WARMUP_SEARCHES, 20261122);
   const warmupSearches = distinct.paths.splice(DISTINCT_SEARCHES);
   distinct.tags.splice(DISTINCT_SEARCHES);
-  console.log(`paths: ${recordList.length} record reads of ${ids.length} ids, ${repeated.length} repeated searches, ${distinct.paths.length.toLocaleString('en-US')} distinct searches (made in ${((performance.now() - made) / 1000).toFixed(1)} s)`);
+  const mcpChosen = scenarios.some((name) => name.startsWith('mcp-'));
+  const mcp = mcpChosen ? mcpDistinctSearches(MCP_DISTINCT_SEARCHES + WARMUP_SEARCHES, new Set([...distinct.paths, ...warmupSearches])) : { bodies: [], tags: [] };
+  const mcpWarmup = mcp.bodies.splice(MCP_DISTINCT_SEARCHES);
+  mcp.tags.splice(MCP_DISTINCT_SEARCHES);
+  console.log(
+    `paths: ${recordList.length} record reads of ${ids.length} ids, ${repeated.length} repeated searches, ${distinct.paths.length.toLocaleString('en-US')} distinct searches` +
+      `${mcpChosen ? `, ${mcp.bodies.length.toLocaleString('en-US')} distinct MCP calls` : ''} (made in ${((performance.now() - made) / 1000).toFixed(1)} s)`,
+  );
 
   const base = { url: origin, connections, headers };
+  const mcpBase = { ...base, headers: { ...headers, ...MCP_HEADERS }, method: 'POST' as const, paths: [MCP_PATH], bodyCheck: 'json-rpc' as const };
+  const warmups: LoadResult[] = [];
   const warmup = await runLoad({ ...base, title: 'warm-up', seconds: warmupSeconds, paths: [...recordList, ...repeated, ...warmupSearches], unique: false });
+  warmups.push(warmup);
   console.log(`warm-up: ${Math.round(warmup.requestsPerSecond)} req/s over record reads and searches`);
   printFailures('warm-up', warmup);
+  if (mcpChosen) {
+    const mcpWarm = await runLoad({ ...mcpBase, title: 'mcp warm-up', seconds: Math.min(MCP_WARMUP_SECONDS, warmupSeconds), bodies: [...mcpSearchBodies(repeated), ...mcpWarmup], unique: false });
+    warmups.push(mcpWarm);
+    console.log(`MCP warm-up: ${Math.round(mcpWarm.requestsPerSecond)} req/s over search_specimens calls`);
+    printFailures('mcp warm-up', mcpWarm);
+  }
   const rssWarm = treeRss(server.pid);
   console.log(`RSS after warm-up: ${rssWarm.megabytes} MB in ${rssWarm.processes} processes (MB each: ${rssWarm.detail})`);
 
@@ -138,6 +184,8 @@ async function main(): Promise<number> {
     record: () => ({ ...base, title: 'record', seconds, paths: recordList, unique: false }),
     'search-repeated': () => ({ ...base, title: 'search-repeated', seconds, paths: repeated, unique: false }),
     'search-distinct': () => ({ ...base, title: 'search-distinct', seconds, paths: distinct.paths, tags: distinct.tags, unique: true }),
+    'mcp-distinct': () => ({ ...mcpBase, title: 'mcp-distinct', seconds, bodies: mcp.bodies, tags: mcp.tags, unique: true }),
+    'mcp-repeated': () => ({ ...mcpBase, title: 'mcp-repeated', seconds, bodies: mcpSearchBodies(repeated), unique: false }),
   };
   for (const [i, kind] of [...QUERY_CLASSES, ...EXTRA_CLASSES].entries()) {
     configs[`distinct:${kind}`] = () => {
@@ -146,15 +194,18 @@ async function main(): Promise<number> {
     };
   }
 
-  console.log(`load (${scenarios.join(', ')}):`);
+  const load = scenarios.filter((name) => configs[name]);
+  console.log(`load (${load.join(', ')}):`);
   const results = new Map<string, LoadResult>();
-  for (const name of scenarios) {
+  for (const name of load) {
     const make = configs[name];
     if (!make) continue;
     await sleep(SETTLE_MS);
     const result = await runLoad(make());
     results.set(name, result);
-    printScenario(name, result, results.get('healthz'));
+    const http = MCP_COUNTERPART[name];
+    const counterpart = http ? results.get(http) : undefined;
+    printScenario(name, result, results.get('healthz'), http && counterpart ? { name: http, result: counterpart } : undefined);
   }
   const rssLoad = treeRss(server.pid);
   console.log(`RSS after load: ${rssLoad.megabytes} MB in ${rssLoad.processes} processes (MB each: ${rssLoad.detail})`);
@@ -164,20 +215,67 @@ async function main(): Promise<number> {
     console.log(`!!! the server wrote ${serverLines.length} line(s) at warn or above; the first:`);
     for (const line of serverLines.slice(0, 10)) console.log(`    ${line.slice(0, 400)}`);
   }
+  return { results, warmups, facts: { importRecordsPerSecond: importRate, coldStartSeconds: coldStart, rssAfterWarmup: rssWarm.megabytes, rssAfterLoad: rssLoad.megabytes, processes: rssLoad.processes } };
+}
 
-  const facts: Facts = { importRecordsPerSecond: importRate, coldStartSeconds: coldStart, rssAfterWarmup: rssWarm.megabytes, rssAfterLoad: rssLoad.megabytes, processes: rssLoad.processes };
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+async function main(): Promise<number> {
+  const began = performance.now();
+  const scenarios = chosenScenarios();
+  console.log(`machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown cpu'}), ${Math.round(totalmem() / 2 ** 30)} GB, node ${process.version}, ${process.platform}/${process.arch}`);
+  const busy = loadavg()[0] ?? 0;
+  console.log(`load average before: ${busy.toFixed(2)}${busy > availableParallelism() / 2 ? ' — the machine was busy in the last minute (other work, or a previous run); figures may be low and noisy' : ''}`);
+  const http = scenarios.some((name) => !LOCAL_SCENARIOS.includes(name));
+  if (http) console.log(`bench: ${records.toLocaleString('en-US')} records, ${connections} connections, ${seconds} s per scenario, warm-up ${warmupSeconds} s, Accept-Encoding ${headers?.['accept-encoding'] ?? 'none'}`);
+  console.log(`scenarios: ${scenarios.join(', ')}`);
+
+  const facts: Facts = {};
+  const problems: string[] = [];
+  let results = new Map<string, LoadResult>();
+  let warmups: LoadResult[] = [];
+  if (http) {
+    const outcome = await runHttp(scenarios);
+    ({ results, warmups } = outcome);
+    facts.server = outcome.facts;
+  }
+  if (scenarios.includes('hashes')) {
+    console.log('duplicate lookup (HashIndex in its own process, server stopped):');
+    try {
+      facts.hashes = await runHashes();
+      printHashes(facts.hashes);
+    } catch (error) {
+      console.log(`  !!!!!!!! the duplicate lookup benchmark failed: ${message(error)}`);
+      problems.push('hashes');
+    }
+  }
+  if (scenarios.includes('publisher')) {
+    const runs = process.env.BENCH_PUBLISHER_RUNS || DEFAULT_PUBLISHER_RUNS;
+    console.log(`publisher (its own process, server stopped; ${setting('BENCH_SUBMISSIONS', 100)} submissions of 3 previews per run; runs ${runs}):`);
+    try {
+      facts.publisher = await runPublisher({ ...process.env, BENCH_PUBLISHER_RUNS: runs });
+      printPublisher(facts.publisher);
+      if (!facts.publisher.runs.every(allPublished)) problems.push('publisher');
+    } catch (error) {
+      console.log(`  !!!!!!!! the publisher benchmark failed: ${message(error)}`);
+      problems.push('publisher');
+    }
+  }
+
   const checks = goals(results, facts);
   console.log('goals:');
   printGoals(checks);
   console.log(`load average after: ${(loadavg()[0] ?? 0).toFixed(2)} (1 min)`);
-  console.log(`summary (${availableParallelism()} cores, node ${process.version}, ${records.toLocaleString('en-US')} records, ${connections} connections, ${seconds} s each, total run ${((performance.now() - began) / 1000).toFixed(0)} s):`);
+  const setup = http ? `, ${records.toLocaleString('en-US')} records, ${connections} connections, ${seconds} s each` : '';
+  console.log(`summary (${availableParallelism()} cores, node ${process.version}${setup}, total run ${((performance.now() - began) / 1000).toFixed(0)} s):`);
   printTable(results, facts);
-  const failed = [...results.values(), warmup].filter((result) => badCount(result) > 0);
+  const failed = [...results.values(), ...warmups].filter((result) => badCount(result) > 0);
   if (failed.length) console.log(`!!! FAILED REQUESTS in ${failed.map((result) => result.title).join(', ')}: see above; this is a bug`);
+  if (problems.length) console.log(`!!! FAILED: ${problems.join(', ')}: see above; this is a bug`);
   if (process.env.BENCH_JSON) {
     writeFileSync(process.env.BENCH_JSON, `${JSON.stringify({ records, seconds, connections, cores: availableParallelism(), node: process.version, facts, goals: checks, results: Object.fromEntries(results) }, null, 2)}\n`);
   }
-  return failed.length ? 1 : 0;
+  return failed.length || problems.length ? 1 : 0;
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
