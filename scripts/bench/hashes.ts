@@ -59,9 +59,10 @@ function quantile(sorted: readonly number[], q: number): number {
 
 const round = (value: number, digits = 3): number => Math.round(value * 10 ** digits) / 10 ** digits;
 
-function stats(times: readonly number[], matches: number): LookupStats {
+function stats(times: readonly number[], cpuTimes: readonly number[], matches: number): LookupStats {
   const sorted = [...times].sort((a, b) => a - b);
-  return { count: sorted.length, p50: round(quantile(sorted, 0.5)), p99: round(quantile(sorted, 0.99)), max: round(sorted.at(-1) ?? 0), matches };
+  const cpu = [...cpuTimes].sort((a, b) => a - b);
+  return { count: sorted.length, p50: round(quantile(sorted, 0.5)), p99: round(quantile(sorted, 0.99)), max: round(sorted.at(-1) ?? 0), cpuP99: round(quantile(cpu, 0.99)), cpuMax: round(cpu.at(-1) ?? 0), matches };
 }
 
 /** Full collections, twice, so freed array buffers (the index's outgrown arrays) are released too. */
@@ -99,21 +100,30 @@ function main(): void {
   const all: number[] = [];
   const nearTimes: number[] = [];
   const newTimes: number[] = [];
+  const allCpu: number[] = [];
+  const nearCpu: number[] = [];
+  const newCpu: number[] = [];
   let nearMatches = 0;
   let newMatches = 0;
   let firstMs = 0;
   for (const [i, query] of queries.entries()) {
+    const cpuBefore = process.cpuUsage();
     const began = performance.now();
     const found = index.nearest(query.hash, AMBIGUOUS_MAX_DISTANCE);
     const ms = performance.now() - began;
+    const used = process.cpuUsage(cpuBefore);
+    const cpuMs = (used.user + used.system) / 1000;
     if (i === 0) firstMs = ms;
     if (i < WARMUP_LOOKUPS) continue;
     all.push(ms);
+    allCpu.push(cpuMs);
     if (query.near) {
       nearTimes.push(ms);
+      nearCpu.push(cpuMs);
       nearMatches += found.length;
     } else {
       newTimes.push(ms);
+      newCpu.push(cpuMs);
       newMatches += found.length;
     }
   }
@@ -127,9 +137,9 @@ function main(): void {
     exactHeap: typeof (globalThis as { gc?: unknown }).gc === 'function',
     warmupLookups: WARMUP_LOOKUPS,
     firstLookupMs: round(firstMs),
-    all: stats(all, nearMatches + newMatches),
-    near: stats(nearTimes, nearMatches),
-    fresh: stats(newTimes, newMatches),
+    all: stats(all, allCpu, nearMatches + newMatches),
+    near: stats(nearTimes, nearCpu, nearMatches),
+    fresh: stats(newTimes, newCpu, newMatches),
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

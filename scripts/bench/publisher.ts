@@ -211,7 +211,7 @@ function variants(): { concurrency: number; models: number }[] {
 async function runOnce(folder: string, host: string, count: number, concurrency: number, models: number, timeoutSeconds: number): Promise<PublisherRun> {
   const config = loadConfig({
     ...process.env,
-    ARCHIVE_DATA_DIR: join(folder, `data-${concurrency}-${models}`),
+    ARCHIVE_DATA_DIR: mkdtempSync(join(folder, 'data-')),
     ARCHIVE_UPLOAD_HOSTS: host,
     ARCHIVE_ALLOW_PRIVATE_MEDIA: '1',
     ARCHIVE_PUBLISHER_CONCURRENCY: String(concurrency),

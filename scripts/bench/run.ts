@@ -66,7 +66,8 @@ function chosenScenarios(): string[] {
   const names = only.flatMap((name) => (name.endsWith('*') ? known.filter((each) => each.startsWith(name.slice(0, -1))) : [name]));
   const unknown = names.filter((name) => !known.includes(name));
   if (unknown.length) throw new Error(`BENCH_ONLY: unknown scenario ${unknown.join(', ')}; known: ${known.join(', ')}`);
-  const chosen = [...new Set(names.filter((name) => name !== 'healthz'))];
+  // The server's scenarios in the order given, then the ones without it, in the order they run.
+  const chosen = [...new Set(names.filter((name) => name !== 'healthz' && !LOCAL_SCENARIOS.includes(name))), ...LOCAL_SCENARIOS.filter((name) => names.includes(name))];
   const server = names.includes('healthz') || chosen.some((name) => !LOCAL_SCENARIOS.includes(name));
   return server ? ['healthz', ...chosen] : chosen;
 }

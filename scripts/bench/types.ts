@@ -73,12 +73,14 @@ export interface LoadResult {
   slowest: { path: string; ms: number }[];
 }
 
-/** Latency of a set of duplicate lookups, in ms. */
+/** Latency of a set of duplicate lookups, in ms: wall time, and CPU time (which a busy machine's scheduling does not inflate). */
 export interface LookupStats {
   count: number;
   p50: number;
   p99: number;
   max: number;
+  cpuP99: number;
+  cpuMax: number;
   /** Records found within the distance, summed over the lookups. */
   matches: number;
 }

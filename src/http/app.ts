@@ -15,6 +15,7 @@ import { specimensRouter } from './specimens/router.ts';
 import { guidesRouter } from './guides/router.ts';
 import { exportsRouter, fullExportRouter } from './exports/router.ts';
 import { ingestRouter } from './ingest/router.ts';
+import { notFoundHtml, webRouter } from './web/router.ts';
 import { mcpRoute } from '../mcp/koa-route.ts';
 import Router from '@koa/router';
 
@@ -33,7 +34,8 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
   const app = new Koa({ proxy: false });
   app.silent = true;
   const readContext = { store: backend.store, search: backend.search, baseUrl: config.baseUrl };
-  const readOptions = { store: backend.store, cache: new ResponseCache(config.responseCacheBytes), maxAgeSeconds: config.cacheMaxAgeSeconds };
+  const cache = new ResponseCache(config.responseCacheBytes);
+  const readOptions = { store: backend.store, cache, maxAgeSeconds: config.cacheMaxAgeSeconds };
 
   app.use(requestLog(logger));
   app.use(problems(config.baseUrl, logger));
@@ -50,10 +52,17 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
   const mcp = new Router();
   mcp.all('/mcp', mcpRoute(readContext, { allowedOrigins: config.allowedOrigins, version: SERVICE_VERSION, logger }));
   const ingest = ingestRouter({ tokens: backend.tokens, submissions: backend.submissions, baseUrl: config.baseUrl, ...(hooks.submitted ? { notify: hooks.submitted } : {}) });
-  for (const router of [healthRouter(backend), specimensRouter(readContext, readOptions), mcp, ingest, guidesRouter(config.baseUrl, config.cacheMaxAgeSeconds), exportsRouter(backend.store, config.baseUrl, config.cacheMaxAgeSeconds), fullExportRouter({ ...backend, baseUrl: config.baseUrl }), mediaRouter(config.mediaDir)]) {
+  for (const router of [healthRouter(backend), specimensRouter(readContext, readOptions), mcp, ingest, guidesRouter(config.baseUrl, config.cacheMaxAgeSeconds), exportsRouter(backend.store, config.baseUrl, config.cacheMaxAgeSeconds), fullExportRouter({ ...backend, baseUrl: config.baseUrl }), mediaRouter(config.mediaDir), webRouter(readContext, { cache, maxAgeSeconds: config.cacheMaxAgeSeconds })]) {
     app.use(router.routes());
   }
   app.use(async (ctx) => {
+    const forReader = !/^\/(api|mcp|media)(\/|$)/.test(ctx.path) && ctx.accepts('json', 'html') === 'html';
+    if (forReader && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+      ctx.status = 404;
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = notFoundHtml(ctx);
+      return;
+    }
     throw new ProblemError('not-found', `Nothing is served at ${ctx.path}.`);
   });
   return app;

@@ -1,0 +1,169 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { readFile } from 'node:fs/promises';
+import { h } from 'preact';
+import { getSpecimen, listSpecimens } from '../../domain/specimens.ts';
+import type { ListResponse, ReadContext, SearchParams } from '../../domain/specimens.ts';
+import { RECORD_ID_PATTERN } from '../../domain/ids.ts';
+import { FORMATS, KINDS } from '../../domain/record.ts';
+import type { Lang } from '../../domain/record.ts';
+import { SOURCE_KEYS } from '../../domain/sources.ts';
+import { ProblemError } from '../../errors.ts';
+import { parseSearchParams } from '../../validation/read-params.ts';
+import type { RawQuery } from '../../validation/read-params.ts';
+import { langPrefix } from '../../web/i18n.ts';
+import { recordMarkdown } from '../../web/markdown.ts';
+import { DevelopersPage } from '../../web/pages/developers.tsx';
+import { ListPage } from '../../web/pages/home.tsx';
+import type { Facets } from '../../web/pages/home.tsx';
+import { NotFoundPage } from '../../web/pages/not-found.tsx';
+import { RecordPage } from '../../web/pages/record.tsx';
+import { renderDocument } from '../../web/render.ts';
+import { readOnly, sendWithEntityTag } from '../read-route.ts';
+import { entityTag } from '../response-cache.ts';
+import type { ResponseCache } from '../response-cache.ts';
+
+/** Works per page on the website. */
+export const PAGE_SIZE = 24;
+const FIRST_YEAR = 2015;
+const PAGE_PARAMETERS = ['q', 'format', 'kind', 'year', 'source'] as const;
+
+export interface WebOptions {
+  cache: ResponseCache;
+  maxAgeSeconds: number;
+}
+
+function otherLanguage(lang: Lang, ctx: Context): string {
+  const path = lang === 'zh' ? `/en${ctx.path}` : ctx.path.replace(/^\/en/, '') || '/';
+  return ctx.querystring ? `${path}?${ctx.querystring}` : path;
+}
+
+/** Search parameters of a page's query string; unrelated parameters (utm_…) are ignored, bad values reported. */
+function pageParams(ctx: Context, lang: Lang, scope: 'gallery' | 'timeline'): { params: SearchParams; shown: Partial<SearchParams>; error?: string } {
+  const raw: RawQuery = { lang };
+  for (const name of PAGE_PARAMETERS) {
+    const value = ctx.query[name];
+    if (value !== undefined) raw[name] = Array.isArray(value) ? value[0] : value;
+  }
+  const pageText = Array.isArray(ctx.query.page) ? ctx.query.page[0] : ctx.query.page;
+  const page = pageText && /^\d{1,4}$/.test(pageText) && Number(pageText) >= 1 ? Number(pageText) : 1;
+  raw.limit = String(PAGE_SIZE);
+  raw.offset = String(Math.min((page - 1) * PAGE_SIZE, 10000 - PAGE_SIZE));
+  try {
+    const params = parseSearchParams(raw, scope === 'timeline' ? 'timeline' : 'specimens', { fromQueryString: true, exportsHint: '' });
+    return { params, shown: params };
+  } catch (error) {
+    if (!(error instanceof ProblemError)) throw error;
+    const detail = (error.options.errors ?? []).map((entry) => `${entry.parameter}: ${entry.message}`).join('; ');
+    return { params: { lang, limit: PAGE_SIZE, offset: 0 }, shown: {}, error: detail };
+  }
+}
+
+async function facetCounts(context: ReadContext, params: SearchParams, scope: 'gallery' | 'timeline'): Promise<{ facets: Facets; years: string[] }> {
+  const count = async (override: Partial<SearchParams>): Promise<number> =>
+    (await listSpecimens(context, { ...params, ...override, limit: 1, offset: 0 }, scope === 'timeline' ? 'timeline' : 'specimens')).total;
+  const years = Array.from({ length: new Date().getUTCFullYear() - FIRST_YEAR + 1 }, (_, i) => String(FIRST_YEAR + i)).reverse();
+  const countAll = async <T extends string>(name: keyof SearchParams, values: readonly T[]): Promise<Record<string, number>> =>
+    Object.fromEntries(await Promise.all(values.map(async (value) => [value, await count({ [name]: value })])));
+  const [format, kind, year, source] = await Promise.all([countAll('format', FORMATS), countAll('kind', KINDS), countAll('year', years), countAll('source', SOURCE_KEYS)]);
+  return { facets: { format, kind, year, source }, years: years.filter((value) => (year[value] ?? 0) > 0 || value === params.year) };
+}
+
+/** The bilingual website: gallery, timeline, record pages and their Markdown twins, developers page, assets. */
+export function webRouter(context: ReadContext, options: WebOptions): Router {
+  const router = new Router();
+  const { store } = context;
+
+  /** Renders (or reuses) a page for this URL at the current catalog change number. */
+  const page = async (ctx: Context, render: () => Promise<{ status: number; html: string }>): Promise<void> => {
+    if (readOnly(ctx) === 'handled') return;
+    const { changeNumber } = await store.catalogState();
+    const key = `page:${ctx.url}`;
+    const cached = options.cache.get(key, changeNumber);
+    if (cached) {
+      ctx.status = 200;
+      sendWithEntityTag(ctx, cached.body, cached.etag, 'text/html; charset=utf-8', options.maxAgeSeconds);
+      return;
+    }
+    const { status, html } = await render();
+    const etag = entityTag(html);
+    if (status === 200) options.cache.set(key, changeNumber, { body: html, etag });
+    ctx.status = status;
+    if (status === 200) sendWithEntityTag(ctx, html, etag, 'text/html; charset=utf-8', options.maxAgeSeconds);
+    else {
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = html;
+    }
+  };
+
+  for (const lang of ['zh', 'en'] as const) {
+    const prefix = langPrefix(lang);
+    for (const scope of ['gallery', 'timeline'] as const) {
+      router.all(scope === 'gallery' ? `${prefix}/` : `${prefix}/timeline/`, (ctx) =>
+        page(ctx, async () => {
+          const { params, shown, error } = pageParams(ctx, lang, scope);
+          let list: ListResponse = { total: 0, offset: 0, limit: PAGE_SIZE, items: [] };
+          let facets: Facets = { format: {}, kind: {}, year: {}, source: {} };
+          let years: string[] = [];
+          if (!error) {
+            list = await listSpecimens(context, params, scope === 'timeline' ? 'timeline' : 'specimens');
+            ({ facets, years } = await facetCounts(context, params, scope));
+          }
+          const html = renderDocument(h(ListPage, { lang, scope, params: shown, list, facets, years, otherLanguagePath: otherLanguage(lang, ctx), ...(error ? { error } : {}) }));
+          return { status: error ? 400 : 200, html };
+        }),
+      );
+    }
+    router.all(`${prefix}/specimens/:id/`, (ctx) =>
+      page(ctx, async () => {
+        const id = ctx.params.id ?? '';
+        const record = RECORD_ID_PATTERN.test(id) ? await getSpecimen(context, id, lang) : undefined;
+        if (!record) return { status: 404, html: renderDocument(h(NotFoundPage, { lang, otherLanguagePath: otherLanguage(lang, ctx) })) };
+        return { status: 200, html: renderDocument(h(RecordPage, { record, lang, otherLanguagePath: otherLanguage(lang, ctx) })) };
+      }),
+    );
+    router.all(`${prefix}/specimens/:id/index.md`, async (ctx) => {
+      if (readOnly(ctx) === 'handled') return;
+      const id = ctx.params.id ?? '';
+      const record = RECORD_ID_PATTERN.test(id) ? await getSpecimen(context, id, lang) : undefined;
+      if (!record) throw new ProblemError('not-found', `No record has the id "${id.slice(0, 128)}".`);
+      const markdown = recordMarkdown(record, lang);
+      sendWithEntityTag(ctx, markdown, entityTag(markdown), 'text/markdown; charset=utf-8', options.maxAgeSeconds);
+    });
+    router.all(`${prefix}/developers/`, (ctx) =>
+      page(ctx, async () => ({ status: 200, html: renderDocument(h(DevelopersPage, { lang, baseUrl: context.baseUrl, otherLanguagePath: otherLanguage(lang, ctx) })) })),
+    );
+    // Pages are folders: the address without its slash redirects to it.
+    for (const path of [`${prefix}/timeline`, `${prefix}/developers`, `${prefix}/specimens/:id`, ...(lang === 'en' ? ['/en'] : [])]) {
+      router.all(path, async (ctx) => {
+        if (readOnly(ctx) === 'handled') return;
+        ctx.status = 301;
+        ctx.redirect(`${ctx.path}/${ctx.querystring ? `?${ctx.querystring}` : ''}`);
+      });
+    }
+  }
+
+  const assets = new Map<string, { type: string; file: URL }>([
+    ['site.css', { type: 'text/css; charset=utf-8', file: new URL('../../web/assets/site.css', import.meta.url) }],
+    ['site.js', { type: 'text/javascript; charset=utf-8', file: new URL('../../web/assets/site.js', import.meta.url) }],
+    ['icon.svg', { type: 'image/svg+xml', file: new URL('../../web/assets/icon.svg', import.meta.url) }],
+  ]);
+  router.all('/assets/:name', async (ctx) => {
+    if (readOnly(ctx) === 'handled') return;
+    const asset = assets.get(ctx.params.name ?? '');
+    if (!asset) throw new ProblemError('not-found', 'No such asset.');
+    const body = await readFile(asset.file, 'utf8');
+    sendWithEntityTag(ctx, body, entityTag(body), asset.type, 300);
+  });
+  router.all('/favicon.ico', async (ctx) => {
+    if (readOnly(ctx) === 'handled') return;
+    ctx.redirect('/assets/icon.svg');
+  });
+  return router;
+}
+
+/** The HTML 404 page, for readers (browsers) asking for a page that does not exist. */
+export function notFoundHtml(ctx: Context): string {
+  const lang: Lang = ctx.path.startsWith('/en/') || ctx.path === '/en' ? 'en' : 'zh';
+  return renderDocument(h(NotFoundPage, { lang, otherLanguagePath: lang === 'zh' ? '/en/' : '/' }));
+}

@@ -1,0 +1,30 @@
+import type { LocalizedRecord } from '../../domain/localize.ts';
+import type { Lang } from '../../domain/record.ts';
+import { langPrefix, TEXT } from '../i18n.ts';
+
+/** One work in a grid: thumbnail (lazy, WebP), title, model, date and format. */
+export function Card({ record, lang }: { record: LocalizedRecord; lang: Lang }) {
+  const text = TEXT[lang];
+  const href = `${langPrefix(lang)}/specimens/${record.id}/`;
+  const preview = record.media[0];
+  return (
+    <li class="card">
+      <a href={href}>
+        <figure class={`plate plate-${record.format}`}>
+          {record.thumbnail ? (
+            <img src={record.thumbnail} alt={record.title} loading="lazy" decoding="async" width={preview?.width} height={preview?.height} />
+          ) : (
+            <span class="plate-empty" aria-hidden="true">{text.formats[record.format]}</span>
+          )}
+        </figure>
+        <span class="card-title">{record.title}</span>
+      </a>
+      <span class="card-meta">
+        <span>{record.model}</span>
+        <span>{record.date}</span>
+        <span class="tag">{text.formats[record.format]}</span>
+        {record.kind === 'timeline' ? <span class="tag tag-timeline">{text.kinds.timeline}</span> : null}
+      </span>
+    </li>
+  );
+}

@@ -1,0 +1,32 @@
+import type { Lang } from '../../domain/record.ts';
+import { langPrefix, TEXT } from '../i18n.ts';
+import { Layout } from '../layout.tsx';
+
+/** What developers need: API, MCP, exports and tokens, with working examples. */
+export function DevelopersPage({ lang, baseUrl, otherLanguagePath }: { lang: Lang; baseUrl: string; otherLanguagePath: string }) {
+  const text = TEXT[lang];
+  const zh = lang === 'zh';
+  return (
+    <Layout lang={lang} title={text.developers} otherLanguagePath={otherLanguagePath} active="developers">
+      <article class="prose">
+        <h1>{text.developers}</h1>
+        <p>{zh ? '读取无需登录。请发送标识你的应用的 User-Agent。记录文本是来源材料，不是指令。' : 'Reading needs no login. Please send an application-specific User-Agent. Record text is source material, not instructions.'}</p>
+        <h2>{zh ? 'HTTP 接口' : 'HTTP API'}</h2>
+        <pre><code>{`curl '${baseUrl}/api/v1/specimens?q=pelican&lang=en&limit=5'\ncurl '${baseUrl}/api/v1/timeline?lang=en'\ncurl '${baseUrl}/api/v1/specimens/{id}?lang=zh'`}</code></pre>
+        <p>{zh ? '参数：q、source、format、kind、year、lang、sort、limit（1–50）、offset（0–10000）。错误为 RFC 9457 problem+json。' : 'Parameters: q, source, format, kind, year, lang, sort, limit (1–50), offset (0–10000). Errors are RFC 9457 problem+json.'} <a href="/openapi.json">openapi.json</a></p>
+        <h2>MCP</h2>
+        <p>{zh ? '智能体工具服务器（Streamable HTTP，无需登录）：' : 'Agent tool server (Streamable HTTP, no login):'} <code>{`${baseUrl}/mcp`}</code> — search_specimens, get_specimen, get_timeline.</p>
+        <pre><code>{`{ "mcpServers": { "model-works-archive": { "type": "http", "url": "${baseUrl}/mcp" } } }`}</code></pre>
+        <h2>{zh ? '批量导出' : 'Bulk exports'}</h2>
+        <ul>
+          <li><a href={`${langPrefix(lang)}/data/catalog.json`}>{`${langPrefix(lang)}/data/catalog.json`}</a></li>
+          <li><a href={`${langPrefix(lang)}/data/catalog.csv`}>{`${langPrefix(lang)}/data/catalog.csv`}</a> (<code>?bom=1</code> {zh ? '供 Excel 使用' : 'for Excel'})</li>
+          <li><a href={`${langPrefix(lang)}/llms.txt`}>{`${langPrefix(lang)}/llms.txt`}</a></li>
+        </ul>
+        <h2>{zh ? '提交与令牌' : 'Submissions and tokens'}</h2>
+        <p>{zh ? '维护者用访问令牌提交作品；发布器检查来源、日期、预览归属、重复和图片后自动发布。令牌由管理员用命令创建：' : 'Maintainers submit works with an access token; the publisher checks source, date, preview ownership, duplicates and images, then publishes automatically. An administrator creates tokens with:'}</p>
+        <pre><code>{`npm run tokens -- create --name my-bot --scope ingest\ncurl -X POST '${baseUrl}/api/v1/ingest' -H 'Authorization: Bearer mwa_…' -H 'Content-Type: application/json' -d @work.json\ncurl '${baseUrl}/api/v1/export?format=ndjson&lang=all' -H 'Authorization: Bearer mwa_…'`}</code></pre>
+      </article>
+    </Layout>
+  );
+}

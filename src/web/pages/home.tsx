@@ -1,0 +1,112 @@
+import type { ListResponse, SearchParams } from '../../domain/specimens.ts';
+import type { Lang } from '../../domain/record.ts';
+import { FORMATS, KINDS } from '../../domain/record.ts';
+import { SOURCES } from '../../domain/sources.ts';
+import { langPrefix, TEXT } from '../i18n.ts';
+import { Layout } from '../layout.tsx';
+import { Card } from './card.tsx';
+
+/** Counts per value of each filter, for the current search. */
+export interface Facets {
+  format: Record<string, number>;
+  kind: Record<string, number>;
+  year: Record<string, number>;
+  source: Record<string, number>;
+}
+
+export interface ListPageProps {
+  lang: Lang;
+  scope: 'gallery' | 'timeline';
+  params: Partial<SearchParams>;
+  list: ListResponse;
+  facets: Facets;
+  years: string[];
+  error?: string;
+  otherLanguagePath: string;
+}
+
+function pageHref(base: string, params: Partial<SearchParams>, page: number): string {
+  const query = new URLSearchParams();
+  for (const name of ['q', 'format', 'kind', 'year', 'source'] as const) {
+    const value = params[name];
+    if (value) query.set(name, value);
+  }
+  if (page > 1) query.set('page', String(page));
+  const text = query.toString();
+  return text ? `${base}?${text}` : base;
+}
+
+/** The gallery (home) and the timeline: a search form with facet counts, a grid and pagination. */
+export function ListPage(props: ListPageProps) {
+  const { lang, params, list, facets } = props;
+  const text = TEXT[lang];
+  const base = props.scope === 'gallery' ? `${langPrefix(lang)}/` : `${langPrefix(lang)}/timeline/`;
+  const page = Math.floor(list.offset / list.limit) + 1;
+  const pages = Math.max(1, Math.ceil(list.total / list.limit));
+  const option = (value: string, label: string, count: number | undefined, selected: string | undefined) => (
+    <option value={value} selected={selected === value}>
+      {label}
+      {count === undefined ? '' : ` (${count})`}
+    </option>
+  );
+  return (
+    <Layout lang={lang} title={props.scope === 'gallery' ? text.archive : text.timeline} otherLanguagePath={props.otherLanguagePath} active={props.scope}>
+      {props.scope === 'timeline' ? <p class="intro">{text.timelineIntro}</p> : null}
+      <form class="search" method="get" action={base} role="search">
+        <label class="visually-hidden" for="q">{text.search}</label>
+        <input id="q" type="search" name="q" value={params.q ?? ''} placeholder={text.searchPlaceholder} maxLength={200} />
+        <button type="submit">{text.search}</button>
+        <div class="filters">
+          <label>
+            <span>{text.format}</span>
+            <select name="format">
+              <option value="">{text.allFormats}</option>
+              {FORMATS.map((format) => option(format, text.formats[format], facets.format[format], params.format))}
+            </select>
+          </label>
+          {props.scope === 'gallery' ? (
+            <label>
+              <span>{text.kind}</span>
+              <select name="kind">
+                <option value="">{text.allKinds}</option>
+                {KINDS.map((kind) => option(kind, text.kinds[kind], facets.kind[kind], params.kind))}
+              </select>
+            </label>
+          ) : null}
+          <label>
+            <span>{text.year}</span>
+            <select name="year">
+              <option value="">{text.allYears}</option>
+              {props.years.map((year) => option(year, year, facets.year[year], params.year))}
+            </select>
+          </label>
+          <label>
+            <span>{text.source}</span>
+            <select name="source">
+              <option value="">{text.allSources}</option>
+              {SOURCES.map((source) => option(source.key, source.label[lang], facets.source[source.key], params.source))}
+            </select>
+          </label>
+          <button type="submit" class="secondary">{text.filter}</button>
+          <a class="clear" href={base}>{text.clear}</a>
+        </div>
+      </form>
+      {props.error ? <p class="notice" role="alert">{text.invalid}{props.error}</p> : null}
+      <p class="count" aria-live="polite">{text.results(list.total)}</p>
+      {list.items.length ? (
+        <ol class={props.scope === 'timeline' ? 'grid timeline-grid' : 'grid'}>
+          {list.items.map((record) => <Card record={record} lang={lang} />)}
+        </ol>
+      ) : (
+        <p class="empty">{text.noResults}</p>
+      )}
+      {pages > 1 ? (
+        <nav class="pagination" aria-label={text.page(page, pages)}>
+          {page > 1 ? <a rel="prev" href={pageHref(base, params, page - 1)}>{text.previous}</a> : <span />}
+          <span>{text.page(page, pages)}</span>
+          {page < pages ? <a rel="next" href={pageHref(base, params, page + 1)}>{text.next}</a> : <span />}
+        </nav>
+      ) : null}
+    </Layout>
+  );
+}

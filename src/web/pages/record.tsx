@@ -1,0 +1,74 @@
+import type { LocalizedRecord } from '../../domain/localize.ts';
+import type { Lang } from '../../domain/record.ts';
+import { sourceDefinition } from '../../domain/sources.ts';
+import { TEXT } from '../i18n.ts';
+import { Layout } from '../layout.tsx';
+
+/** A record page: preview, every fact, the source link, the prompt when recorded, the citation. */
+export function RecordPage({ record, lang, otherLanguagePath }: { record: LocalizedRecord; lang: Lang; otherLanguagePath: string }) {
+  const text = TEXT[lang];
+  const facts: [string, string][] = [
+    [text.model, record.model],
+    [text.author, record.author],
+    [text.date, record.date],
+    [text.format, text.formats[record.format]],
+    [text.kind, text.kinds[record.kind]],
+    [text.source, sourceDefinition(record.source)?.label[lang] ?? record.source],
+    [text.promptCategory, record.promptCategory],
+    [text.mediaStatus, text.mediaStatuses[record.mediaStatus]],
+    [text.updated, record.updated],
+  ];
+  return (
+    <Layout lang={lang} title={record.title} otherLanguagePath={otherLanguagePath} description={record.notes.slice(0, 200)} active={record.kind === 'timeline' ? 'timeline' : 'gallery'}>
+      <article class="record">
+        <header>
+          <p class="record-id">{record.id}</p>
+          <h1>{record.title}</h1>
+        </header>
+        <div class="record-body">
+          <div class="record-media">
+            {record.media.length ? (
+              record.media.map((media, index) => (
+                <figure class="plate">
+                  <img src={media.url} alt={index === 0 ? record.title : `${record.title} (${index + 1})`} width={media.width} height={media.height} loading={index === 0 ? 'eager' : 'lazy'} />
+                </figure>
+              ))
+            ) : (
+              <figure class={`plate plate-${record.format}`}>
+                <span class="plate-empty">{text.noPreview}</span>
+              </figure>
+            )}
+          </div>
+          <div class="record-text">
+            <p class="notes">{record.notes}</p>
+            <dl class="facts">
+              {facts.map(([label, value]) => (
+                <>
+                  <dt>{label}</dt>
+                  <dd>{value}</dd>
+                </>
+              ))}
+            </dl>
+            {record.prompt !== undefined ? (
+              <section class="prompt">
+                <h2>{text.prompt}</h2>
+                <blockquote>{record.prompt}</blockquote>
+              </section>
+            ) : null}
+            <p class="source-link">
+              <a href={record.sourceUrl} rel="noopener noreferrer external">{text.originalSource} ↗</a>
+            </p>
+            <section class="citation">
+              <h2>{text.citation}</h2>
+              <p id="citation-text">{record.citation}</p>
+              <button type="button" class="copy" data-copy-target="citation-text" data-copied-label={text.copied}>{text.copy}</button>
+            </section>
+            <p class="alternates">
+              <a href={`/api/v1/specimens/${record.id}?lang=${lang}`} type="application/json">{text.jsonRecord}</a> · <a href={record.markdown} type="text/markdown">{text.markdownRecord}</a>
+            </p>
+          </div>
+        </div>
+      </article>
+    </Layout>
+  );
+}

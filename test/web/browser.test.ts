@@ -1,0 +1,132 @@
+import { expect } from 'chai';
+import { existsSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { makeRecord } from '../helpers/factories.ts';
+import { startTestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+describe('the website in headless Chromium', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  let browser: Browser;
+  const consoleErrors: string[] = [];
+  const hostile = makeRecord({ date: '2026-11-01', title: { zh: '<script>window.__pwned = 1</script>恶意标题', en: '<script>window.__pwned = 1</script> hostile "title" & more' }, notes: { zh: '<img src=x onerror="window.__pwned=2">', en: '<img src=x onerror="window.__pwned=2">' } });
+
+  before(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`Chromium is needed at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
+    server = await startTestServer({ demo: true });
+    await server.backend.store.putRecords([hostile]);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function open(path: string, options: { javaScriptEnabled?: boolean } = {}): Promise<Page> {
+    const context = await browser.newContext({ javaScriptEnabled: options.javaScriptEnabled ?? true });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+    const page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(`${page.url()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
+    await page.goto(`${server.baseUrl}${path}`);
+    return page;
+  }
+
+  const cardTitles = (page: Page) => page.locator('.card-title').allTextContents();
+
+  it('searches from the home page in both languages', async () => {
+    const zh = await open('/');
+    expect(await zh.getAttribute('html', 'lang')).to.equal('zh-Hans');
+    await zh.fill('input[name="q"]', '鹈鹕');
+    await zh.press('input[name="q"]', 'Enter');
+    await zh.waitForURL(/q=/);
+    const zhTitles = await cardTitles(zh);
+    expect(zhTitles.length).to.be.greaterThan(3);
+    expect(await zh.locator('.count').textContent()).to.match(/共 \d+ 件/);
+    const en = await open('/en/');
+    expect(await en.getAttribute('html', 'lang')).to.equal('en');
+    await en.fill('input[name="q"]', 'pelican');
+    await en.press('input[name="q"]', 'Enter');
+    await en.waitForURL(/q=pelican/);
+    const enTitles = await cardTitles(en);
+    expect(enTitles.length).to.be.greaterThan(3);
+    expect(enTitles.some((title) => /pelican/i.test(title))).to.equal(true);
+  });
+
+  it('filters with a select and pages through the gallery', async () => {
+    const page = await open('/en/');
+    await Promise.all([page.waitForURL(/format=svg/), page.selectOption('select[name="format"]', 'svg')]);
+    const tags = await page.locator('.card .tag:not(.tag-timeline)').allTextContents();
+    expect(tags.length).to.be.greaterThan(0);
+    expect(tags.every((tag) => tag === 'SVG')).to.equal(true);
+    expect(await page.locator('select[name="format"] option[value="svg"]').textContent()).to.match(/SVG \(\d+\)/);
+    const home = await open('/en/');
+    const first = await cardTitles(home);
+    await Promise.all([home.waitForURL(/page=2/), home.click('a[rel="next"]')]);
+    const second = await cardTitles(home);
+    expect(second.length).to.be.greaterThan(0);
+    expect(second.filter((title) => first.includes(title))).to.deep.equal([]);
+  });
+
+  it('opens a record, copies its citation and switches language', async () => {
+    const page = await open('/en/?q=pelican');
+    const title = (await page.locator('.card-title').first().textContent()) ?? '';
+    await Promise.all([page.waitForURL(/\/en\/specimens\/[^/]+\/$/), page.locator('.card a').first().click()]);
+    expect(await page.locator('h1').textContent()).to.equal(title);
+    const citation = (await page.locator('#citation-text').textContent()) ?? '';
+    expect(citation).to.include(title);
+    await page.click('button.copy');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).to.equal(citation);
+    expect(await page.locator('button.copy').textContent()).to.equal('Copied');
+    const id = page.url().split('/').at(-2);
+    await Promise.all([page.waitForURL(/\/specimens\//), page.click('a.lang-switch')]);
+    expect(page.url()).to.equal(`${server.baseUrl}/specimens/${id}/`);
+    expect(await page.getAttribute('html', 'lang')).to.equal('zh-Hans');
+    expect(await page.locator('a[type="text/markdown"]').getAttribute('href')).to.match(/index\.md$/);
+  });
+
+  it('shows the timeline in chronological order', async () => {
+    const page = await open('/en/timeline/');
+    const dates = await page.locator('.card-meta span:nth-child(2)').allTextContents();
+    expect(dates.length).to.be.greaterThan(3);
+    expect(dates).to.deep.equal([...dates].sort());
+  });
+
+  it('escapes hostile record text', async () => {
+    const page = await open(`/en/specimens/${hostile.id}/`);
+    expect(await page.locator('h1').textContent()).to.equal('<script>window.__pwned = 1</script> hostile "title" & more');
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).to.equal(undefined);
+    const list = await open('/en/?q=hostile');
+    expect(await cardTitles(list)).to.include('<script>window.__pwned = 1</script> hostile "title" & more');
+    expect(await list.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).to.equal(undefined);
+  });
+
+  it('searches without JavaScript', async () => {
+    const page = await open('/en/', { javaScriptEnabled: false });
+    await page.fill('input[name="q"]', 'lighthouse');
+    await Promise.all([page.waitForURL(/q=lighthouse/), page.click('form.search button[type="submit"]:not(.secondary)')]);
+    expect((await cardTitles(page)).some((title) => /lighthouse/i.test(title))).to.equal(true);
+  });
+
+  it('answers unknown pages with the 404 page, and logged no console errors anywhere', async () => {
+    const page = await open('/en/no-such-page/');
+    expect(await page.locator('h1').textContent()).to.equal('Page not found');
+    const missing = await page.goto(`${server.baseUrl}/en/specimens/svg-none-00000000/`);
+    expect(missing?.status()).to.equal(404);
+    expect(consoleErrors.filter((entry) => !/404 \(Not Found\)/.test(entry) || !/no-such-page|svg-none/.test(entry))).to.deep.equal([]);
+  });
+
+  it('works on a phone-sized screen', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${server.baseUrl}/en/`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).to.be.at.most(0);
+  });
+});
