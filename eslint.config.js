@@ -15,7 +15,11 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.js'],
+    files: ['eslint.config.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
+    files: ['src/web/assets/*.js'],
+    languageOptions: { globals: { document: 'readonly', window: 'readonly', navigator: 'readonly', setTimeout: 'readonly', Element: 'readonly' } },
   },
 );

@@ -54,9 +54,10 @@ export class PublishedPreviews {
     }
   }
 
-  /** Adds (or replaces) the previews of records. */
+  /** Adds (or replaces) the previews of records; a timeline record shares its gallery record's previews, so only gallery records count. */
   remember(records: readonly CanonicalRecord[]): void {
     for (const record of records) {
+      if (record.kind !== 'gallery') continue;
       for (let index = 0; index < MAX_MEDIA; index += 1) this.hashes.remove(`${record.id}#${index}`);
       for (const sha of this.shaOf.get(record.id) ?? []) if (this.bySha.get(sha)?.recordId === record.id) this.bySha.delete(sha);
       const owner: Owner = { recordId: record.id, source: record.source, ...(record.submissionId ? { submissionId: record.submissionId } : {}) };

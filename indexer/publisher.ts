@@ -160,7 +160,9 @@ export class Publisher {
       return { status: 'needs_review', checks, recordIds: [], duplicateOf: null, reason: failing.map((check) => `${check.name}: ${check.detail}`).join(' ') };
     }
     const { canonicalUrl, source } = identity;
-    const recordIds = await this.oneAtATimePerModel(submission.model, () => this.publish(record, canonicalUrl, source, images.previews, now));
+    // Content-addressed files can be written by any number of publishers at once; only the records wait per model.
+    const media = await this.storeMedia(images.previews);
+    const recordIds = await this.oneAtATimePerModel(submission.model, () => this.publish(record, canonicalUrl, source, media, now));
     return { status: 'published', checks, recordIds, duplicateOf: null, reason: null };
   }
 
@@ -176,15 +178,23 @@ export class Publisher {
     }
   }
 
-  /** Stores the previews and writes the gallery record (and the timeline record of a model's first work). */
-  private async publish(record: SubmissionRecord, canonicalUrl: string, source: string, previews: Awaited<ReturnType<typeof checkImages>>['previews'], now: Date): Promise<string[]> {
-    const { submission } = record;
+  /** Stores the previews content-addressed, each with its WebP thumbnail. */
+  private async storeMedia(previews: Awaited<ReturnType<typeof checkImages>>['previews']): Promise<StoredMedia[]> {
     const media: StoredMedia[] = [];
     for (const preview of previews) {
       const extension = preview.format === 'jpeg' ? 'jpg' : preview.format === 'png' || preview.format === 'webp' || preview.format === 'gif' ? preview.format : undefined;
       const stored = await storePreview(this.settings.mediaDir, preview.bytes, extension ?? 'png', extension === undefined);
       media.push({ ...stored, blockhash: preview.blockhash });
     }
+    return media;
+  }
+
+  /**
+   * Writes the gallery record and, when the work is the earliest archived work of its model label,
+   * its timeline record; a timeline record that an earlier ingested work supersedes is removed.
+   */
+  private async publish(record: SubmissionRecord, canonicalUrl: string, source: string, media: StoredMedia[], now: Date): Promise<string[]> {
+    const { submission } = record;
     const updated = now.toISOString().slice(0, 10);
     const base = {
       source,
@@ -205,10 +215,15 @@ export class Publisher {
     const gallery: CanonicalRecord = { id: recordId({ canonicalSourceUrl: canonicalUrl, kind: 'gallery', format: submission.format, model: submission.model }), kind: 'gallery', ...base };
     const records = [gallery];
     const earliest = await this.deps.store.earliestForModel(submission.model);
+    let superseded: string[] = [];
     if (!earliest || earliest.submissionId === record.submissionId || submission.date < earliest.date) {
-      records.push({ ...gallery, id: recordId({ canonicalSourceUrl: canonicalUrl, kind: 'timeline', format: submission.format, model: submission.model }), kind: 'timeline' });
+      const timelineId = recordId({ canonicalSourceUrl: canonicalUrl, kind: 'timeline', format: submission.format, model: submission.model });
+      records.push({ ...gallery, id: timelineId, kind: 'timeline' });
+      // Imported (editorial) timeline records stay; ingested ones give way to the earlier work.
+      superseded = (await this.deps.store.findByModel(submission.model)).filter((other) => other.kind === 'timeline' && other.submissionId && other.id !== timelineId).map((other) => other.id);
     }
     await this.deps.store.putRecords(records);
+    if (superseded.length) await this.deps.store.deleteRecords(superseded);
     await this.deps.store.setCatalogUpdated(updated);
     this.published.remember(records);
     return records.map((entry) => entry.id);

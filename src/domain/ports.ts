@@ -28,6 +28,8 @@ export interface RecordStore {
   catalogState(): Promise<CatalogState>;
   /** The earliest record (by date, then id) whose model label is exactly this one, of any kind. */
   earliestForModel(model: string): Promise<StoredRecord | undefined>;
+  /** Every record whose model label is exactly this one, of any kind. */
+  findByModel(model: string): Promise<StoredRecord[]>;
   /** Published records with this canonical source URL, of any kind. */
   findBySourceUrl(sourceUrl: string): Promise<StoredRecord[]>;
   /** Records the catalog compilation date. */

@@ -79,6 +79,16 @@ export function recordStoreContract(name: string, open: StoreFactory): void {
       expect(await store.getRecord(records[0]?.id ?? '')).to.equal(undefined);
     });
 
+    it('finds records by exact model label, earliest first', async () => {
+      const late = makeRecord({ model: 'Label-X', date: '2025-05-05' });
+      const early = makeRecord({ model: 'Label-X', date: '2024-01-01', kind: 'timeline' });
+      await store.putRecords([late, early, makeRecord({ model: 'label-x' })]);
+      expect((await store.findByModel('Label-X')).map((record) => record.id)).to.deep.equal([early.id, late.id]);
+      expect((await store.earliestForModel('Label-X'))?.id).to.equal(early.id);
+      expect(await store.earliestForModel('Nobody')).to.equal(undefined);
+      expect((await store.findBySourceUrl(late.sourceUrl)).map((record) => record.id)).to.deep.equal([late.id]);
+    });
+
     it('answers ping', async () => {
       await store.ping();
     });

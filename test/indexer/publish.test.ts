@@ -101,6 +101,15 @@ describe('publisher end to end: submissions to published, duplicate or needs_rev
     expect(later.recordIds).to.have.length(1);
   });
 
+  it('moves the timeline record to an earlier work of the model that arrives later', async () => {
+    const earlier = await submitAndSettle(submission({ model: 'Fresh-Model-7', date: '2024-01-15', media: [images.url('/drawing-6.png')] }));
+    expect(earlier.status, earlier.reason ?? '').to.equal('published');
+    expect(earlier.recordIds).to.have.length(2);
+    expect((await server.get(`/api/v1/specimens/${first.recordIds[1]}`)).status).to.equal(404);
+    const timeline = await getJson<{ items: { id: string; model: string }[] }>(server, '/api/v1/timeline?limit=50');
+    expect(timeline.body.items.filter((item) => item.model === 'Fresh-Model-7').map((item) => item.id)).to.deep.equal([earlier.recordIds[1]]);
+  });
+
   it('calls the same source again a duplicate', async () => {
     const again = await submitAndSettle({ ...firstSubmission, sourceUrl: `${firstSubmission.sourceUrl as string}?utm_source=feed`, media: [images.url('/drawing-5.png')] });
     expect(again.status).to.equal('duplicate');
@@ -134,7 +143,7 @@ describe('publisher end to end: submissions to published, duplicate or needs_rev
   }
 
   it('sends previews from a host that is not the source\'s to needs_review', async () => {
-    const status = await submitAndSettle(submission({ media: [images.url('/drawing-6.png').replace('127.0.0.1', 'localhost')] }));
+    const status = await submitAndSettle(submission({ media: [images.url('/drawing-5.png').replace('127.0.0.1', 'localhost')] }));
     expect(status.status).to.equal('needs_review');
     expect(check(status, 'preview-ownership')?.outcome).to.equal('fail');
     expect(check(status, 'preview-ownership')?.detail).to.include('localhost');

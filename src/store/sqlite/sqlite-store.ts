@@ -99,6 +99,7 @@ export class SqliteRecordStore implements RecordStore {
       get: db.prepare<[string], RecordRow>('SELECT doc, seq FROM records WHERE id = ?'),
       upsert: db.prepare('INSERT INTO records (id, kind, source, format, date, source_url, model, seq, doc) VALUES (@id, @kind, @source, @format, @date, @sourceUrl, @model, @seq, @doc) ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, source = excluded.source, format = excluded.format, date = excluded.date, source_url = excluded.source_url, model = excluded.model, seq = excluded.seq, doc = excluded.doc'),
       earliestForModel: db.prepare<[string], RecordRow>('SELECT doc, seq FROM records WHERE model = ? ORDER BY date, id LIMIT 1'),
+      byModel: db.prepare<[string], RecordRow>('SELECT doc, seq FROM records WHERE model = ? ORDER BY date, id'),
       bySourceUrl: db.prepare<[string], RecordRow>('SELECT doc, seq FROM records WHERE source_url = ? ORDER BY kind'),
       remove: db.prepare('DELETE FROM records WHERE id = ?'),
       page: db.prepare<[string, number], RecordRow & { id: string }>('SELECT id, doc, seq FROM records WHERE id > ? ORDER BY id LIMIT ?'),
@@ -175,6 +176,10 @@ export class SqliteRecordStore implements RecordStore {
   async earliestForModel(model: string): Promise<StoredRecord | undefined> {
     const row = this.statements.earliestForModel.get(model);
     return row ? toStored(row) : undefined;
+  }
+
+  async findByModel(model: string): Promise<StoredRecord[]> {
+    return this.statements.byModel.all(model).map(toStored);
   }
 
   async findBySourceUrl(sourceUrl: string): Promise<StoredRecord[]> {
