@@ -214,13 +214,16 @@ export class Publisher {
     };
     const gallery: CanonicalRecord = { id: recordId({ canonicalSourceUrl: canonicalUrl, kind: 'gallery', format: submission.format, model: submission.model }), kind: 'gallery', ...base };
     const records = [gallery];
-    const earliest = await this.deps.store.earliestForModel(submission.model);
+    // The timeline record belongs to the model's earliest work by (date, id); with crashes and retries
+    // works arrive in any order, so the rule is decided against every gallery record of the model.
+    const ofModel = await this.deps.store.findByModel(submission.model);
+    const earliest = ofModel.every((other) => other.kind !== 'gallery' || other.id === gallery.id || other.date > submission.date || (other.date === submission.date && other.id > gallery.id));
     let superseded: string[] = [];
-    if (!earliest || earliest.submissionId === record.submissionId || submission.date < earliest.date) {
+    if (earliest) {
       const timelineId = recordId({ canonicalSourceUrl: canonicalUrl, kind: 'timeline', format: submission.format, model: submission.model });
       records.push({ ...gallery, id: timelineId, kind: 'timeline' });
       // Imported (editorial) timeline records stay; ingested ones give way to the earlier work.
-      superseded = (await this.deps.store.findByModel(submission.model)).filter((other) => other.kind === 'timeline' && other.submissionId && other.id !== timelineId).map((other) => other.id);
+      superseded = ofModel.filter((other) => other.kind === 'timeline' && other.submissionId && other.id !== timelineId).map((other) => other.id);
     }
     await this.deps.store.putRecords(records);
     if (superseded.length) await this.deps.store.deleteRecords(superseded);

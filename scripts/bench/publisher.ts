@@ -28,6 +28,7 @@ import { AMBIGUOUS_MAX_DISTANCE, contentHash, hammingDistance } from '../../inde
 import { fetchImage } from '../../indexer/media/safe-fetch.ts';
 import { createPublisher } from '../../indexer/run-publisher.ts';
 import type { PublisherResult, PublisherRun, StageTime } from './types.ts';
+import { setting } from './settings.ts';
 
 const PREVIEWS_PER_SUBMISSION = 3;
 /** Distinct model labels by default: a mixed queue. */
@@ -37,14 +38,6 @@ const MIN_DISTANCE = AMBIGUOUS_MAX_DISTANCE + 12;
 /** Previews timed one at a time, stage by stage, after the run. */
 const STAGE_SAMPLE = 30;
 const POLL_MS = 10;
-
-function setting(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return value;
-}
 
 /** A deterministic line drawing on white (curves, circles, a polyline), like a typical SVG work's preview. */
 function drawingSvg(seed: number, width = 600, height = 400): string {

@@ -5,6 +5,7 @@
 import { SYNTHETIC_WORDS } from '../../src/catalog/synthetic.ts';
 import { FORMATS, KINDS } from '../../src/domain/record.ts';
 import { SOURCE_KEYS } from '../../src/domain/sources.ts';
+import { seededRandom } from '../../src/random.ts';
 
 /** Query classes of the distinct-search mix. */
 export const QUERY_CLASSES = ['word', 'pair', 'prefix', 'typo', 'zh'] as const;
@@ -23,23 +24,11 @@ const ENGLISH = SYNTHETIC_WORDS.map(([en]) => en);
 const CHINESE = SYNTHETIC_WORDS.map(([, zh]) => zh);
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
-/** mulberry32, as the synthetic catalog uses. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Random choices from one seeded generator. */
 class Chooser {
   private readonly random: () => number;
   constructor(seed: number) {
-    this.random = generator(seed);
+    this.random = seededRandom(seed);
   }
   chance(p: number): boolean {
     return this.random() < p;

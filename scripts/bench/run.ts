@@ -28,6 +28,7 @@ import type { QueryClass } from './queries.ts';
 import { allPublished, badCount, goals, MCP_COUNTERPART, printFailures, printGoals, printHashes, printPublisher, printScenario, printTable } from './report.ts';
 import type { Facts, ServerFacts } from './report.ts';
 import type { LoadConfig, LoadResult } from './types.ts';
+import { setting } from './settings.ts';
 
 const DISTINCT_SEARCHES = 200_000;
 const WARMUP_SEARCHES = 3_000;
@@ -37,14 +38,6 @@ const MCP_WARMUP_SECONDS = 2;
 const ID_PAGES = 8;
 /** Pause before each scenario, so requests abandoned by the previous one finish first. */
 const SETTLE_MS = 1000;
-
-function setting(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return value;
-}
 
 const records = setting('BENCH_RECORDS', 100_000);
 const seconds = setting('BENCH_SECONDS', 10);

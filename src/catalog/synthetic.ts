@@ -1,5 +1,6 @@
 import { canonicalSourceUrl, SOURCES } from '../domain/sources.ts';
 import { recordId } from '../domain/ids.ts';
+import { seededRandom } from '../random.ts';
 import { FORMATS, MEDIA_STATUSES } from '../domain/record.ts';
 import type { CanonicalRecord, Format, Kind, MediaStatus } from '../domain/record.ts';
 
@@ -38,17 +39,6 @@ const KINDS_WEIGHTED: readonly Kind[] = ['gallery', 'gallery', 'gallery', 'galle
 const FIRST_YEAR = 2015;
 const LAST_YEAR = 2026;
 
-/** mulberry32: a small, fast, seedable generator. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function sourceUrlFor(source: string, index: number, handle: string, date: string): string {
   const n = index.toString(36);
@@ -71,7 +61,7 @@ function sourceUrlFor(source: string, index: number, handle: string, date: strin
 
 /** The synthetic record number index of a catalog (index from 0). */
 export function syntheticRecord(index: number, updated: string): CanonicalRecord {
-  const random = generator(index * 7919 + 17);
+  const random = seededRandom(index * 7919 + 17);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
   const words = (count: number): (readonly [string, string])[] => Array.from({ length: count }, () => pick(SYNTHETIC_WORDS));
   // Spread records over every source, format and year first, then at random.

@@ -1,4 +1,5 @@
 /** Generative preview plates for demo works: one deterministic, standalone SVG per work, safe for librsvg. */
+import { seededRandom } from '../random.ts';
 
 /** A work's fields that the preview art depends on. */
 export interface PreviewArtInput { format: 'svg' | 'animation' | '3d' | 'game' | 'video'; title: string; seed: number }
@@ -9,17 +10,6 @@ type Point = [number, number];
 const WIDTH = 800;
 const HEIGHT = 600;
 
-/** mulberry32: a small deterministic PRNG returning numbers in [0, 1). */
-function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** FNV-1a hash of a string, mixed into the seed so equal seeds with different titles still differ. */
 function hashString(text: string): number {
@@ -264,7 +254,7 @@ const PAINTERS: Record<PreviewArtInput['format'], (rng: Rng, hue: number, id: st
 /** Returns a complete standalone SVG document (800×600) drawing a distinctive generative still for a demo work. */
 export function renderPreviewArt(input: PreviewArtInput): string {
   const seed = (input.seed ^ hashString(input.title)) >>> 0;
-  const rng = mulberry32(seed);
+  const rng = seededRandom(seed);
   const hue = rng() * 360;
   const id = `pa${seed.toString(36)}`;
   const body = PAINTERS[input.format](rng, hue, id);

@@ -26,9 +26,7 @@ export interface RecordStore {
   /** Records changed after a change number, in change order (the change feed). */
   changesSince(changeNumber: number, limit: number): Promise<StoredRecord[]>;
   catalogState(): Promise<CatalogState>;
-  /** The earliest record (by date, then id) whose model label is exactly this one, of any kind. */
-  earliestForModel(model: string): Promise<StoredRecord | undefined>;
-  /** Every record whose model label is exactly this one, of any kind. */
+  /** Every record whose model label is exactly this one, of any kind, earliest (date, then id) first. */
   findByModel(model: string): Promise<StoredRecord[]>;
   /** Published records with this canonical source URL, of any kind. */
   findBySourceUrl(sourceUrl: string): Promise<StoredRecord[]>;

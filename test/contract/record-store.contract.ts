@@ -84,8 +84,7 @@ export function recordStoreContract(name: string, open: StoreFactory): void {
       const early = makeRecord({ model: 'Label-X', date: '2024-01-01', kind: 'timeline' });
       await store.putRecords([late, early, makeRecord({ model: 'label-x' })]);
       expect((await store.findByModel('Label-X')).map((record) => record.id)).to.deep.equal([early.id, late.id]);
-      expect((await store.earliestForModel('Label-X'))?.id).to.equal(early.id);
-      expect(await store.earliestForModel('Nobody')).to.equal(undefined);
+      expect(await store.findByModel('Nobody')).to.deep.equal([]);
       expect((await store.findBySourceUrl(late.sourceUrl)).map((record) => record.id)).to.deep.equal([late.id]);
     });
 

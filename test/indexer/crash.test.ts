@@ -75,7 +75,21 @@ describe('crash safety: the publisher killed with SIGKILL in the middle of a bat
       for (const record of accepted.records) {
         const settled = await backend.submissions.getSubmission(record.submissionId);
         expect(settled?.status).to.equal('published');
-        for (const id of settled?.recordIds ?? []) expect(await backend.store.getRecord(id), id).to.not.equal(undefined);
+        const [galleryId, timelineId] = settled?.recordIds ?? [];
+        expect((await backend.store.getRecord(galleryId ?? ''))?.kind).to.equal('gallery');
+        // A timeline record moves to an earlier work of the same model when one is published later.
+        if (timelineId && !(await backend.store.getRecord(timelineId))) {
+          const model = (await backend.store.getRecord(galleryId ?? ''))?.model ?? '';
+          expect((await backend.store.findByModel(model)).filter((other) => other.kind === 'timeline')).to.have.length(1);
+        }
+      }
+      // Each model's timeline record belongs to its earliest work by (date, id).
+      for (let model = 0; model < 5; model += 1) {
+        const works = await backend.store.findByModel(`Crash-Model-${model}`);
+        const galleries = works.filter((work) => work.kind === 'gallery').sort((a, b) => (a.id < b.id ? -1 : 1));
+        const timeline = works.filter((work) => work.kind === 'timeline');
+        expect(timeline).to.have.length(1);
+        expect(timeline[0]?.submissionId).to.equal(galleries[0]?.submissionId);
       }
       expect(await backend.search.count()).to.equal(records);
     } finally {

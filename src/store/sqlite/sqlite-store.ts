@@ -98,7 +98,6 @@ export class SqliteRecordStore implements RecordStore {
     this.statements = {
       get: db.prepare<[string], RecordRow>('SELECT doc, seq FROM records WHERE id = ?'),
       upsert: db.prepare('INSERT INTO records (id, kind, source, format, date, source_url, model, seq, doc) VALUES (@id, @kind, @source, @format, @date, @sourceUrl, @model, @seq, @doc) ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, source = excluded.source, format = excluded.format, date = excluded.date, source_url = excluded.source_url, model = excluded.model, seq = excluded.seq, doc = excluded.doc'),
-      earliestForModel: db.prepare<[string], RecordRow>('SELECT doc, seq FROM records WHERE model = ? ORDER BY date, id LIMIT 1'),
       byModel: db.prepare<[string], RecordRow>('SELECT doc, seq FROM records WHERE model = ? ORDER BY date, id'),
       bySourceUrl: db.prepare<[string], RecordRow>('SELECT doc, seq FROM records WHERE source_url = ? ORDER BY kind'),
       remove: db.prepare('DELETE FROM records WHERE id = ?'),
@@ -171,11 +170,6 @@ export class SqliteRecordStore implements RecordStore {
       if (!last || rows.length < batchSize) return;
       after = last.id;
     }
-  }
-
-  async earliestForModel(model: string): Promise<StoredRecord | undefined> {
-    const row = this.statements.earliestForModel.get(model);
-    return row ? toStored(row) : undefined;
   }
 
   async findByModel(model: string): Promise<StoredRecord[]> {
