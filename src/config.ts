@@ -33,6 +33,8 @@ export interface Config {
   publisherMaxAttempts: number;
   /** How long a publisher's claim holds without a heartbeat before another may take the submission. */
   publisherLeaseMs: number;
+  /** Refuse requests whose User-Agent is missing or a library default. */
+  rejectGenericUserAgents: boolean;
 }
 
 export class ConfigError extends Error {
@@ -120,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publisherConcurrency: integer('ARCHIVE_PUBLISHER_CONCURRENCY', 4, 1, 64),
     publisherMaxAttempts: integer('ARCHIVE_PUBLISHER_MAX_ATTEMPTS', 5, 1, 100),
     publisherLeaseMs: integer('ARCHIVE_PUBLISHER_LEASE_MS', 60_000, 1000, 3_600_000),
+    rejectGenericUserAgents: flag('ARCHIVE_REJECT_GENERIC_UA', false),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -8,6 +8,7 @@ import type { Logger } from '../logger.ts';
 import { healthRouter } from './health/router.ts';
 import { mediaRouter } from './media/router.ts';
 import { openCors } from './middlewares/cors.ts';
+import { rejectGenericUserAgents } from './middlewares/user-agent.ts';
 import { problems } from './middlewares/problems.ts';
 import { requestLog } from './middlewares/request-log.ts';
 import { ResponseCache } from './response-cache.ts';
@@ -19,7 +20,7 @@ import { notFoundHtml, webRouter } from './web/router.ts';
 import { mcpRoute } from '../mcp/koa-route.ts';
 import Router from '@koa/router';
 
-export type AppConfig = Pick<Config, 'baseUrl' | 'mediaDir' | 'responseCacheBytes' | 'cacheMaxAgeSeconds' | 'allowedOrigins'>;
+export type AppConfig = Pick<Config, 'baseUrl' | 'mediaDir' | 'responseCacheBytes' | 'cacheMaxAgeSeconds' | 'allowedOrigins'> & Partial<Pick<Config, 'rejectGenericUserAgents'>>;
 
 const SERVICE_VERSION = '1.0.0';
 
@@ -40,6 +41,7 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
   app.use(requestLog(logger));
   app.use(problems(config.baseUrl, logger));
   app.use(openCors());
+  if (config.rejectGenericUserAgents) app.use(rejectGenericUserAgents());
   app.use(
     compress({
       threshold: 2048,

@@ -37,7 +37,7 @@ export interface TestPublisherOptions {
   retryDelayMs?: number;
 }
 
-export async function startTestServer(options: { records?: CanonicalRecord[]; demo?: boolean; updated?: string; publisher?: TestPublisherOptions } = {}): Promise<TestServer> {
+export async function startTestServer(options: { records?: CanonicalRecord[]; demo?: boolean; updated?: string; publisher?: TestPublisherOptions; rejectGenericUserAgents?: boolean } = {}): Promise<TestServer> {
   const dataDir = temporaryDataDir();
   const backend = openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true });
   const logs: Record<string, unknown>[] = [];
@@ -67,7 +67,7 @@ export async function startTestServer(options: { records?: CanonicalRecord[]; de
       )
     : undefined;
   publisher?.start();
-  const app = createApp({ baseUrl, mediaDir: join(dataDir, 'media'), responseCacheBytes: 8 * 1024 * 1024, cacheMaxAgeSeconds: 60, allowedOrigins: ['https://allowed.example'] }, backend, logger, {
+  const app = createApp({ baseUrl, mediaDir: join(dataDir, 'media'), responseCacheBytes: 8 * 1024 * 1024, cacheMaxAgeSeconds: 60, allowedOrigins: ['https://allowed.example'], rejectGenericUserAgents: options.rejectGenericUserAgents ?? false }, backend, logger, {
     ...(publisher ? { submitted: () => publisher.wake() } : {}),
   });
   server.on('request', app.callback());
