@@ -9,6 +9,7 @@ import { healthRouter } from './health/router.ts';
 import { mediaRouter } from './media/router.ts';
 import { openCors } from './middlewares/cors.ts';
 import { rejectGenericUserAgents } from './middlewares/user-agent.ts';
+import { securityHeaders } from './middlewares/security-headers.ts';
 import { problems } from './middlewares/problems.ts';
 import { requestLog } from './middlewares/request-log.ts';
 import { ResponseCache } from './response-cache.ts';
@@ -39,6 +40,7 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
   const readOptions = { store: backend.store, cache, maxAgeSeconds: config.cacheMaxAgeSeconds };
 
   app.use(requestLog(logger));
+  app.use(securityHeaders());
   app.use(problems(config.baseUrl, logger));
   app.use(openCors());
   if (config.rejectGenericUserAgents) app.use(rejectGenericUserAgents());

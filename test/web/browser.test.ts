@@ -122,6 +122,23 @@ describe('the website in headless Chromium', function () {
     expect(consoleErrors.filter((entry) => !/404 \(Not Found\)/.test(entry) || !/no-such-page|svg-none/.test(entry))).to.deep.equal([]);
   });
 
+  it('sends a strict Content-Security-Policy that the pages live within', async () => {
+    const response = await fetch(`${server.baseUrl}/en/`);
+    const policy = response.headers.get('content-security-policy') ?? '';
+    expect(policy).to.include("script-src 'self'").and.include("frame-ancestors 'none'");
+    expect(policy).to.not.include('unsafe-inline');
+    expect(response.headers.get('x-content-type-options')).to.equal('nosniff');
+    expect(response.headers.get('referrer-policy')).to.equal('strict-origin-when-cross-origin');
+    const violations: string[] = [];
+    const page = await open('/en/specimens/' + hostile.id + '/');
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    await page.click('button.copy');
+    await page.goto(`${server.baseUrl}/en/?q=pelican`);
+    expect(violations).to.deep.equal([]);
+  });
+
   it('works on a phone-sized screen', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
