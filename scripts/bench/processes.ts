@@ -117,10 +117,42 @@ function commandName(pid: number): string {
   }
 }
 
-/** Resident memory of pid and all its descendants, in MB, with the processes counted (e.g. "node 180, node 240"). */
-export function treeRss(pid: number): { megabytes: number; processes: number; detail: string } {
+/** Pid and all its descendants, pid first. */
+export function processTree(pid: number): number[] {
   const pids = [pid];
   for (let i = 0; i < pids.length; i += 1) pids.push(...childrenOf(pids[i] ?? 0));
+  return pids;
+}
+
+/** Resident memory of one process in MB (2^20 bytes), 0 when it is gone. */
+export function rssMegabytes(pid: number): number {
+  return rssKilobytes(pid) / 1024;
+}
+
+let clockTicks: number | undefined;
+
+/** User plus system CPU time of one process so far, in seconds (0 when it is gone). */
+export function cpuSeconds(pid: number): number {
+  clockTicks ??= (() => {
+    try {
+      return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      return 100;
+    }
+  })();
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces), from field 3 on: utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+  } catch {
+    return 0;
+  }
+}
+
+/** Resident memory of pid and all its descendants, in MB, with the processes counted (e.g. "node 180, node 240"). */
+export function treeRss(pid: number): { megabytes: number; processes: number; detail: string } {
+  const pids = processTree(pid);
   const each = pids.map((one) => ({ name: commandName(one), kilobytes: rssKilobytes(one) }));
   const kilobytes = each.reduce((sum, one) => sum + one.kilobytes, 0);
   const detail = each.map((one) => `${one.name} ${Math.round(one.kilobytes / 1024)}`).join(', ');

@@ -152,3 +152,51 @@ export interface PublisherResult {
   sharpConcurrency: number;
   threadPool: number;
 }
+
+/** Resident memory (MB, 2^20 bytes) and CPU of one server process around a download. */
+export interface ProcessMemory {
+  pid: number;
+  role: 'primary' | 'worker';
+  beforeMegabytes: number;
+  peakMegabytes: number;
+  /** CPU the process used during the download, in seconds. */
+  cpuSeconds: number;
+}
+
+/** One download of a public bulk export, streamed and counted without holding the body. */
+export interface ExportDownload {
+  path: string;
+  /** The Accept-Encoding sent: identity (uncompressed) or gzip. */
+  encoding: 'identity' | 'gzip';
+  status: number;
+  contentEncoding: string;
+  /** Bytes on the wire (compressed for gzip), and after decompression. */
+  bytes: number;
+  decodedBytes: number;
+  firstByteSeconds: number;
+  seconds: number;
+  recordsPerSecond: number;
+  /** Wire MB (2^20 bytes) per second. */
+  megabytesPerSecond: number;
+  /** Records counted in the body, the total a JSON export states at its end, and the catalog's total. */
+  records: number;
+  statedTotal: number | null;
+  expected: number;
+  /** What is wrong with the download; empty when it is right. */
+  problems: string[];
+  /** RSS samples taken (every 50 ms) and each server process's memory around the download. */
+  samples: number;
+  processes: ProcessMemory[];
+  /** The process that served it (the one that used the most CPU), and its peak RSS increase. */
+  servedBy: number;
+  servedIncreaseMegabytes: number;
+  /** The largest peak RSS increase of any serving process (the workers, or the primary without workers). */
+  maxIncreaseMegabytes: number;
+}
+
+/** What the exports scenario measures: each public bulk export downloaded once, one after the other. */
+export interface ExportsResult {
+  /** The catalog's total, which every export must hold. */
+  total: number;
+  downloads: ExportDownload[];
+}

@@ -4,17 +4,24 @@ import type { RecordStore } from '../domain/ports.ts';
 import { entityTag } from './response-cache.ts';
 import type { ResponseCache } from './response-cache.ts';
 
-export const READ_METHODS = 'GET, HEAD, OPTIONS';
-
-/** Answers OPTIONS and refuses methods other than GET and HEAD with 405 and Allow. */
-export function readOnly(ctx: Context): 'handled' | 'read' {
-  if (ctx.method === 'GET' || ctx.method === 'HEAD') return 'read';
-  ctx.set('Allow', READ_METHODS);
+/**
+ * Lets the route's methods through ('proceed'), answers OPTIONS with 204 and Allow ('handled'),
+ * and refuses any other method with 405 and Allow.
+ */
+export function allowOnly(ctx: Context, methods: readonly string[], why = ''): 'handled' | 'proceed' {
+  if (methods.includes(ctx.method)) return 'proceed';
+  const allow = [...methods, 'OPTIONS'].join(', ');
+  ctx.set('Allow', allow);
   if (ctx.method === 'OPTIONS') {
     ctx.status = 204;
     return 'handled';
   }
-  throw new ProblemError('method-not-allowed', `${ctx.method} is not allowed here; this resource is read-only.`, { headers: { Allow: READ_METHODS } });
+  throw new ProblemError('method-not-allowed', `${ctx.method} is not allowed here${why ? `; ${why}` : '.'}`, { headers: { Allow: allow } });
+}
+
+/** allowOnly for read-only resources: GET and HEAD. */
+export function readOnly(ctx: Context): 'handled' | 'proceed' {
+  return allowOnly(ctx, ['GET', 'HEAD'], 'this resource is read-only.');
 }
 
 /** Sets the entity tag and answers 304 when the client already holds this version. */

@@ -6,10 +6,10 @@ import { ProblemError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { createMcpServer } from './server.ts';
 import { readRawBody } from '../http/body.ts';
+import { allowOnly } from '../http/read-route.ts';
 
 /** Largest JSON-RPC request body accepted at /mcp. */
 export const MCP_BODY_LIMIT = 64 * 1024;
-const ALLOW = 'POST, OPTIONS';
 
 export interface McpRouteOptions {
   /** Origins (scheme://host[:port]) allowed besides the service's own. */
@@ -35,15 +35,10 @@ export function mcpRoute(context: ReadContext, options: McpRouteOptions): Middle
   return async function mcpHandler(ctx: Context): Promise<void> {
     const origin = ctx.get('Origin');
     if (origin && !allowed.has(origin)) throw new ProblemError('forbidden', `Origin ${origin} may not use this MCP server. Allowed: ${[...allowed].join(', ')}.`);
-    if (ctx.method === 'OPTIONS') {
-      ctx.set('Allow', ALLOW);
-      ctx.set('Access-Control-Allow-Methods', ALLOW);
+    if (allowOnly(ctx, ['POST'], 'this MCP server is stateless: send JSON-RPC requests with POST; it offers no event stream (GET) and no sessions to delete (DELETE).') === 'handled') {
+      ctx.set('Access-Control-Allow-Methods', 'POST, OPTIONS');
       ctx.set('Access-Control-Allow-Headers', 'Accept, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID, User-Agent');
-      ctx.status = 204;
       return;
-    }
-    if (ctx.method !== 'POST') {
-      throw new ProblemError('method-not-allowed', 'This MCP server is stateless: send JSON-RPC requests with POST; it offers no event stream (GET) and no sessions to delete (DELETE).', { headers: { Allow: ALLOW } });
     }
     const protocolVersion = ctx.get('MCP-Protocol-Version');
     if (protocolVersion && !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion)) {

@@ -9,6 +9,7 @@ import { checkSubmission } from '../../validation/submission.ts';
 import { readJsonBody } from '../body.ts';
 import { authorize } from '../middlewares/auth.ts';
 import { presentAccepted, presentSubmission, statusUrl } from './presenter.ts';
+import { allowOnly, readOnly } from '../read-route.ts';
 
 /** Largest body of POST /api/v1/ingest; a batch may carry up to 100 times as much. */
 export const INGEST_BODY_LIMIT = 256 * 1024;
@@ -20,17 +21,6 @@ export interface IngestDependencies {
   baseUrl: string;
   /** Wakes the in-process publisher after new submissions (embedded deployment). */
   notify?: () => void;
-}
-
-function onlyMethods(ctx: Context, allowed: readonly string[]): void {
-  if (allowed.includes(ctx.method)) return;
-  const allow = [...allowed, 'OPTIONS'].join(', ');
-  ctx.set('Allow', allow);
-  if (ctx.method === 'OPTIONS') {
-    ctx.status = 204;
-    return;
-  }
-  throw new ProblemError('method-not-allowed', `${ctx.method} is not allowed here.`, { headers: { Allow: allow } });
 }
 
 function idempotencyKey(ctx: Context): string | undefined {
@@ -74,8 +64,7 @@ export function ingestRouter(deps: IngestDependencies): Router {
   const router = new Router({ prefix: '/api/v1/ingest' });
 
   router.all('/', async (ctx) => {
-    onlyMethods(ctx, ['POST']);
-    if (ctx.method !== 'POST') return;
+    if (allowOnly(ctx, ['POST']) === 'handled') return;
     const token = await authorize(ctx, deps.tokens, 'ingest');
     const { value, raw } = await readJsonBody(ctx, INGEST_BODY_LIMIT);
     const checked = checkSubmission(value);
@@ -87,8 +76,7 @@ export function ingestRouter(deps: IngestDependencies): Router {
   });
 
   router.all('/batch', async (ctx) => {
-    onlyMethods(ctx, ['POST']);
-    if (ctx.method !== 'POST') return;
+    if (allowOnly(ctx, ['POST']) === 'handled') return;
     const token = await authorize(ctx, deps.tokens, 'ingest');
     const { value, raw } = await readJsonBody(ctx, INGEST_BODY_LIMIT * 8);
     const list = (value as { submissions?: unknown })?.submissions;
@@ -116,8 +104,7 @@ export function ingestRouter(deps: IngestDependencies): Router {
   });
 
   router.all('/:submissionId', async (ctx) => {
-    onlyMethods(ctx, ['GET', 'HEAD']);
-    if (ctx.method === 'OPTIONS') return;
+    if (readOnly(ctx) === 'handled') return;
     const token = await authorize(ctx, deps.tokens, 'ingest');
     const record = await deps.submissions.getSubmission(ctx.params.submissionId ?? '');
     if (!record || record.tokenName !== token.name) throw new ProblemError('not-found', 'No submission of this token has that id.');
