@@ -1,5 +1,6 @@
 /** Printing of the benchmark's figures: scenario lines, loud failures, goal checks and the final table. */
-import type { HashesResult, LoadResult, PublisherResult, PublisherRun, StageTime } from './types.ts';
+import { FLAT_MEMORY_LIMIT_MB } from './exports.ts';
+import type { ExportDownload, ExportsResult, HashesResult, LoadResult, PublisherResult, PublisherRun, StageTime } from './types.ts';
 
 /** The server's figures, when the HTTP scenarios ran. */
 export interface ServerFacts {
@@ -15,6 +16,7 @@ export interface Facts {
   server?: ServerFacts;
   hashes?: HashesResult;
   publisher?: PublisherResult;
+  exports?: ExportsResult;
 }
 
 /** The HTTP scenario an MCP scenario is compared with. */
@@ -68,6 +70,43 @@ export function printFailures(name: string, result: LoadResult): void {
     console.log(`  !!! ${failure.status} ${readable(failure.path)}${failure.request ? ` ${failure.request}` : ''}\n        ${failure.body.replace(/\s+/g, ' ').slice(0, 300)}`);
   }
   console.log('');
+}
+
+const MB = 2 ** 20;
+
+/** The name of a download: its path, and the encoding when compressed. */
+export const downloadLabel = (download: ExportDownload): string => `${download.path}${download.encoding === 'gzip' ? ' (gzip)' : ''}`;
+
+/** Whether any download of the exports scenario went wrong (a failure, a wrong count or a malformed body). */
+export function exportsFailed(result: ExportsResult): boolean {
+  return result.downloads.some((download) => download.problems.length > 0);
+}
+
+/** The largest peak RSS increase of a serving process over all downloads, with the download. */
+function largestIncrease(result: ExportsResult): ExportDownload | undefined {
+  return result.downloads.reduce<ExportDownload | undefined>((top, download) => (!top || download.maxIncreaseMegabytes > top.maxIncreaseMegabytes ? download : top), undefined);
+}
+
+/** One download as it finishes: size, time, rates, count, memory of each server process, and problems shouted. */
+export function printExportDownload(download: ExportDownload): void {
+  const size =
+    download.encoding === 'gzip'
+      ? `${number(download.bytes / MB, 1)} MB gzip (${number(download.decodedBytes / MB, 1)} MB decoded, ${number((100 * download.bytes) / Math.max(1, download.decodedBytes), 1)}%)`
+      : `${number(download.bytes / MB, 1)} MB`;
+  const count = download.problems.length ? `${number(download.records)} records` : `${number(download.records)} records = catalog`;
+  console.log(
+    `  ${downloadLabel(download).padEnd(29)} ${size}  ${number(download.seconds, 2)} s  ${number(download.recordsPerSecond)} records/s  ${number(download.megabytesPerSecond, 1)} MB/s  ` +
+      `first byte ${number(download.firstByteSeconds * 1000)} ms  ${count}`,
+  );
+  const each = download.processes
+    .map((one) => `${one.role} ${one.pid} ${number(one.beforeMegabytes)} → ${number(one.peakMegabytes)} (CPU ${number(one.cpuSeconds, 1)} s${one.pid === download.servedBy ? ', served it' : ''})`)
+    .join(', ');
+  console.log(`      RSS MB before → peak over ${download.samples} samples: ${each}; served by ${download.servedBy}: +${number(download.servedIncreaseMegabytes, 1)} MB, largest increase +${number(download.maxIncreaseMegabytes, 1)} MB`);
+  if (download.problems.length) {
+    console.log('');
+    console.log(`  !!!!!!!! ${downloadLabel(download)}: ${download.problems.join('; ')} — this is a bug !!!!!!!!`);
+    console.log('');
+  }
 }
 
 const stageLine = (stage: StageTime): string => `${stage.name.padEnd(48)} ${number(stage.meanMs, 2).padStart(7)} ms × ${stage.calls} = ${number(stage.totalMs)} ms`;
@@ -160,6 +199,14 @@ export function goals(results: ReadonlyMap<string, LoadResult>, facts: Facts): G
       figure: `p50 ${number(hashes.all.p50, 2)} ms, p99 ${number(hashes.all.p99, 2)} ms (CPU ${number(hashes.all.cpuP99, 2)}), max ${number(hashes.all.max, 2)} ms`,
     });
   }
+  const top = facts.exports ? largestIncrease(facts.exports) : undefined;
+  if (facts.exports && top) {
+    list.push({
+      label: `exports stream with flat memory: peak worker RSS increase ≤ ${FLAT_MEMORY_LIMIT_MB} MB`,
+      pass: top.maxIncreaseMegabytes <= FLAT_MEMORY_LIMIT_MB && !exportsFailed(facts.exports),
+      figure: `+${number(top.maxIncreaseMegabytes, 1)} MB at most (${downloadLabel(top)})${exportsFailed(facts.exports) ? ', A DOWNLOAD FAILED' : ''}`,
+    });
+  }
   const run = publisher?.runs[0];
   if (run) {
     list.push({
@@ -196,6 +243,13 @@ export function printTable(results: ReadonlyMap<string, LoadResult>, facts: Fact
     console.log(
       `  duplicate lookup at ${number(hashes.hashes)} hashes (distance ≤ ${hashes.maxDistance}): p50 ${number(hashes.all.p50, 2)} ms · p99 ${number(hashes.all.p99, 2)} ms · max ${number(hashes.all.max, 2)} ms · ` +
         `build ${number(hashes.buildSeconds, 2)} s · heap +${number(hashes.heapMegabytes, 1)} MB, buffers +${number(hashes.arrayBufferMegabytes, 1)} MB`,
+    );
+  }
+  for (const download of facts.exports?.downloads ?? []) {
+    console.log(
+      `  export ${downloadLabel(download)}: ${number(download.bytes / MB, 1)} MB in ${number(download.seconds, 2)} s · ${number(download.recordsPerSecond)} records/s · ` +
+        `${number(download.megabytesPerSecond, 1)} MB/s · worker RSS +${number(download.servedIncreaseMegabytes, 1)} MB · ` +
+        `${download.problems.length ? `FAILED: ${download.problems.join('; ')}` : `${number(download.records)} records`}`,
     );
   }
   for (const [i, run] of (publisher?.runs ?? []).entries()) {

@@ -30,13 +30,12 @@ export interface StoredMedia {
   thumbnailPath?: string;
 }
 
-/** A record as the store keeps it: both languages, canonical source URL, stored previews. */
-export interface CanonicalRecord {
-  id: string;
-  kind: Kind;
-  source: string;
+/** What describes a work, as a maintainer submits it and as a record keeps it. */
+export interface WorkDescription {
   sourceUrl: string;
+  /** Date of the work (YYYY-MM-DD). */
   date: string;
+  /** Model label exactly as the source gives it. */
   model: string;
   author: string;
   format: Format;
@@ -44,6 +43,13 @@ export interface CanonicalRecord {
   notes: Bilingual;
   /** Absent when the source gives none; never inferred. */
   prompt?: string;
+}
+
+/** A record as the store keeps it: both languages, canonical source URL, stored previews. */
+export interface CanonicalRecord extends WorkDescription {
+  id: string;
+  kind: Kind;
+  source: string;
   promptCategory: string;
   mediaStatus: MediaStatus;
   media: StoredMedia[];

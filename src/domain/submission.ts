@@ -1,17 +1,9 @@
-import type { Bilingual, Format } from './record.ts';
+import type { WorkDescription } from './record.ts';
 
 /** A work as a maintainer submits it (spec §2.3). Mirrors schemas/submission.schema.json. */
-export interface Submission {
-  sourceUrl: string;
-  date: string;
-  model: string;
-  author: string;
-  format: Format;
-  title: Bilingual;
-  notes: Bilingual;
+export interface Submission extends WorkDescription {
   /** 1 to 6 raster preview image URLs. */
   media: string[];
-  prompt?: string;
 }
 
 export const SUBMISSION_STATUSES = ['queued', 'processing', 'published', 'duplicate', 'needs_review'] as const;
