@@ -203,9 +203,12 @@ async function receivePlain(url: string, counter: Counter, started: number): Pro
   const contentEncoding = response.headers.get('content-encoding') ?? 'identity';
   if (response.status !== 200 || !response.body) return { status: response.status, contentEncoding, bytes: 0, decodedBytes: 0, firstByteSeconds, error: (await response.text()).slice(0, 300) };
   let bytes = 0;
-  for await (const chunk of response.body) {
-    bytes += chunk.byteLength;
-    counter.push(chunk);
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    counter.push(value);
   }
   return { status: response.status, contentEncoding, bytes, decodedBytes: bytes, firstByteSeconds };
 }
@@ -245,6 +248,19 @@ async function receiveGzip(url: string, counter: Counter, started: number): Prom
 }
 
 const message = (error: unknown): string => (error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}` : String(error));
+
+/** Each server process over all downloads: RSS before the first, the highest peak, and CPU summed. */
+export function overallMemory(downloads: readonly ExportDownload[]): ProcessMemory[] {
+  const byPid = new Map<number, ProcessMemory>();
+  for (const download of downloads) {
+    for (const one of download.processes) {
+      const seen = byPid.get(one.pid);
+      if (seen) byPid.set(one.pid, { ...seen, peakMegabytes: Math.max(seen.peakMegabytes, one.peakMegabytes), cpuSeconds: seen.cpuSeconds + one.cpuSeconds });
+      else byPid.set(one.pid, { ...one });
+    }
+  }
+  return [...byPid.values()];
+}
 
 /** Downloads one export while sampling the server's memory; never throws (a failure becomes a problem). */
 export async function downloadExport(origin: string, path: string, encoding: 'identity' | 'gzip', primary: number, expected: number): Promise<ExportDownload> {

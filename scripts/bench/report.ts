@@ -109,6 +109,19 @@ export function printExportDownload(download: ExportDownload): void {
   }
 }
 
+/** The workers' memory over the whole scenario: garbage of one download may still be resident when the next starts. */
+function overallLine(result: ExportsResult): string {
+  return result.processes
+    .filter((one, _, all) => all.length === 1 || one.role === 'worker')
+    .map((one) => `${one.role} ${one.pid} ${number(one.beforeMegabytes)} → ${number(one.peakMegabytes)} MB (+${number(one.peakMegabytes - one.beforeMegabytes, 1)}, CPU ${number(one.cpuSeconds, 1)} s)`)
+    .join(', ');
+}
+
+/** The serving processes' RSS before the first download against their peak over all of them. */
+export function printExportsOverall(result: ExportsResult): void {
+  console.log(`  over all downloads, RSS before the first → highest peak: ${overallLine(result)}`);
+}
+
 const stageLine = (stage: StageTime): string => `${stage.name.padEnd(48)} ${number(stage.meanMs, 2).padStart(7)} ms × ${stage.calls} = ${number(stage.totalMs)} ms`;
 
 /** The duplicate lookup figures as they come in. */
@@ -219,7 +232,8 @@ export function goals(results: ReadonlyMap<string, LoadResult>, facts: Facts): G
 }
 
 export function printGoals(list: readonly Goal[]): void {
-  for (const goal of list) console.log(`  ${goal.pass ? 'PASS' : 'MISS'}  ${goal.label.padEnd(52)} ${goal.figure}`);
+  const width = Math.max(52, ...list.map((goal) => goal.label.length + 1));
+  for (const goal of list) console.log(`  ${goal.pass ? 'PASS' : 'MISS'}  ${goal.label.padEnd(width)} ${goal.figure}`);
 }
 
 /** The compact table at the end. */
@@ -245,6 +259,7 @@ export function printTable(results: ReadonlyMap<string, LoadResult>, facts: Fact
         `build ${number(hashes.buildSeconds, 2)} s · heap +${number(hashes.heapMegabytes, 1)} MB, buffers +${number(hashes.arrayBufferMegabytes, 1)} MB`,
     );
   }
+  if (facts.exports) console.log(`  exports, RSS before the first download → highest peak: ${overallLine(facts.exports)}`);
   for (const download of facts.exports?.downloads ?? []) {
     console.log(
       `  export ${downloadLabel(download)}: ${number(download.bytes / MB, 1)} MB in ${number(download.seconds, 2)} s · ${number(download.recordsPerSecond)} records/s · ` +

@@ -2,32 +2,36 @@
  * Benchmark of the read API, the MCP tool server, duplicate lookup and the publisher, with no
  * arguments: generates and imports a synthetic catalog into a temporary data folder, starts the
  * server on 127.0.0.1, loads it with autocannon from a separate process (HTTP searches and MCP
- * search_specimens calls), stops it, then times HashIndex lookups at a million hashes and the real
- * publisher over a loopback image server, each in a child process, and prints req/s, latency,
- * memory, throughput and the goal checks.
+ * search_specimens calls), downloads each public bulk export once while sampling the server's
+ * memory, stops it, then times HashIndex lookups at a million hashes and the real publisher over a
+ * loopback image server, each in a child process, and prints req/s, latency, memory, throughput
+ * and the goal checks.
  *
  * Environment: BENCH_RECORDS (100000), BENCH_SECONDS per scenario (10), BENCH_CONNECTIONS (50),
  * BENCH_WARMUP seconds (3), BENCH_ONLY (comma-separated scenarios: healthz, record,
- * search-repeated, search-distinct, mcp-distinct, mcp-repeated, hashes, publisher; healthz runs
- * whenever an HTTP scenario does; extra scenarios distinct:word, distinct:pair, distinct:prefix,
- * distinct:typo, distinct:zh, distinct:browse, or distinct:* for all), BENCH_ENCODING
- * (Accept-Encoding to send, none by default), BENCH_JSON (file for the results as JSON),
+ * search-repeated, search-distinct, mcp-distinct, mcp-repeated, exports, hashes, publisher;
+ * healthz runs whenever an HTTP scenario does; extra scenarios distinct:word, distinct:pair,
+ * distinct:prefix, distinct:typo, distinct:zh, distinct:browse, or distinct:* for all),
+ * BENCH_ENCODING (Accept-Encoding to send, none by default; not used by exports, which ask for
+ * identity, then gzip once), BENCH_JSON (file for the results as JSON),
  * BENCH_SLOWEST=1 (print each scenario's slowest requests), BENCH_HASHES (1000000),
  * BENCH_SUBMISSIONS (100), BENCH_PUBLISHER_RUNS (publisher runs as "concurrency[:models]",
  * comma-separated; default "8,4,8:1", the first is the goal's). ARCHIVE_WORKERS and
  * ARCHIVE_RESPONSE_CACHE_MB pass through to the server.
- * Exits 1 when any request failed or any submission was not published (a bug), 0 otherwise.
+ * Exits 1 when any request failed, any submission was not published or an export was wrong (a
+ * bug), 0 otherwise.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { downloadExport, EXPORT_DOWNLOADS, overallMemory } from './exports.ts';
 import { freePort, runHashes, runLoad, runPublisher, runTsx, startServer, stopServer, treeRss, waitUntilReady } from './processes.ts';
 import type { Server } from './processes.ts';
 import { distinctSearches, EXTRA_CLASSES, MCP_HEADERS, MCP_PATH, mcpSearchBodies, QUERY_CLASSES, recordPaths, repeatedSearches } from './queries.ts';
 import type { QueryClass } from './queries.ts';
-import { allPublished, badCount, goals, MCP_COUNTERPART, printFailures, printGoals, printHashes, printPublisher, printScenario, printTable } from './report.ts';
+import { allPublished, badCount, exportsFailed, goals, MCP_COUNTERPART, printExportDownload, printExportsOverall, printFailures, printGoals, printHashes, printPublisher, printScenario, printTable } from './report.ts';
 import type { Facts, ServerFacts } from './report.ts';
-import type { LoadConfig, LoadResult } from './types.ts';
+import type { ExportsResult, LoadConfig, LoadResult } from './types.ts';
 import { setting } from './settings.ts';
 
 const DISTINCT_SEARCHES = 200_000;
@@ -45,8 +49,8 @@ const connections = setting('BENCH_CONNECTIONS', 50);
 const warmupSeconds = setting('BENCH_WARMUP', 3);
 const headers = process.env.BENCH_ENCODING ? { 'accept-encoding': process.env.BENCH_ENCODING } : undefined;
 const CLASS_SCENARIOS = [...QUERY_CLASSES, ...EXTRA_CLASSES].map((kind) => `distinct:${kind}`);
-/** Scenarios against the server, in the order they run. */
-const HTTP_SCENARIOS = ['healthz', 'record', 'search-repeated', 'search-distinct', 'mcp-distinct', 'mcp-repeated'];
+/** Scenarios against the server, in the order they run (exports after the load scenarios). */
+const HTTP_SCENARIOS = ['healthz', 'record', 'search-repeated', 'search-distinct', 'mcp-distinct', 'mcp-repeated', 'exports'];
 /** Scenarios without the server, run after it stopped. */
 const LOCAL_SCENARIOS = ['hashes', 'publisher'];
 const DEFAULT_PUBLISHER_RUNS = '8,4,8:1';
@@ -117,6 +121,7 @@ interface HttpOutcome {
   results: Map<string, LoadResult>;
   warmups: LoadResult[];
   facts: ServerFacts;
+  exports?: ExportsResult;
 }
 
 /** Generates and imports the catalog, starts the server, runs the load scenarios and stops it. */
@@ -203,13 +208,26 @@ async function runHttp(scenarios: readonly string[]): Promise<HttpOutcome> {
   }
   const rssLoad = treeRss(server.pid);
   console.log(`RSS after load: ${rssLoad.megabytes} MB in ${rssLoad.processes} processes (MB each: ${rssLoad.detail})`);
+  let exports: ExportsResult | undefined;
+  if (scenarios.includes('exports')) {
+    console.log(`exports (one at a time, uncompressed unless marked; RSS of the server's processes sampled every 50 ms):`);
+    exports = { total: ready.catalog.total, downloads: [], processes: [] };
+    for (const { path, encoding } of EXPORT_DOWNLOADS) {
+      await sleep(SETTLE_MS);
+      const download = await downloadExport(origin, path, encoding, server.pid, ready.catalog.total);
+      exports.downloads.push(download);
+      printExportDownload(download);
+    }
+    exports.processes = overallMemory(exports.downloads);
+    printExportsOverall(exports);
+  }
   const serverLines = [...server.lines];
   await cleanUp();
   if (serverLines.length) {
     console.log(`!!! the server wrote ${serverLines.length} line(s) at warn or above; the first:`);
     for (const line of serverLines.slice(0, 10)) console.log(`    ${line.slice(0, 400)}`);
   }
-  return { results, warmups, facts: { importRecordsPerSecond: importRate, coldStartSeconds: coldStart, rssAfterWarmup: rssWarm.megabytes, rssAfterLoad: rssLoad.megabytes, processes: rssLoad.processes } };
+  return { results, warmups, exports, facts: { importRecordsPerSecond: importRate, coldStartSeconds: coldStart, rssAfterWarmup: rssWarm.megabytes, rssAfterLoad: rssLoad.megabytes, processes: rssLoad.processes } };
 }
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -232,6 +250,10 @@ async function main(): Promise<number> {
     const outcome = await runHttp(scenarios);
     ({ results, warmups } = outcome);
     facts.server = outcome.facts;
+    if (outcome.exports) {
+      facts.exports = outcome.exports;
+      if (exportsFailed(outcome.exports)) problems.push('exports');
+    }
   }
   if (scenarios.includes('hashes')) {
     console.log('duplicate lookup (HashIndex in its own process, server stopped):');

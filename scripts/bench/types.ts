@@ -199,4 +199,6 @@ export interface ExportsResult {
   /** The catalog's total, which every export must hold. */
   total: number;
   downloads: ExportDownload[];
+  /** Each server process over the whole scenario: RSS before the first download, peak over all, CPU summed. */
+  processes: ProcessMemory[];
 }
