@@ -1,5 +1,6 @@
 import { recordId } from '../../src/domain/ids.ts';
 import type { CanonicalRecord } from '../../src/domain/record.ts';
+import type { Submission } from '../../src/domain/submission.ts';
 import { canonicalSourceUrl, sourceKeyForHost } from '../../src/domain/sources.ts';
 
 let counter = 0;
@@ -30,5 +31,20 @@ export function makeRecord(overrides: Partial<CanonicalRecord> = {}): CanonicalR
     sourceUrl,
     ...(overrides.id ? { id: overrides.id } : {}),
     ...(overrides.source ? { source: overrides.source } : {}),
+  };
+}
+
+/** A valid submission whose preview is on the source's own media host. */
+export function makeSubmission(overrides: Partial<Submission> = {}): Submission {
+  return {
+    sourceUrl: 'https://github.com/demo-owner/pelican',
+    date: '2025-03-01',
+    model: 'GPT-4o',
+    author: 'Demo Owner',
+    format: 'svg',
+    title: { zh: '鹈鹕', en: 'Pelican' },
+    notes: { zh: '说明', en: 'Notes' },
+    media: ['https://raw.githubusercontent.com/demo-owner/pelican/main/preview.png'],
+    ...overrides,
   };
 }

@@ -1,21 +1,13 @@
 import { expect } from 'chai';
 import { generateSecret, secretSha256 } from '../../src/auth/secrets.ts';
 import type { TokenScope } from '../../src/domain/submission.ts';
+import { makeSubmission } from '../helpers/factories.ts';
 import { getJson, startTestServer } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
 
-export function validSubmission(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    sourceUrl: 'https://github.com/demo-owner/pelican-svg',
-    date: '2025-05-01',
-    model: 'GPT-4o',
-    author: 'Demo Owner',
-    format: 'svg',
-    title: { zh: '骑车的鹈鹕', en: 'Pelican on a bicycle' },
-    notes: { zh: '测试提交。', en: 'A test submission.' },
-    media: ['https://raw.githubusercontent.com/demo-owner/pelican-svg/main/preview.png'],
-    ...overrides,
-  };
+/** A valid submission body, with fields replaced or made invalid by overrides. */
+function validSubmission(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { ...makeSubmission(), ...overrides };
 }
 
 describe('ingest over HTTP: authentication, validation, idempotency, batches', () => {
