@@ -12,6 +12,12 @@ export interface CatalogState {
   total: number;
 }
 
+/** A record removed from the store, kept in the change feed so followers remove it too. */
+export interface RecordRemoval {
+  id: string;
+  seq: number;
+}
+
 /** Canonical storage of records. Implemented by the embedded (SQLite) and MongoDB adapters. */
 export interface RecordStore {
   /** Inserts or replaces records by id, each getting a new change number. */
@@ -25,6 +31,11 @@ export interface RecordStore {
   streamRecords(batchSize?: number): AsyncIterable<StoredRecord>;
   /** Records changed after a change number, in change order (the change feed). */
   changesSince(changeNumber: number, limit: number): Promise<StoredRecord[]>;
+  /** Ids removed after a change number, each with the change number of its removal, in change order. */
+  removalsSince(changeNumber: number, limit: number): Promise<RecordRemoval[]>;
+  /** A follower's position in the change feed (e.g. the search index sync); 0 when never written. */
+  readCheckpoint(name: string): Promise<number>;
+  writeCheckpoint(name: string, changeNumber: number): Promise<void>;
   catalogState(): Promise<CatalogState>;
   /** Every record whose model label is exactly this one, of any kind, earliest (date, then id) first. */
   findByModel(model: string): Promise<StoredRecord[]>;

@@ -79,6 +79,29 @@ export function recordStoreContract(name: string, open: StoreFactory): void {
       expect(await store.getRecord(records[0]?.id ?? '')).to.equal(undefined);
     });
 
+    it('puts removals in the change feed after the writes before them', async () => {
+      const [kept, removed] = [makeRecord(), makeRecord()];
+      await store.putRecords([kept, removed]);
+      const before = (await store.catalogState()).changeNumber;
+      await store.deleteRecords([removed.id, 'svg-unknown-00000000']);
+      const removals = await store.removalsSince(before, 10);
+      expect(removals.map((removal) => removal.id)).to.deep.equal([removed.id]);
+      expect(removals[0]?.seq).to.be.above(before);
+      expect((await store.catalogState()).changeNumber).to.be.at.least(removals[0]?.seq ?? Infinity);
+      expect(await store.removalsSince(removals[0]?.seq ?? 0, 10)).to.deep.equal([]);
+      await store.putRecords([removed]);
+      const [back] = await store.changesSince(removals[0]?.seq ?? 0, 10);
+      expect(back?.id).to.equal(removed.id);
+    });
+
+    it('keeps named checkpoints of change-feed followers', async () => {
+      expect(await store.readCheckpoint('search-sync')).to.equal(0);
+      await store.writeCheckpoint('search-sync', 42);
+      await store.writeCheckpoint('other', 7);
+      expect(await store.readCheckpoint('search-sync')).to.equal(42);
+      expect(await store.readCheckpoint('other')).to.equal(7);
+    });
+
     it('finds records by exact model label, earliest first', async () => {
       const late = makeRecord({ model: 'Label-X', date: '2025-05-05' });
       const early = makeRecord({ model: 'Label-X', date: '2024-01-01', kind: 'timeline' });

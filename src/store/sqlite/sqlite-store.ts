@@ -1,6 +1,6 @@
 import { CATALOG_VERSION } from '../../domain/record.ts';
 import type { CanonicalRecord, StoredRecord } from '../../domain/record.ts';
-import type { CatalogState, RecordStore } from '../../domain/ports.ts';
+import type { CatalogState, RecordRemoval, RecordStore } from '../../domain/ports.ts';
 import { migrate } from './database.ts';
 import type { Migration, SqliteDatabase } from './database.ts';
 
@@ -68,6 +68,13 @@ const STORE_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    description: 'removals in the change feed',
+    sql: `
+      CREATE TABLE removals (seq INTEGER PRIMARY KEY, id TEXT NOT NULL);
+    `,
+  },
 ];
 
 /** Writes that must happen in the same transaction as a record write (the embedded search index). */
@@ -103,6 +110,8 @@ export class SqliteRecordStore implements RecordStore {
       remove: db.prepare('DELETE FROM records WHERE id = ?'),
       page: db.prepare<[string, number], RecordRow & { id: string }>('SELECT id, doc, seq FROM records WHERE id > ? ORDER BY id LIMIT ?'),
       changes: db.prepare<[number, number], RecordRow>('SELECT doc, seq FROM records WHERE seq > ? ORDER BY seq LIMIT ?'),
+      removals: db.prepare<[number, number], RecordRemoval>('SELECT id, seq FROM removals WHERE seq > ? ORDER BY seq LIMIT ?'),
+      recordRemoval: db.prepare('INSERT INTO removals (seq, id) VALUES (?, ?)'),
       readMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
       writeMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
       count: db.prepare<[], { total: number }>('SELECT count(*) AS total FROM records'),
@@ -139,8 +148,11 @@ export class SqliteRecordStore implements RecordStore {
     if (ids.length === 0) return;
     this.db.transaction(() => {
       let changeNumber = Number(this.statements.readMeta.get('change_number')?.value ?? 0);
-      for (const id of ids) this.statements.remove.run(id);
-      changeNumber += 1;
+      for (const id of ids) {
+        if (this.statements.remove.run(id).changes === 0) continue;
+        changeNumber += 1;
+        this.statements.recordRemoval.run(changeNumber, id);
+      }
       this.statements.writeMeta.run('change_number', String(changeNumber));
       this.index?.removeInTransaction(ids);
     }).immediate();
@@ -182,6 +194,19 @@ export class SqliteRecordStore implements RecordStore {
 
   async changesSince(changeNumber: number, limit: number): Promise<StoredRecord[]> {
     return this.statements.changes.all(changeNumber, limit).map(toStored);
+  }
+
+  async removalsSince(changeNumber: number, limit: number): Promise<RecordRemoval[]> {
+    return this.statements.removals.all(changeNumber, limit);
+  }
+
+  async readCheckpoint(name: string): Promise<number> {
+    return Number(this.statements.readMeta.get(`checkpoint:${name}`)?.value ?? 0);
+  }
+
+  async writeCheckpoint(name: string, changeNumber: number): Promise<void> {
+    this.statements.writeMeta.run(`checkpoint:${name}`, String(changeNumber));
+    this.localWrites += 1;
   }
 
   /** The catalog state, re-read only when this or another connection has written since the last call. */
