@@ -1,0 +1,41 @@
+/**
+ * Online backup of the embedded deployment (docs/operations.md, "Backup and restore").
+ *   npm run backup -- DIR             copy ARCHIVE_DATA_DIR's database and referenced media into the new directory DIR
+ *   npm run backup -- --verify DIR    check a backup against its manifest again
+ * Safe while the server runs and publishes. Prints one summary line; exits 1 on any problem.
+ */
+import { parseArgs } from 'node:util';
+import { backupDataFolder, describeBackup, verifyBackup } from '../src/backup/data-folder-backup.ts';
+import { loadConfig } from '../src/config.ts';
+
+const USAGE = 'usage: npm run backup -- DIR | --verify DIR';
+
+/** Store kinds this command can copy: the embedded SQLite file is the only one it knows. */
+const EMBEDDED_STORE_NAMES = ['', 'embedded', 'sqlite'];
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({ allowPositionals: true, options: { verify: { type: 'boolean', default: false } } });
+  const [directory] = positionals;
+  if (!directory || positionals.length > 1) throw new Error(USAGE);
+  const started = performance.now();
+  const seconds = (): number => (performance.now() - started) / 1000;
+  if (values.verify) {
+    console.log(describeBackup(await verifyBackup(directory), 'verified backup', seconds()));
+    return;
+  }
+  const store = (process.env.ARCHIVE_STORE ?? '').trim().toLowerCase();
+  if (!EMBEDDED_STORE_NAMES.includes(store)) {
+    throw new Error(
+      `npm run backup copies the embedded store (one SQLite file and its media folder); ARCHIVE_STORE=${process.env.ARCHIVE_STORE} is not embedded. ` +
+        'Back up MongoDB and the media folder with their own tools as described in docs/deploy.md; the search index is rebuilt from the store.',
+    );
+  }
+  const config = loadConfig();
+  const summary = await backupDataFolder({ databaseFile: config.databaseFile, mediaDir: config.mediaDir }, directory);
+  console.log(describeBackup(summary, 'backup written to', seconds()));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,272 @@
+/**
+ * Online backup of the embedded data folder. The database is copied with `VACUUM INTO`, which
+ * reads one snapshot inside a single read transaction: writers in other processes go on (WAL)
+ * and never make the copy restart, unlike the page-by-page online backup API. The media files
+ * copied are exactly those the snapshot's records reference; media are content-addressed and
+ * written before the record that names them and never removed, so each one is complete on disk
+ * once the snapshot can see its record.
+ *
+ * The backup is a directory laid out like a data folder (`archive.sqlite`, `media/`) plus
+ * `backup.json`, a manifest with the SHA-256 of every file, so restoring is one copy and any
+ * archiving tool (tar, rsync, restic) can take it from there.
+ */
+import Database from 'better-sqlite3';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, open, readFile, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+import type { CanonicalRecord } from '../domain/record.ts';
+
+export const BACKUP_DATABASE_FILE = 'archive.sqlite';
+export const BACKUP_MEDIA_DIR = 'media';
+export const BACKUP_MANIFEST_FILE = 'backup.json';
+const MANIFEST_FORMAT = 'model-works-archive-backup';
+const MANIFEST_VERSION = 1;
+
+/** One copied file, relative to the backup's media folder. */
+export interface BackupMediaEntry {
+  path: string;
+  sha256: string;
+  bytes: number;
+}
+
+/** What `backup.json` holds. */
+export interface BackupManifest {
+  format: typeof MANIFEST_FORMAT;
+  version: typeof MANIFEST_VERSION;
+  createdAt: string;
+  /** The store's change number in the snapshot: every write up to it is in the backup, none after. */
+  changeNumber: number;
+  records: number;
+  submissions: number;
+  database: { file: typeof BACKUP_DATABASE_FILE; sha256: string; bytes: number };
+  media: BackupMediaEntry[];
+}
+
+/** The outcome of a backup or of a verification, for the one-line summary. */
+export interface BackupSummary {
+  directory: string;
+  changeNumber: number;
+  records: number;
+  submissions: number;
+  mediaFiles: number;
+  mediaBytes: number;
+  databaseBytes: number;
+  integrity: 'ok';
+}
+
+export class BackupError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'BackupError';
+  }
+}
+
+/** A media file a record names, with the SHA-256 the record states for it (thumbnails state none). */
+interface ReferencedMedia {
+  path: string;
+  sha256?: string;
+  recordId: string;
+}
+
+/** Media paths are produced by the archive itself (ab/abcdef….ext); anything else is refused rather than followed. */
+const MEDIA_PATH = /^[a-z0-9]{2}\/[a-z0-9._-]+$/i;
+
+function sha256Of(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+async function writeDurably(path: string, bytes: Buffer | string): Promise<void> {
+  const handle = await open(path, 'wx');
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function syncFile(path: string): Promise<void> {
+  const handle = await open(path, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+interface SnapshotContents {
+  changeNumber: number;
+  records: number;
+  submissions: number;
+  media: ReferencedMedia[];
+}
+
+/** Checks a database copy with PRAGMA integrity_check and lists what its records reference. */
+function readSnapshot(databaseFile: string, access: 'finish-copy' | 'read-only'): SnapshotContents {
+  const db = new Database(databaseFile, { fileMustExist: true, readonly: access === 'read-only' });
+  try {
+    // A single self-contained file: no -wal beside it. The server turns WAL back on when it opens it.
+    if (access === 'finish-copy') db.pragma('journal_mode = DELETE');
+    const problems = db.pragma('integrity_check') as { integrity_check: string }[];
+    if (problems.length !== 1 || problems[0]?.integrity_check !== 'ok') {
+      throw new BackupError(`the database copy fails PRAGMA integrity_check: ${problems.slice(0, 5).map((row) => row.integrity_check).join('; ')}`);
+    }
+    const changeNumber = Number(db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'change_number'").get()?.value ?? 0);
+    const submissions = db.prepare<[], { total: number }>('SELECT count(*) AS total FROM submissions').get()?.total ?? 0;
+    const media: ReferencedMedia[] = [];
+    let records = 0;
+    for (const row of db.prepare<[], { doc: string }>('SELECT doc FROM records ORDER BY id').iterate()) {
+      records += 1;
+      const record = JSON.parse(row.doc) as CanonicalRecord;
+      for (const stored of record.media) {
+        media.push({ path: stored.path, sha256: stored.sha256, recordId: record.id });
+        if (stored.thumbnailPath) media.push({ path: stored.thumbnailPath, recordId: record.id });
+      }
+    }
+    return { changeNumber, records, submissions, media };
+  } finally {
+    db.close();
+  }
+}
+
+/** One entry per path; a stated SHA-256 wins over none. Refuses paths the archive never writes. */
+function distinctMedia(references: readonly ReferencedMedia[]): ReferencedMedia[] {
+  const byPath = new Map<string, ReferencedMedia>();
+  for (const reference of references) {
+    if (!MEDIA_PATH.test(reference.path) || reference.path.includes('..')) {
+      throw new BackupError(`record ${reference.recordId} names a media path the archive does not write: ${JSON.stringify(reference.path)}`);
+    }
+    const known = byPath.get(reference.path);
+    if (!known || (!known.sha256 && reference.sha256)) byPath.set(reference.path, reference);
+  }
+  return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+async function destinationIsFree(directory: string): Promise<boolean> {
+  const info = await stat(directory).catch(() => undefined);
+  if (!info) return true;
+  return info.isDirectory() && (await readdir(directory)).length === 0;
+}
+
+/**
+ * Copies the data folder's database and referenced media into `destination`, a new (or empty)
+ * directory, while the server may be writing. Works in a sibling staging directory renamed into
+ * place at the end, so a directory at `destination` is always a complete, verified backup.
+ */
+export async function backupDataFolder(source: { databaseFile: string; mediaDir: string }, destination: string, now: () => Date = () => new Date()): Promise<BackupSummary> {
+  const target = resolve(destination);
+  if (!existsSync(source.databaseFile)) throw new BackupError(`no archive database at ${source.databaseFile}; check ARCHIVE_DATA_DIR`);
+  if (!(await destinationIsFree(target))) throw new BackupError(`${target} already exists and is not an empty directory; choose a new backup path`);
+  await mkdir(dirname(target), { recursive: true });
+  const staging = join(dirname(target), `.${basename(target)}.partial-${randomBytes(4).toString('hex')}`);
+  await mkdir(join(staging, BACKUP_MEDIA_DIR), { recursive: true });
+  try {
+    const databaseCopy = join(staging, BACKUP_DATABASE_FILE);
+    const live = new Database(source.databaseFile, { fileMustExist: true });
+    try {
+      live.pragma('busy_timeout = 10000');
+      live.prepare('VACUUM INTO ?').run(databaseCopy);
+    } finally {
+      live.close();
+    }
+    const snapshot = readSnapshot(databaseCopy, 'finish-copy');
+    await syncFile(databaseCopy);
+
+    const mediaRoot = resolve(source.mediaDir);
+    const copied: BackupMediaEntry[] = [];
+    const problems: string[] = [];
+    for (const reference of distinctMedia(snapshot.media)) {
+      const from = resolve(mediaRoot, reference.path);
+      if (!from.startsWith(mediaRoot + sep)) throw new BackupError(`media path escapes the media folder: ${reference.path}`);
+      const bytes = await readFile(from).catch(() => undefined);
+      if (!bytes) {
+        problems.push(`${reference.path} (record ${reference.recordId}) is missing from ${mediaRoot}`);
+        continue;
+      }
+      const sha256 = sha256Of(bytes);
+      if (reference.sha256 && sha256 !== reference.sha256) {
+        problems.push(`${reference.path} (record ${reference.recordId}) has SHA-256 ${sha256}, the record says ${reference.sha256}`);
+        continue;
+      }
+      const to = join(staging, BACKUP_MEDIA_DIR, reference.path);
+      await mkdir(dirname(to), { recursive: true });
+      await writeDurably(to, bytes);
+      copied.push({ path: reference.path, sha256, bytes: bytes.length });
+    }
+    if (problems.length) {
+      throw new BackupError(`${problems.length} media file(s) referenced by records are missing or damaged in the live data folder, so no backup was written:\n- ${problems.slice(0, 20).join('\n- ')}`);
+    }
+
+    const databaseBytes = await readFile(databaseCopy);
+    const manifest: BackupManifest = {
+      format: MANIFEST_FORMAT,
+      version: MANIFEST_VERSION,
+      createdAt: now().toISOString(),
+      changeNumber: snapshot.changeNumber,
+      records: snapshot.records,
+      submissions: snapshot.submissions,
+      database: { file: BACKUP_DATABASE_FILE, sha256: sha256Of(databaseBytes), bytes: databaseBytes.length },
+      media: copied,
+    };
+    await writeDurably(join(staging, BACKUP_MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+    if (existsSync(target)) await rmdir(target);
+    await rename(staging, target);
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+  return verifyBackup(target);
+}
+
+/**
+ * Verifies a backup directory against its manifest: the database's SHA-256 and PRAGMA
+ * integrity_check, the record count, every media file's SHA-256, and that every media file a
+ * record references is there with the SHA-256 the record states.
+ */
+export async function verifyBackup(directory: string): Promise<BackupSummary> {
+  const root = resolve(directory);
+  const manifestText = await readFile(join(root, BACKUP_MANIFEST_FILE), 'utf8').catch(() => undefined);
+  if (manifestText === undefined) throw new BackupError(`${root} holds no ${BACKUP_MANIFEST_FILE}; it is not a backup made by npm run backup`);
+  const manifest = JSON.parse(manifestText) as BackupManifest;
+  if (manifest.format !== MANIFEST_FORMAT || manifest.version !== MANIFEST_VERSION) throw new BackupError(`${BACKUP_MANIFEST_FILE} is not a version ${MANIFEST_VERSION} archive backup manifest`);
+  const problems: string[] = [];
+  const databaseFile = join(root, BACKUP_DATABASE_FILE);
+  const databaseBytes = await readFile(databaseFile).catch(() => undefined);
+  if (!databaseBytes) throw new BackupError(`${databaseFile} is missing`);
+  if (sha256Of(databaseBytes) !== manifest.database.sha256) {
+    throw new BackupError(`${BACKUP_DATABASE_FILE} does not match the manifest's SHA-256: it changed after the backup (was the backup folder used as a live data folder? restore copies it first)`);
+  }
+  const snapshot = readSnapshot(databaseFile, 'read-only');
+  if (snapshot.records !== manifest.records) problems.push(`the database holds ${snapshot.records} records, the manifest says ${manifest.records}`);
+  const listed = new Map(manifest.media.map((entry) => [entry.path, entry]));
+  let mediaBytes = 0;
+  for (const entry of manifest.media) {
+    const bytes = await readFile(join(root, BACKUP_MEDIA_DIR, entry.path)).catch(() => undefined);
+    if (!bytes) problems.push(`media/${entry.path} is missing`);
+    else if (sha256Of(bytes) !== entry.sha256) problems.push(`media/${entry.path} does not match its SHA-256`);
+    else mediaBytes += bytes.length;
+  }
+  for (const reference of distinctMedia(snapshot.media)) {
+    const entry = listed.get(reference.path);
+    if (!entry) problems.push(`media/${reference.path}, referenced by record ${reference.recordId}, is not in the backup`);
+    else if (reference.sha256 && entry.sha256 !== reference.sha256) problems.push(`media/${reference.path} has another SHA-256 than record ${reference.recordId} states`);
+  }
+  if (problems.length) throw new BackupError(`the backup at ${root} fails verification:\n- ${problems.slice(0, 20).join('\n- ')}`);
+  return {
+    directory: root,
+    changeNumber: manifest.changeNumber,
+    records: snapshot.records,
+    submissions: snapshot.submissions,
+    mediaFiles: manifest.media.length,
+    mediaBytes,
+    databaseBytes: databaseBytes.length,
+    integrity: 'ok',
+  };
+}
+
+/** The one-line summary both commands print. */
+export function describeBackup(summary: BackupSummary, verb: string, seconds: number): string {
+  const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return `${verb} ${summary.directory}: ${summary.records} records, ${summary.submissions} submissions, ${summary.mediaFiles} media files (${megabytes(summary.mediaBytes)}), database ${megabytes(summary.databaseBytes)} at change ${summary.changeNumber}, integrity_check ok, every SHA-256 matches (${seconds.toFixed(1)} s)`;
+}
