@@ -1,0 +1,62 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+
+/** A port free on 127.0.0.1 at the time of asking. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/** `npm start` as a child process on 127.0.0.1, with everything it wrote kept for failure messages. */
+export interface ServerProcess {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code (null after a signal) once the process has exited. */
+  exited: Promise<number | null>;
+  /** Sends the signal and waits for the exit. */
+  stop(signal: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Starts src/main.ts over a data folder and waits for /readyz. ARCHIVE_WORKERS defaults to 0 (one
+ * process serves and publishes), the demo catalog to off; `env` overrides anything.
+ */
+export async function startServerProcess(dataDir: string, env: Record<string, string> = {}, options: { port?: number; readyTimeoutMs?: number } = {}): Promise<ServerProcess> {
+  const port = options.port ?? (await freePort());
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ARCHIVE_DATA_DIR: dataDir, ARCHIVE_BASE_URL: url, ARCHIVE_WORKERS: '0', ARCHIVE_DEMO: '0', ARCHIVE_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const server: ServerProcess = {
+    url,
+    port,
+    child,
+    output: () => output,
+    exited,
+    stop: async (signal) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 45_000);
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+    const ready = await fetch(`${url}/readyz`).then((response) => response.ok, () => false);
+    if (ready) return server;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await server.stop('SIGKILL');
+  throw new Error(`server did not become ready:\n${output}`);
+}

@@ -1,0 +1,187 @@
+import { expect } from 'chai';
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openBackend } from '../../src/backend.ts';
+import type { Backend } from '../../src/backend.ts';
+import { loadDemoIfEmpty } from '../../src/demo/seed.ts';
+import { createLogger } from '../../src/logger.ts';
+import { storePreview } from '../../src/media/media-files.ts';
+import type { StoredMedia } from '../../src/domain/record.ts';
+import { makeRecord } from '../helpers/factories.ts';
+import { lineDrawingPng } from '../helpers/image-server.ts';
+import { startServerProcess } from '../helpers/server-process.ts';
+import { temporaryDataDir } from '../helpers/server.ts';
+
+interface CommandResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `npm run backup -- …` (the script itself, without npm) and collects its output. */
+function runBackup(args: string[], env: Record<string, string>): Promise<CommandResult> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
+interface ApiRecord {
+  id: string;
+  media: { url: string }[];
+  thumbnail: string | null;
+}
+
+async function listEveryRecord(url: string): Promise<{ total: number; items: ApiRecord[] }> {
+  const items: ApiRecord[] = [];
+  let total = 0;
+  for (let offset = 0; offset === 0 || offset < total; offset += 50) {
+    const page = (await (await fetch(`${url}/api/v1/specimens?lang=en&limit=50&offset=${offset}`)).json()) as { total: number; items: ApiRecord[] };
+    total = page.total;
+    items.push(...page.items);
+  }
+  return { total, items };
+}
+
+const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+
+/** The numbered works the writer loop publishes: a record whose preview is stored first, as the publisher does. */
+const WRITER_SOURCE = 'https://github.com/backup-writer/work-';
+
+describe('npm run backup: an online copy of the embedded store and its media', function () {
+  this.timeout(60_000);
+
+  let sourceDir: string;
+  let backend: Backend;
+  const cleanup: string[] = [];
+
+  beforeEach(async () => {
+    sourceDir = temporaryDataDir();
+    backend = openBackend({ databaseFile: join(sourceDir, 'archive.sqlite') }, { migrate: true });
+    await loadDemoIfEmpty(backend.store, join(sourceDir, 'media'), createLogger('silent'));
+    cleanup.push(sourceDir);
+  });
+
+  afterEach(async () => {
+    await backend.close();
+    for (const folder of cleanup.splice(0)) rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('copies a consistent snapshot while records are being written, which restores into a working server', async () => {
+    const mediaDir = join(sourceDir, 'media');
+    let written = 0;
+    let backupRunning = true;
+    const writer = (async () => {
+      // Sequential writes, each a stored preview then its record: the snapshot must hold exactly the first k of them.
+      while ((backupRunning || written < 5) && written < 2000) {
+        const number = written + 1;
+        const media: StoredMedia = await storePreview(mediaDir, await lineDrawingPng(5000 + number), 'png');
+        await backend.store.putRecords([makeRecord({ sourceUrl: `${WRITER_SOURCE}${number}`, mediaStatus: 'local-media', media: [media], title: { zh: `备份作品${number}`, en: `Backup work ${number}` } })]);
+        written = number;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    while (written < 5) await new Promise((resolve) => setTimeout(resolve, 10));
+
+    const backupDir = join(temporaryDataDir(), 'backup');
+    cleanup.push(join(backupDir, '..'));
+    const result = await runBackup([backupDir], { ARCHIVE_DATA_DIR: sourceDir });
+    backupRunning = false;
+    await writer;
+    expect(result.code, result.stderr).to.equal(0);
+    const summary = /^backup written to .+: (\d+) records, 0 submissions, (\d+) media files .* integrity_check ok, every SHA-256 matches/.exec(result.stdout.trim());
+    expect(summary, result.stdout).to.not.equal(null);
+    expect(result.stdout.trim().split('\n')).to.have.length(1);
+
+    // The copy is one snapshot: the demo catalog and a prefix 1..k of the writer's records, k at least 5, and writes went on after it.
+    const copy = new Database(join(backupDir, 'archive.sqlite'), { readonly: true });
+    const integrity = copy.pragma('integrity_check', { simple: true });
+    const copiedSources = copy.prepare<[], { source_url: string }>(`SELECT source_url FROM records WHERE source_url LIKE '${WRITER_SOURCE}%'`).all();
+    const copiedRows = copy.prepare<[], { id: string; doc: string }>('SELECT id, doc FROM records').all();
+    copy.close();
+    const copiedIds = new Set(copiedRows.map((row) => row.id));
+    const referencedMedia = new Set(
+      copiedRows.flatMap((row) => (JSON.parse(row.doc) as { media: StoredMedia[] }).media.flatMap((media) => [media.path, ...(media.thumbnailPath ? [media.thumbnailPath] : [])])),
+    );
+    expect(integrity).to.equal('ok');
+    const numbers = copiedSources.map((row) => Number(row.source_url.slice(WRITER_SOURCE.length))).sort((a, b) => a - b);
+    const snapshotWrites = numbers.length;
+    expect(snapshotWrites).to.be.at.least(5);
+    expect(numbers).to.deep.equal(Array.from({ length: snapshotWrites }, (_, i) => i + 1));
+    expect(written, 'the writer kept writing while the backup ran').to.be.greaterThan(snapshotWrites);
+    expect(copiedIds.size).to.equal(44 + snapshotWrites);
+    expect(Number(summary?.[1])).to.equal(copiedIds.size);
+
+    // Exactly the media the snapshot references were copied; the next writer record's preview, already on disk, was not.
+    expect(Number(summary?.[2])).to.equal(referencedMedia.size);
+    const [nextRecord] = await backend.store.findBySourceUrl(`${WRITER_SOURCE}${snapshotWrites + 1}`);
+    const nextPreview = nextRecord?.media[0]?.path ?? '';
+    expect(existsSync(join(mediaDir, nextPreview))).to.equal(true);
+    expect(existsSync(join(backupDir, 'media', nextPreview))).to.equal(false);
+    const verified = await runBackup(['--verify', backupDir], {});
+    expect(verified.code, verified.stderr).to.equal(0);
+    expect(verified.stdout).to.match(/^verified backup .+: \d+ records/);
+
+    // Restore as documented: copy the backup folder into a fresh data folder, start the server on it.
+    const restoredDir = temporaryDataDir();
+    cleanup.push(restoredDir);
+    cpSync(backupDir, restoredDir, { recursive: true });
+    const server = await startServerProcess(restoredDir);
+    try {
+      const { total, items } = await listEveryRecord(server.url);
+      expect(total).to.equal(copiedIds.size);
+      expect(new Set(items.map((item) => item.id))).to.deep.equal(copiedIds);
+      const single = await fetch(`${server.url}/api/v1/specimens/${items[0]?.id ?? ''}?lang=en`);
+      expect(single.status).to.equal(200);
+      let mediaChecked = 0;
+      for (const item of items) {
+        for (const media of item.media) {
+          const response = await fetch(media.url);
+          expect(response.status, media.url).to.equal(200);
+          const path = new URL(media.url).pathname;
+          // Content-addressed: the file name is the SHA-256 of the bytes served.
+          expect(sha256(Buffer.from(await response.arrayBuffer())), path).to.equal(/\/([0-9a-f]{64})\.\w+$/.exec(path)?.[1]);
+          mediaChecked += 1;
+        }
+        if (item.thumbnail) expect((await fetch(item.thumbnail)).status, item.thumbnail).to.equal(200);
+      }
+      expect(mediaChecked).to.be.at.least(snapshotWrites);
+      const search = (await (await fetch(`${server.url}/api/v1/specimens?q=backup&lang=en&limit=1`)).json()) as { total: number };
+      expect(search.total).to.equal(snapshotWrites);
+    } finally {
+      await server.stop('SIGTERM');
+    }
+  });
+
+  it('finds a damaged media file when a backup is verified again', async () => {
+    const backupDir = join(temporaryDataDir(), 'backup');
+    cleanup.push(join(backupDir, '..'));
+    expect((await runBackup([backupDir], { ARCHIVE_DATA_DIR: sourceDir })).code).to.equal(0);
+    const manifest = JSON.parse(readFileSync(join(backupDir, 'backup.json'), 'utf8')) as { media: { path: string }[] };
+    const damaged = manifest.media[0]?.path ?? '';
+    writeFileSync(join(backupDir, 'media', damaged), 'not the image');
+    const verified = await runBackup(['--verify', backupDir], {});
+    expect(verified.code).to.equal(1);
+    expect(verified.stderr).to.include(`media/${damaged} does not match its SHA-256`);
+  });
+
+  it('refuses a destination that already holds files, and a store that is not embedded, writing nothing', async () => {
+    const occupied = temporaryDataDir();
+    cleanup.push(occupied);
+    writeFileSync(join(occupied, 'notes.txt'), 'keep me');
+    const refusedFolder = await runBackup([occupied], { ARCHIVE_DATA_DIR: sourceDir });
+    expect(refusedFolder.code).to.equal(1);
+    expect(refusedFolder.stderr).to.include('not an empty directory');
+
+    const target = join(occupied, 'mongo-backup');
+    const refusedStore = await runBackup([target], { ARCHIVE_DATA_DIR: sourceDir, ARCHIVE_STORE: 'mongo' });
+    expect(refusedStore.code).to.equal(1);
+    expect(refusedStore.stderr).to.include('docs/deploy.md');
+    expect(existsSync(target)).to.equal(false);
+  });
+});
