@@ -35,6 +35,20 @@ export interface Config {
   publisherLeaseMs: number;
   /** Refuse requests whose User-Agent is missing or a library default. */
   rejectGenericUserAgents: boolean;
+  /** Where canonical records, submissions and tokens live (ARCHIVE_STORE). */
+  store: StoreSettings;
+  /** Which full-text search engine answers queries (ARCHIVE_SEARCH). */
+  search: SearchSettings;
+  /** Requests per minute per client address (IPv6: per /64); 0 turns the limit off. */
+  rateLimitReads: number;
+  /** Ingest requests per minute per token; 0 turns the limit off. */
+  rateLimitIngest: number;
+  /** Submissions a token may make per UTC day; 0 means no quota. */
+  ingestDailyQuota: number;
+  /** Take the client address from the last X-Forwarded-For entry (set only behind a proxy that writes it). */
+  trustProxy: boolean;
+  /** Milliseconds a client has to send a whole request (headers within the same bound). */
+  requestTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -42,6 +56,62 @@ export class ConfigError extends Error {
     super(`invalid configuration:\n- ${problems.join('\n- ')}`);
     this.name = 'ConfigError';
   }
+}
+
+/** The canonical store: the SQLite file in the data folder, or a MongoDB replica set. */
+export type StoreSettings = { kind: 'embedded' } | { kind: 'mongo'; uri: string; database: string };
+
+/** The search engine: FTS5 in the embedded store's file, or Meilisearch. */
+export type SearchSettings = { kind: 'embedded' } | { kind: 'meili'; url: string; apiKey?: string; indexPrefix?: string };
+
+/** The adapters a process opens. */
+export interface BackendSettings {
+  store: StoreSettings;
+  search: SearchSettings;
+}
+
+/**
+ * Reads ARCHIVE_STORE / ARCHIVE_SEARCH and their connection settings, adding every problem to
+ * `problems`. A MongoDB store needs Meilisearch: the FTS5 index lives in one machine's SQLite
+ * file, which neither several app instances nor separate indexer processes can share.
+ */
+export function readBackendSettings(env: NodeJS.ProcessEnv, problems: string[]): BackendSettings {
+  const choice = <T extends string>(name: string, options: readonly T[]): T => {
+    const raw = env[name] || options[0];
+    if ((options as readonly string[]).includes(raw as string)) return raw as T;
+    problems.push(`${name} must be one of ${options.join(', ')}, got "${raw}"`);
+    return options[0] as T;
+  };
+  const storeKind = choice('ARCHIVE_STORE', ['embedded', 'mongo'] as const);
+  const searchKind = choice('ARCHIVE_SEARCH', ['embedded', 'meili'] as const);
+  let store: StoreSettings = { kind: 'embedded' };
+  if (storeKind === 'mongo') {
+    const uri = env.MONGODB_URI ?? '';
+    const database = env.MONGODB_DATABASE || 'archive';
+    if (!uri) problems.push('MONGODB_URI is required when ARCHIVE_STORE=mongo (for example mongodb://mongo:27017/?replicaSet=rs0)');
+    else if (!/^mongodb(\+srv)?:\/\//.test(uri)) problems.push('MONGODB_URI must start with mongodb:// or mongodb+srv://');
+    if (!/^[A-Za-z0-9_-]{1,63}$/.test(database)) problems.push(`MONGODB_DATABASE must be 1–63 letters, digits, dashes or underscores, got "${database}"`);
+    store = { kind: 'mongo', uri, database };
+  }
+  let search: SearchSettings = { kind: 'embedded' };
+  if (searchKind === 'meili') {
+    const url = (env.MEILI_URL ?? '').replace(/\/+$/, '');
+    if (!url) problems.push('MEILI_URL is required when ARCHIVE_SEARCH=meili (for example http://meilisearch:7700)');
+    else if (!/^https?:\/\/[^/]/.test(url)) problems.push(`MEILI_URL must be an http(s) URL, got "${url}"`);
+    search = { kind: 'meili', url, ...(env.MEILI_API_KEY ? { apiKey: env.MEILI_API_KEY } : {}) };
+  }
+  if (store.kind === 'mongo' && search.kind === 'embedded') {
+    problems.push('ARCHIVE_STORE=mongo needs ARCHIVE_SEARCH=meili: the embedded search index lives in the SQLite file of one machine, which app and indexer processes on other machines cannot share');
+  }
+  return { store, search };
+}
+
+/** The backend settings alone, for tools and tests that need no other setting; throws ConfigError. */
+export function loadBackendSettings(env: NodeJS.ProcessEnv = process.env): BackendSettings {
+  const problems: string[] = [];
+  const settings = readBackendSettings(env, problems);
+  if (problems.length) throw new ConfigError(problems);
+  return settings;
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
@@ -103,6 +173,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/.test(host)) problems.push(`ARCHIVE_UPLOAD_HOSTS entries must be host or host:port, got "${host}"`);
   }
 
+  const backendSettings = readBackendSettings(env, problems);
+
   const config: Config = {
     port,
     host: env.HOST || '0.0.0.0',
@@ -123,6 +195,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publisherMaxAttempts: integer('ARCHIVE_PUBLISHER_MAX_ATTEMPTS', 5, 1, 100),
     publisherLeaseMs: integer('ARCHIVE_PUBLISHER_LEASE_MS', 60_000, 1000, 3_600_000),
     rejectGenericUserAgents: flag('ARCHIVE_REJECT_GENERIC_UA', false),
+    ...backendSettings,
+    rateLimitReads: integer('ARCHIVE_RATE_LIMIT_READS', 600, 0, 1_000_000),
+    rateLimitIngest: integer('ARCHIVE_RATE_LIMIT_INGEST', 60, 0, 1_000_000),
+    ingestDailyQuota: integer('ARCHIVE_INGEST_DAILY_QUOTA', 5000, 0, 10_000_000),
+    trustProxy: flag('ARCHIVE_TRUST_PROXY', false),
+    requestTimeoutMs: integer('ARCHIVE_REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

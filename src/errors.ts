@@ -16,6 +16,8 @@ export const PROBLEM_TYPES = {
   'payload-too-large': { status: 413, title: 'Payload too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   'idempotency-key-reused': { status: 422, title: 'Idempotency key reused' },
+  'too-many-requests': { status: 429, title: 'Too many requests' },
+  'quota-exceeded': { status: 429, title: 'Daily quota exceeded' },
   'service-unavailable': { status: 503, title: 'Service unavailable' },
   'internal-error': { status: 500, title: 'Internal error' },
 } as const;

@@ -4,32 +4,37 @@
  * WAL database, so every core serves requests. With ARCHIVE_WORKERS=0 the primary serves alone.
  */
 import cluster from 'node:cluster';
+import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { openBackend } from './backend.ts';
 import { loadConfig } from './config.ts';
 import type { Config } from './config.ts';
 import { createApp } from './http/app.ts';
+import { serverLimits } from './http/server-limits.ts';
 import { createLogger } from './logger.ts';
 import type { Logger } from './logger.ts';
 import { loadDemoIfEmpty } from './demo/seed.ts';
 import { createPublisher } from '../indexer/run-publisher.ts';
 import type { Publisher } from '../indexer/publisher.ts';
+import { answerRateAsks, WorkerRateLimiter } from './rate-limit/cluster-limiter.ts';
+import { LocalRateLimiter } from './rate-limit/limiter.ts';
 
 /** The message an HTTP worker sends the primary after accepting submissions. */
 const SUBMITTED = 'archive:submitted';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
+
 /** Serves HTTP in this process until SIGTERM or SIGINT, then finishes in-flight requests and closes. */
 async function serve(config: Config, logger: Logger, publisher?: Publisher): Promise<void> {
   const backend = openBackend(config, { migrate: false });
   await backend.warm();
   const submitted = publisher ? () => publisher.wake() : () => process.send?.({ type: SUBMITTED });
-  const app = createApp(config, backend, logger, { submitted });
-  const server: Server = app.listen(config.port, config.host);
+  const rateLimiter = cluster.isWorker ? new WorkerRateLimiter() : new LocalRateLimiter();
+  const app = createApp(config, backend, logger, { submitted, rateLimiter });
+  const server: Server = createServer(serverLimits(config), app.callback());
   server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 30_000;
+  server.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
@@ -66,6 +71,7 @@ async function runPrimary(config: Config, logger: Logger): Promise<void> {
   cluster.on('message', (_worker, message: { type?: string }) => {
     if (message?.type === SUBMITTED) publisher?.wake();
   });
+  cluster.on('message', answerRateAsks());
   let stopping = false;
   const fork = (): void => {
     cluster.fork();

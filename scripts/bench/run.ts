@@ -138,7 +138,7 @@ async function runHttp(scenarios: readonly string[]): Promise<HttpOutcome> {
 
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', ARCHIVE_DATA_DIR: dataDir, ARCHIVE_BASE_URL: origin, ARCHIVE_DEMO: '0', ARCHIVE_LOG_LEVEL: 'warn' };
+  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', ARCHIVE_DATA_DIR: dataDir, ARCHIVE_BASE_URL: origin, ARCHIVE_DEMO: '0', ARCHIVE_LOG_LEVEL: 'warn', ARCHIVE_RATE_LIMIT_READS: '0', ARCHIVE_RATE_LIMIT_INGEST: '0', ARCHIVE_INGEST_DAILY_QUOTA: '0' };
   const spawned = performance.now();
   server = startServer(env);
   const coldStart = await waitUntilReady(server, `${origin}/readyz`, spawned, 60);

@@ -92,10 +92,17 @@ export interface IdempotencyRequest {
   render(records: readonly SubmissionRecord[]): IdempotentAnswer;
 }
 
+/** How many submissions one token may make per UTC day. */
+export interface DailyQuota {
+  limit: number;
+}
+
 export type EnqueueResult =
   | { kind: 'accepted'; records: SubmissionRecord[] }
   | { kind: 'replay'; answer: IdempotentAnswer }
-  | { kind: 'key-reused' };
+  | { kind: 'key-reused' }
+  /** The batch would take the token past its daily quota; nothing was accepted. */
+  | { kind: 'over-quota'; used: number; limit: number };
 
 /**
  * The durable submission queue. A publisher claims a submission by atomic update with a lease,
@@ -106,8 +113,10 @@ export interface SubmissionQueue {
    * Accepts submissions as queued, all or none. With an idempotency key, the key is checked and
    * kept in the same transaction: a repeat of the same request gets the first answer back
    * (`replay`), the same key with another request gets `key-reused`; keys are kept 24 hours.
+   * With a quota, the token's submissions since the start of the UTC day are counted in the same
+   * transaction, and a batch that would pass the limit is refused whole (`over-quota`).
    */
-  enqueue(items: readonly NewSubmission[], idempotency?: IdempotencyRequest): Promise<EnqueueResult>;
+  enqueue(items: readonly NewSubmission[], idempotency?: IdempotencyRequest, quota?: DailyQuota): Promise<EnqueueResult>;
   getSubmission(submissionId: string): Promise<SubmissionRecord | undefined>;
   /**
    * Claims the oldest submission that is queued and due, or processing with an expired lease,

@@ -12,6 +12,9 @@ import { rejectGenericUserAgents } from './middlewares/user-agent.ts';
 import { securityHeaders } from './middlewares/security-headers.ts';
 import { problems } from './middlewares/problems.ts';
 import { requestLog } from './middlewares/request-log.ts';
+import { limitByClient } from './middlewares/rate-limit.ts';
+import { LocalRateLimiter } from '../rate-limit/limiter.ts';
+import type { RateLimiter } from '../rate-limit/limiter.ts';
 import { ResponseCache } from './response-cache.ts';
 import { specimensRouter } from './specimens/router.ts';
 import { guidesRouter } from './guides/router.ts';
@@ -21,7 +24,8 @@ import { notFoundHtml, webRouter } from './web/router.ts';
 import { mcpRoute } from '../mcp/koa-route.ts';
 import Router from '@koa/router';
 
-export type AppConfig = Pick<Config, 'baseUrl' | 'mediaDir' | 'responseCacheBytes' | 'cacheMaxAgeSeconds' | 'allowedOrigins'> & Partial<Pick<Config, 'rejectGenericUserAgents'>>;
+export type AppConfig = Pick<Config, 'baseUrl' | 'mediaDir' | 'responseCacheBytes' | 'cacheMaxAgeSeconds' | 'allowedOrigins'> &
+  Partial<Pick<Config, 'rejectGenericUserAgents' | 'rateLimitReads' | 'rateLimitIngest' | 'ingestDailyQuota' | 'trustProxy'>>;
 
 const SERVICE_VERSION = '1.0.0';
 
@@ -29,11 +33,14 @@ const SERVICE_VERSION = '1.0.0';
 export interface AppHooks {
   /** Called after submissions were accepted, to wake the publisher. */
   submitted?: () => void;
+  /** Shared request counting (the cluster primary's); without it the app counts in its own process. */
+  rateLimiter?: RateLimiter;
 }
 
 /** The one Koa application: read API, MCP, ingest, exports, guides, health and media. */
 export function createApp(config: AppConfig, backend: Backend, logger: Logger, hooks: AppHooks = {}): Koa {
-  const app = new Koa({ proxy: false });
+  const app = new Koa(config.trustProxy ? { proxy: true, maxIpsCount: 1 } : { proxy: false });
+  const limiter = hooks.rateLimiter ?? new LocalRateLimiter();
   app.silent = true;
   const readContext = { store: backend.store, search: backend.search, baseUrl: config.baseUrl };
   const cache = new ResponseCache(config.responseCacheBytes);
@@ -43,6 +50,7 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
   app.use(securityHeaders());
   app.use(problems(config.baseUrl, logger));
   app.use(openCors());
+  if (config.rateLimitReads) app.use(limitByClient(limiter, { name: 'client', limit: config.rateLimitReads, windowMs: 60_000 }));
   if (config.rejectGenericUserAgents) app.use(rejectGenericUserAgents());
   app.use(
     compress({
@@ -55,7 +63,7 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
 
   const mcp = new Router();
   mcp.all('/mcp', mcpRoute(readContext, { allowedOrigins: config.allowedOrigins, version: SERVICE_VERSION, logger }));
-  const ingest = ingestRouter({ tokens: backend.tokens, submissions: backend.submissions, baseUrl: config.baseUrl, ...(hooks.submitted ? { notify: hooks.submitted } : {}) });
+  const ingest = ingestRouter({ tokens: backend.tokens, submissions: backend.submissions, baseUrl: config.baseUrl, ...(hooks.submitted ? { notify: hooks.submitted } : {}), limiter, requestsPerMinute: config.rateLimitIngest ?? 0, dailyQuota: config.ingestDailyQuota ?? 0 });
   for (const router of [healthRouter(backend), specimensRouter(readContext, readOptions), mcp, ingest, guidesRouter(config.baseUrl, config.cacheMaxAgeSeconds), exportsRouter(backend.store, config.baseUrl, config.cacheMaxAgeSeconds), fullExportRouter({ ...backend, baseUrl: config.baseUrl }), mediaRouter(config.mediaDir), webRouter(readContext, { cache, maxAgeSeconds: config.cacheMaxAgeSeconds })]) {
     app.use(router.routes());
   }

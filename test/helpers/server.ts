@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { openBackend } from '../../src/backend.ts';
 import type { Backend } from '../../src/backend.ts';
 import { createApp } from '../../src/http/app.ts';
+import type { AppConfig } from '../../src/http/app.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { CanonicalRecord } from '../../src/domain/record.ts';
 import { loadDemoIfEmpty } from '../../src/demo/seed.ts';
@@ -37,7 +38,10 @@ export interface TestPublisherOptions {
   retryDelayMs?: number;
 }
 
-export async function startTestServer(options: { records?: CanonicalRecord[]; demo?: boolean; updated?: string; publisher?: TestPublisherOptions; rejectGenericUserAgents?: boolean } = {}): Promise<TestServer> {
+/** Rate limits and quota for a test server; all off unless given. */
+export type TestLimits = Partial<Pick<AppConfig, 'rateLimitReads' | 'rateLimitIngest' | 'ingestDailyQuota' | 'trustProxy'>>;
+
+export async function startTestServer(options: { records?: CanonicalRecord[]; demo?: boolean; updated?: string; publisher?: TestPublisherOptions; rejectGenericUserAgents?: boolean; limits?: TestLimits } = {}): Promise<TestServer> {
   const dataDir = temporaryDataDir();
   const backend = openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true });
   const logs: Record<string, unknown>[] = [];
@@ -67,7 +71,7 @@ export async function startTestServer(options: { records?: CanonicalRecord[]; de
       )
     : undefined;
   publisher?.start();
-  const app = createApp({ baseUrl, mediaDir: join(dataDir, 'media'), responseCacheBytes: 8 * 1024 * 1024, cacheMaxAgeSeconds: 60, allowedOrigins: ['https://allowed.example'], rejectGenericUserAgents: options.rejectGenericUserAgents ?? false }, backend, logger, {
+  const app = createApp({ baseUrl, mediaDir: join(dataDir, 'media'), responseCacheBytes: 8 * 1024 * 1024, cacheMaxAgeSeconds: 60, allowedOrigins: ['https://allowed.example'], rejectGenericUserAgents: options.rejectGenericUserAgents ?? false, ...options.limits }, backend, logger, {
     ...(publisher ? { submitted: () => publisher.wake() } : {}),
   });
   server.on('request', app.callback());

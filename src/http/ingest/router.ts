@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { createHash } from 'node:crypto';
 import type { IdempotencyRequest, SubmissionQueue, TokenStore } from '../../domain/ports.ts';
-import type { Submission, SubmissionRecord } from '../../domain/submission.ts';
+import type { Submission, SubmissionRecord, TokenRecord } from '../../domain/submission.ts';
 import { ProblemError } from '../../errors.ts';
 import type { FieldError } from '../../errors.ts';
 import { checkSubmission } from '../../validation/submission.ts';
@@ -10,6 +10,8 @@ import { readJsonBody } from '../body.ts';
 import { authorize } from '../middlewares/auth.ts';
 import { presentAccepted, presentSubmission, statusUrl } from './presenter.ts';
 import { allowOnly, readOnly } from '../read-route.ts';
+import { enforce } from '../middlewares/rate-limit.ts';
+import type { RateLimiter } from '../../rate-limit/limiter.ts';
 
 /** Largest body of POST /api/v1/ingest; a batch may carry up to 100 times as much. */
 export const INGEST_BODY_LIMIT = 256 * 1024;
@@ -21,6 +23,28 @@ export interface IngestDependencies {
   baseUrl: string;
   /** Wakes the in-process publisher after new submissions (embedded deployment). */
   notify?: () => void;
+  /** Ingest requests per minute per token (0: no limit), counted by the limiter. */
+  requestsPerMinute?: number;
+  limiter?: RateLimiter;
+  /** Submissions per token per UTC day (0 or absent: no quota). */
+  dailyQuota?: number;
+}
+
+const MINUTE_MS = 60_000;
+
+/** The token behind the request, counted against the per-token ingest limit. */
+async function authorizeIngest(ctx: Context, deps: IngestDependencies): Promise<TokenRecord> {
+  const token = await authorize(ctx, deps.tokens, 'ingest');
+  if (deps.limiter && deps.requestsPerMinute) {
+    await enforce(ctx, deps.limiter, { name: 'ingest', limit: deps.requestsPerMinute, windowMs: MINUTE_MS }, token.name, 'for this token');
+  }
+  return token;
+}
+
+function secondsUntilNextUtcDay(now = Date.now()): number {
+  const next = new Date(now);
+  next.setUTCHours(24, 0, 0, 0);
+  return Math.max(1, Math.ceil((next.getTime() - now) / 1000));
 }
 
 function idempotencyKey(ctx: Context): string | undefined {
@@ -42,7 +66,14 @@ async function accept(ctx: Context, deps: IngestDependencies, tokenName: string,
   const idempotency: IdempotencyRequest | undefined = key
     ? { tokenName, key, requestSha256: createHash('sha256').update(ctx.path).update('\n').update(raw).digest('hex'), render }
     : undefined;
-  const result = await deps.submissions.enqueue(submissions.map((submission) => ({ tokenName, submission })), idempotency);
+  const quota = deps.dailyQuota ? { limit: deps.dailyQuota } : undefined;
+  const result = await deps.submissions.enqueue(submissions.map((submission) => ({ tokenName, submission })), idempotency, quota);
+  if (result.kind === 'over-quota') {
+    const left = Math.max(0, result.limit - result.used);
+    throw new ProblemError('quota-exceeded', `This token may make ${result.limit} submissions per UTC day; ${result.used} were made today, so ${left} more can be accepted. Nothing from this request was accepted.`, {
+      headers: { 'Retry-After': String(secondsUntilNextUtcDay()) },
+    });
+  }
   if (result.kind === 'key-reused') {
     throw new ProblemError('idempotency-key-reused', 'This Idempotency-Key was used with a different request in the last 24 hours. Use a new key for a new request.', {
       errors: [{ parameter: 'Idempotency-Key', message: 'was used with a different request' }],
@@ -65,7 +96,7 @@ export function ingestRouter(deps: IngestDependencies): Router {
 
   router.all('/', async (ctx) => {
     if (allowOnly(ctx, ['POST']) === 'handled') return;
-    const token = await authorize(ctx, deps.tokens, 'ingest');
+    const token = await authorizeIngest(ctx, deps);
     const { value, raw } = await readJsonBody(ctx, INGEST_BODY_LIMIT);
     const checked = checkSubmission(value);
     if (!checked.ok) throw invalidBody(checked.errors);
@@ -77,7 +108,7 @@ export function ingestRouter(deps: IngestDependencies): Router {
 
   router.all('/batch', async (ctx) => {
     if (allowOnly(ctx, ['POST']) === 'handled') return;
-    const token = await authorize(ctx, deps.tokens, 'ingest');
+    const token = await authorizeIngest(ctx, deps);
     const { value, raw } = await readJsonBody(ctx, INGEST_BODY_LIMIT * 8);
     const list = (value as { submissions?: unknown })?.submissions;
     const extra = value && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value).filter((name) => name !== 'submissions') : [];
@@ -105,7 +136,7 @@ export function ingestRouter(deps: IngestDependencies): Router {
 
   router.all('/:submissionId', async (ctx) => {
     if (readOnly(ctx) === 'handled') return;
-    const token = await authorize(ctx, deps.tokens, 'ingest');
+    const token = await authorizeIngest(ctx, deps);
     const record = await deps.submissions.getSubmission(ctx.params.submissionId ?? '');
     if (!record || record.tokenName !== token.name) throw new ProblemError('not-found', 'No submission of this token has that id.');
     ctx.set('Cache-Control', 'no-store');

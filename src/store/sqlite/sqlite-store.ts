@@ -75,6 +75,13 @@ const STORE_MIGRATIONS: readonly Migration[] = [
       CREATE TABLE removals (seq INTEGER PRIMARY KEY, id TEXT NOT NULL);
     `,
   },
+  {
+    version: 4,
+    description: 'submissions per token and day, for the daily quota',
+    sql: `
+      CREATE INDEX submissions_token_day ON submissions (token_name, submitted_at);
+    `,
+  },
 ];
 
 /** Writes that must happen in the same transaction as a record write (the embedded search index). */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { EnqueueResult, IdempotencyRequest, NewSubmission, SubmissionQueue } from '../../domain/ports.ts';
+import type { DailyQuota, EnqueueResult, IdempotencyRequest, NewSubmission, SubmissionQueue } from '../../domain/ports.ts';
 import type { Submission, SubmissionOutcome, SubmissionRecord, SubmissionStatus } from '../../domain/submission.ts';
 import type { SqliteDatabase } from './database.ts';
 
@@ -65,11 +65,12 @@ export class SqliteSubmissionQueue implements SubmissionQueue {
       counts: db.prepare<[], { status: string; total: number }>('SELECT status, count(*) AS total FROM submissions GROUP BY status'),
       findKey: db.prepare<[string, string, number], { request_sha256: string; status: number; body: string }>('SELECT request_sha256, status, body FROM idempotency_keys WHERE token_name = ? AND key = ? AND created_at >= ?'),
       saveKey: db.prepare('INSERT INTO idempotency_keys (token_name, key, request_sha256, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (token_name, key) DO UPDATE SET request_sha256 = excluded.request_sha256, status = excluded.status, body = excluded.body, created_at = excluded.created_at'),
+      submittedSince: db.prepare<[string, string], { total: number }>('SELECT count(*) AS total FROM submissions WHERE token_name = ? AND submitted_at >= ?'),
       dropOldKeys: db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?'),
     };
   }
 
-  async enqueue(items: readonly NewSubmission[], idempotency?: IdempotencyRequest): Promise<EnqueueResult> {
+  async enqueue(items: readonly NewSubmission[], idempotency?: IdempotencyRequest, quota?: DailyQuota): Promise<EnqueueResult> {
     const now = this.clock();
     const iso = new Date(now).toISOString();
     return this.db
@@ -78,6 +79,11 @@ export class SqliteSubmissionQueue implements SubmissionQueue {
           this.statements.dropOldKeys.run(now - IDEMPOTENCY_RETENTION_MS);
           const earlier = this.statements.findKey.get(idempotency.tokenName, idempotency.key, now - IDEMPOTENCY_RETENTION_MS);
           if (earlier) return earlier.request_sha256 === idempotency.requestSha256 ? { kind: 'replay', answer: { status: earlier.status, body: earlier.body } } : { kind: 'key-reused' };
+        }
+        if (quota) {
+          const dayStart = `${iso.slice(0, 10)}T00:00:00.000Z`;
+          const over = this.quotaUse(items, dayStart).find((use) => use.used + use.added > quota.limit);
+          if (over) return { kind: 'over-quota', used: over.used, limit: quota.limit };
         }
         const records = items.map((item) => {
           const id = newSubmissionId(now);
@@ -91,6 +97,13 @@ export class SqliteSubmissionQueue implements SubmissionQueue {
         return { kind: 'accepted', records };
       })
       .immediate();
+  }
+
+  /** For each token in the batch, its submissions since dayStart and how many this batch adds. */
+  private quotaUse(items: readonly NewSubmission[], dayStart: string): { used: number; added: number }[] {
+    const perToken = new Map<string, number>();
+    for (const item of items) perToken.set(item.tokenName, (perToken.get(item.tokenName) ?? 0) + 1);
+    return [...perToken].map(([tokenName, added]) => ({ used: this.statements.submittedSince.get(tokenName, dayStart)?.total ?? 0, added }));
   }
 
   async getSubmission(submissionId: string): Promise<SubmissionRecord | undefined> {

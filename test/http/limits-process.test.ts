@@ -1,0 +1,71 @@
+import { expect } from 'chai';
+import { request } from 'node:http';
+import { connect } from 'node:net';
+import { rmSync } from 'node:fs';
+import { startServerProcess } from '../helpers/server-process.ts';
+import type { ServerProcess } from '../helpers/server-process.ts';
+import { temporaryDataDir } from '../helpers/server.ts';
+
+/** One GET on a connection of its own, so cluster workers take turns answering. */
+function getOnNewConnection(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(url, { agent: false, headers: { Connection: 'close' } }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+/** Writes raw bytes on a socket and collects what the server answers until it closes the connection. */
+function rawExchange(port: number, bytes: string, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no close within ${timeoutMs} ms; got: ${answer.slice(0, 200)}`));
+    }, timeoutMs);
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(answer);
+    });
+    socket.on('error', () => undefined);
+    socket.write(bytes);
+  });
+}
+
+describe('limits of the server process', function () {
+  this.timeout(60_000);
+  let server: ServerProcess | undefined;
+  let dataDir = '';
+  beforeEach(() => {
+    dataDir = temporaryDataDir();
+  });
+  afterEach(async () => {
+    await server?.stop('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps one count per client across cluster workers', async () => {
+    server = await startServerProcess(dataDir, { ARCHIVE_WORKERS: '2', ARCHIVE_RATE_LIMIT_READS: '10' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 16; i += 1) statuses.push(await getOnNewConnection(`${server.url}/api/v1/specimens?lang=en`));
+    expect(statuses.filter((status) => status === 200)).to.have.length(10);
+    expect(statuses.slice(10)).to.deep.equal([429, 429, 429, 429, 429, 429]);
+    expect(await getOnNewConnection(`${server.url}/healthz`)).to.equal(200);
+  });
+
+  it('answers 408 to a client that does not finish its request in time, and 431 to oversized headers', async () => {
+    server = await startServerProcess(dataDir, { ARCHIVE_REQUEST_TIMEOUT_MS: '1000' });
+    const started = Date.now();
+    const slow = await rawExchange(server.port, 'GET /api/v1/specimens?lang=en HTTP/1.1\r\nHost: 127.0.0.1\r\n', 10_000);
+    expect(slow).to.match(/^HTTP\/1\.1 408 /);
+    expect(Date.now() - started).to.be.below(8000);
+    const oversized = await rawExchange(server.port, `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ${'a'.repeat(20 * 1024)}\r\n\r\n`, 10_000);
+    expect(oversized).to.match(/^HTTP\/1\.1 431 /);
+    expect((await fetch(`${server.url}/healthz`)).status).to.equal(200);
+  });
+});

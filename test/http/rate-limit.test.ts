@@ -1,0 +1,104 @@
+import { expect } from 'chai';
+import { generateSecret, secretSha256 } from '../../src/auth/secrets.ts';
+import { makeRecord, makeSubmission } from '../helpers/factories.ts';
+import { startTestServer } from '../helpers/server.ts';
+import type { TestLimits, TestServer } from '../helpers/server.ts';
+
+interface Problem {
+  type: string;
+  status: number;
+  detail: string;
+}
+
+async function serverWith(limits: TestLimits): Promise<TestServer> {
+  return startTestServer({ records: [makeRecord(), makeRecord()], limits });
+}
+
+describe('rate limits and the daily quota', () => {
+  let server: TestServer | undefined;
+  afterEach(async () => server?.close());
+
+  it('announces the per-client policy and refuses past it with 429 problem+json and Retry-After', async () => {
+    server = await serverWith({ rateLimitReads: 3 });
+    const answers = [];
+    for (let i = 0; i < 4; i += 1) answers.push(await server.get('/api/v1/specimens?lang=en'));
+    expect(answers.slice(0, 3).map((answer) => answer.status)).to.deep.equal([200, 200, 200]);
+    expect(answers[0]?.headers.get('ratelimit-policy')).to.equal('"client";q=3;w=60');
+    expect(answers.map((answer) => answer.headers.get('ratelimit')?.replace(/t=\d+/, 't=T'))).to.deep.equal(['"client";r=2;t=T', '"client";r=1;t=T', '"client";r=0;t=T', '"client";r=0;t=T']);
+    const refused = answers[3] as Response;
+    expect(refused.status).to.equal(429);
+    expect(refused.headers.get('content-type')).to.match(/^application\/problem\+json/);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).to.be.within(1, 60);
+    expect(refused.headers.get('access-control-allow-origin')).to.equal('*');
+    const problem = (await refused.json()) as Problem;
+    expect(problem).to.include({ status: 429 });
+    expect(problem.type).to.match(/\/problems\/too-many-requests$/);
+    expect(problem.detail).to.contain('3 per 60 seconds');
+  });
+
+  it('does not count preflights, health probes or static assets', async () => {
+    server = await serverWith({ rateLimitReads: 1 });
+    for (let i = 0; i < 3; i += 1) {
+      const preflight = await server.get('/api/v1/specimens', { method: 'OPTIONS', headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET' } });
+      expect(preflight.status).to.equal(204);
+      expect((await server.get('/healthz')).status).to.equal(200);
+      expect((await server.get('/readyz')).status).to.equal(200);
+      expect((await server.get('/assets/site.css')).status).to.equal(200);
+    }
+    expect((await server.get('/api/v1/specimens?lang=en')).status).to.equal(200);
+    expect((await server.get('/api/v1/specimens?lang=en')).status).to.equal(429);
+  });
+
+  it('is off when set to 0: no headers, no refusals', async () => {
+    server = await serverWith({ rateLimitReads: 0 });
+    for (let i = 0; i < 5; i += 1) {
+      const answer = await server.get('/api/v1/specimens?lang=en');
+      expect(answer.status).to.equal(200);
+      expect(answer.headers.get('ratelimit')).to.equal(null);
+    }
+  });
+
+  describe('ingest', () => {
+    async function tokenFor(target: TestServer, name: string): Promise<string> {
+      const secret = generateSecret();
+      await target.backend.tokens.createToken(name, ['ingest'], secretSha256(secret));
+      return secret;
+    }
+    const post = (target: TestServer, secret: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
+      target.get(path, { method: 'POST', headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+    it('limits requests per token, each token on its own count', async () => {
+      server = await serverWith({ rateLimitIngest: 2 });
+      const [first, second] = [await tokenFor(server, 'first'), await tokenFor(server, 'second')];
+      const statuses = [];
+      for (let i = 0; i < 3; i += 1) statuses.push((await post(server, first, '/api/v1/ingest', makeSubmission({ sourceUrl: `https://github.com/demo-owner/work-${i}` }))).status);
+      expect(statuses).to.deep.equal([202, 202, 429]);
+      const other = await post(server, second, '/api/v1/ingest', makeSubmission({ sourceUrl: 'https://github.com/demo-owner/other' }));
+      expect(other.status).to.equal(202);
+      expect(other.headers.get('ratelimit-policy')).to.equal('"ingest";q=2;w=60');
+      expect(other.headers.get('ratelimit')).to.match(/^"ingest";r=1;t=\d+$/);
+    });
+
+    it('refuses a batch past the daily quota whole, and replays do not count', async () => {
+      server = await serverWith({ ingestDailyQuota: 3 });
+      const secret = await tokenFor(server, 'quota');
+      const batch = (from: number, count: number) => ({ submissions: Array.from({ length: count }, (_, i) => makeSubmission({ sourceUrl: `https://github.com/demo-owner/batch-${from + i}` })) });
+      const first = await post(server, secret, '/api/v1/ingest/batch', batch(0, 2), { 'Idempotency-Key': 'batch-one' });
+      expect(first.status).to.equal(202);
+      const replay = await post(server, secret, '/api/v1/ingest/batch', batch(0, 2), { 'Idempotency-Key': 'batch-one' });
+      expect(replay.status).to.equal(202);
+      expect(replay.headers.get('idempotent-replayed')).to.equal('true');
+      const over = await post(server, secret, '/api/v1/ingest/batch', batch(2, 2));
+      expect(over.status).to.equal(429);
+      const retryAfter = Number(over.headers.get('retry-after'));
+      expect(retryAfter).to.be.within(1, 86_400);
+      const problem = (await over.json()) as Problem;
+      expect(problem.type).to.match(/\/problems\/quota-exceeded$/);
+      expect(problem.detail).to.contain('2 were made today, so 1 more can be accepted');
+      expect((await server.backend.submissions.countByStatus()).queued).to.equal(2);
+      expect((await post(server, secret, '/api/v1/ingest/batch', batch(4, 1))).status).to.equal(202);
+      expect((await post(server, secret, '/api/v1/ingest', makeSubmission({ sourceUrl: 'https://github.com/demo-owner/last' }))).status).to.equal(429);
+    });
+  });
+});
