@@ -23,4 +23,5 @@ export function recordId(input: { canonicalSourceUrl: string; kind: Kind; format
   return `${input.format}-${modelSlug(input.model)}-${digest}`;
 }
 
-export const RECORD_ID_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
+/** What a record id can look like: schemas/record-params.schema.json's pattern and its 128-character bound. */
+export const RECORD_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,127}$/;

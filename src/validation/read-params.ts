@@ -22,7 +22,8 @@ export const MAX_OFFSET = SCHEMAS.searchParams.properties.offset.maximum;
  * as absent (a plain HTML form sends them), integer parameters written as integers become numbers.
  */
 function fromQueryString(raw: RawQuery, errors: FieldError[]): Record<string, unknown> {
-  const input: Record<string, unknown> = {};
+  // No prototype: a parameter named __proto__ must stay a key the schema refuses, not vanish.
+  const input = Object.create(null) as Record<string, unknown>;
   for (const [name, value] of Object.entries(raw)) {
     if (Array.isArray(value)) {
       errors.push({ parameter: name, message: 'must be given once, not repeated' });

@@ -150,7 +150,7 @@ describe('read API over HTTP (demo catalog)', function () {
 
   describe('GET /api/v1/specimens/{id}', () => {
     it('answers 404 problem+json for an unknown id, also for ids that cannot exist', async () => {
-      for (const id of ['svg-nothing-00000000', 'Bad%20Id', '..%2F..%2Fetc']) {
+      for (const id of ['svg-nothing-00000000', 'Bad%20Id', '..%2F..%2Fetc', 'a'.repeat(129)]) {
         const { status, headers, body } = await getJson<{ status: number }>(server, `/api/v1/specimens/${id}`);
         expect(status).to.equal(404);
         expect(headers.get('content-type')).to.match(/^application\/problem\+json/);
@@ -165,6 +165,11 @@ describe('read API over HTTP (demo catalog)', function () {
       expect(invalidLang.status).to.equal(400);
       expect(invalidLang.body.errors.map((error) => error.parameter)).to.deep.equal(['lang']);
       expect((await getJson(server, `/api/v1/specimens/${id}?limit=3`)).status).to.equal(400);
+      for (const path of [`/api/v1/specimens/${id}?__proto__=1`, '/api/v1/specimens?__proto__=x', '/api/v1/timeline?__proto__=x']) {
+        const unknown = await getJson<{ errors: { parameter: string }[] }>(server, path);
+        expect(unknown.status, path).to.equal(400);
+        expect(unknown.body.errors.map((error) => error.parameter), path).to.deep.equal(['__proto__']);
+      }
     });
   });
 
