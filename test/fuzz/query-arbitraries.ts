@@ -1,0 +1,227 @@
+/**
+ * fast-check arbitraries for query strings of the read routes, built from
+ * schemas/search-params.schema.json and schemas/record-params.schema.json. Every generated
+ * parameter knows whether the schema accepts it, so a test can predict the answer.
+ */
+import fc from 'fast-check';
+import searchParamsSchema from '../../schemas/search-params.schema.json' with { type: 'json' };
+
+/** Whether the service must accept a value, refuse it, or may do either (undecodable bytes). */
+export type Validity = 'valid' | 'invalid' | 'either';
+
+/** One `name=value` pair of a query string. */
+export interface QueryPart {
+  name: string;
+  /** The value as sent, percent-encoded; undefined sends the name alone (`?name`). */
+  encoded: string | undefined;
+  /** The value the service sees after decoding, when it is known. */
+  value: string | undefined;
+  validity: Validity;
+}
+
+type SearchParamName = keyof typeof searchParamsSchema.properties;
+
+/** The parameter names the list routes know. */
+export const SEARCH_PARAM_NAMES = Object.keys(searchParamsSchema.properties) as SearchParamName[];
+
+const properties = searchParamsSchema.properties;
+
+function part(name: string, value: string, validity: Validity): QueryPart {
+  return { name, encoded: encodeURIComponent(value), value, validity };
+}
+
+/** A value the service sees as the empty string: it counts as absent. */
+function emptyValue(name: string): fc.Arbitrary<QueryPart> {
+  return fc.constantFrom<QueryPart>({ name, encoded: '', value: '', validity: 'valid' }, { name, encoded: undefined, value: '', validity: 'valid' });
+}
+
+const ODD_TEXT = fc.constantFrom(
+  '\u202egnihtemos\u202c',
+  'zero\u200bwidth',
+  'e\u0301\u0301\u0301',
+  '😀🚲🦩',
+  '\u0000null',
+  '\ufeffbom',
+  '\u3000full\u3000width',
+  'ＧＰＴ－４ｏ',
+  '"quoted"',
+  'NEAR(pelican bicycle)',
+  'pelican OR bicycle',
+  'pelican*',
+  '-pelican',
+  '^start',
+  'title:pelican',
+  "'; DROP TABLE records; --",
+  '%',
+  '\\',
+  '鹈',
+  '鹈鹕 灯塔',
+  'gpt-4o',
+  'pelcian',
+  'lighth',
+);
+
+/** Bytes that do not decode as UTF-8 or are not percent-escapes at all. */
+const UNDECODABLE = fc.constantFrom('%FF', '%ED%A0%80', '%', '%zz', '%E4%B8', 'a%C0%AFb', '%F0%9F%98');
+
+/** Any Unicode text of the given code-point lengths. */
+function text(minLength: number, maxLength: number): fc.Arbitrary<string> {
+  return fc.oneof(
+    fc.string({ unit: 'binary', minLength, maxLength }),
+    fc.string({ unit: 'grapheme', minLength, maxLength }),
+    fc.string({ unit: 'binary-ascii', minLength, maxLength }),
+  ).filter((value) => [...value].length >= minLength && [...value].length <= maxLength);
+}
+
+function queryText(): fc.Arbitrary<QueryPart> {
+  const maximum = properties.q.maxLength;
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.oneof(ODD_TEXT, fc.constantFrom('pelican', 'lighthouse', 'work', '作品', 'bicycle city', 'fuzz record')).map((value) => part('q', value, 'valid')) },
+    { weight: 3, arbitrary: text(1, 40).map((value) => part('q', value, 'valid')) },
+    { weight: 1, arbitrary: fc.integer({ min: maximum - 3, max: maximum }).chain((length) => text(length, length)).map((value) => part('q', value, 'valid')) },
+    { weight: 1, arbitrary: fc.constantFrom(' ', '   ', '\t', '\u3000', '\u00a0\n').map((value) => part('q', value, 'valid')) },
+    { weight: 2, arbitrary: fc.integer({ min: maximum + 1, max: maximum + 60 }).chain((length) => text(length, length)).map((value) => part('q', value, 'invalid')) },
+    { weight: 1, arbitrary: UNDECODABLE.map((encoded): QueryPart => ({ name: 'q', encoded, value: undefined, validity: 'either' })) },
+    { weight: 1, arbitrary: emptyValue('q') },
+  );
+}
+
+/** A non-empty string outside the allowed values, in odd shapes too. */
+function outsideEnum(allowed: readonly string[]): fc.Arbitrary<string> {
+  const nearMisses = allowed.flatMap((value) => [value.toUpperCase(), ` ${value}`, `${value} `, `${value}\u200b`, `${value}s`, value.slice(0, -1)]);
+  return fc.oneof(fc.constantFrom(...nearMisses), text(1, 24), fc.constantFrom('null', 'undefined', '[]', '{}', 'true', '0')).filter((value) => value !== '' && !allowed.includes(value));
+}
+
+function enumValue(name: string, allowed: readonly string[], acceptable: readonly string[] = allowed): fc.Arbitrary<QueryPart> {
+  return fc.oneof(
+    { weight: 5, arbitrary: fc.constantFrom(...allowed).map((value) => part(name, value, acceptable.includes(value) ? 'valid' : 'invalid')) },
+    { weight: 2, arbitrary: outsideEnum(allowed).map((value) => part(name, value, 'invalid')) },
+    { weight: 1, arbitrary: emptyValue(name) },
+  );
+}
+
+function yearValue(): fc.Arbitrary<QueryPart> {
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom('2022', '2023', '2024', '2025', '2026').map((value) => part('year', value, 'valid')) },
+    { weight: 2, arbitrary: fc.integer({ min: 0, max: 9999 }).map((year) => part('year', String(year).padStart(4, '0'), 'valid')) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .oneof(fc.integer({ min: 0, max: 999 }).map(String), fc.integer({ min: 10000, max: 999999 }).map(String), fc.constantFrom('２０２５', '٢٠٢٥', '20x5', '2025 ', '-2025', '2025.0', '2025\n', '+202', '1e3', '0x7e9'), text(1, 8))
+        .filter((value) => value !== '' && !/^[0-9]{4}$/.test(value))
+        .map((value) => part('year', value, 'invalid')),
+    },
+    { weight: 1, arbitrary: emptyValue('year') },
+  );
+}
+
+/** Integers written as a query string writes them, and everything that is not one in range. */
+function integerValue(name: 'limit' | 'offset', minimum: number, maximum: number, likely: fc.Arbitrary<number>): fc.Arbitrary<QueryPart> {
+  const inRange = (value: number): boolean => value >= minimum && value <= maximum;
+  return fc.oneof(
+    { weight: 5, arbitrary: likely.map((value) => part(name, String(value), 'valid')) },
+    { weight: 1, arbitrary: fc.constantFrom(minimum, maximum).map((value) => part(name, String(value), 'valid')) },
+    { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 1, max: 3 }), likely).map(([zeros, value]) => part(name, `${'0'.repeat(zeros)}${value}`, 'valid')) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .oneof(fc.integer({ min: -1000, max: minimum - 1 }), fc.integer({ min: maximum + 1, max: Number.MAX_SAFE_INTEGER }), fc.constantFrom(minimum - 1, maximum + 1))
+        .map((value) => part(name, String(value), inRange(value) ? 'valid' : 'invalid')),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .oneof(
+          fc.constantFrom('1.5', '2.0', '1e1', '+5', ' 5', '5 ', 'abc', '0x10', '--1', 'Infinity', 'NaN', '１０', '9999999999999999', '123456789012345678901234567890', '1,2', '[1]'),
+          fc.double({ noNaN: true, noInteger: true }).map(String),
+          text(1, 12),
+        )
+        .filter((value) => value !== '' && !(/^-?\d{1,15}$/.test(value) && inRange(Number(value))))
+        .map((value) => part(name, value, 'invalid')),
+    },
+    { weight: 1, arbitrary: emptyValue(name) },
+  );
+}
+
+/** A value for each known list parameter; kinds acceptable to the route are passed in. */
+export function searchParamValue(name: SearchParamName, acceptableKinds: readonly string[]): fc.Arbitrary<QueryPart> {
+  switch (name) {
+    case 'q':
+      return queryText();
+    case 'year':
+      return yearValue();
+    case 'limit':
+      return integerValue('limit', properties.limit.minimum, properties.limit.maximum, fc.integer({ min: 1, max: 50 }));
+    case 'offset':
+      return integerValue('offset', properties.offset.minimum, properties.offset.maximum, fc.oneof(fc.integer({ min: 0, max: 400 }), fc.integer({ min: 0, max: 10000 })));
+    case 'kind':
+      return enumValue('kind', properties.kind.enum, acceptableKinds);
+    case 'source':
+      return enumValue('source', properties.source.enum);
+    case 'format':
+      return enumValue('format', properties.format.enum);
+    case 'lang':
+      return enumValue('lang', properties.lang.enum);
+    case 'sort':
+      return enumValue('sort', properties.sort.enum);
+  }
+}
+
+const ODD_NAMES = fc.constantFrom('Q', 'LIMIT', 'limit ', ' q', 'page', 'per_page', 'callback', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'q[]', 'filter[format]', 'ｑ', 'lang\u200b', '$where');
+
+/** A parameter the route does not know, with any value; an empty value counts as absent. */
+export function unknownParam(knownNames: readonly string[]): fc.Arbitrary<QueryPart> {
+  return fc
+    .tuple(fc.oneof(ODD_NAMES, text(1, 16)), fc.oneof(fc.constant(''), text(1, 30), fc.constantFrom('1', 'true', 'x')))
+    .filter(([name]) => !knownNames.includes(name) && name.trim() !== '' && !/[&=#]/.test(name))
+    .map(([name, value]) => ({ name, encoded: encodeURIComponent(value), value, validity: value === '' ? 'valid' : 'invalid' }));
+}
+
+/** The query string of the parts, in their order. */
+export function queryString(parts: readonly QueryPart[]): string {
+  if (parts.length === 0) return '';
+  return `?${parts.map((entry) => (entry.encoded === undefined ? encodeURIComponent(entry.name) : `${encodeURIComponent(entry.name)}=${entry.encoded}`)).join('&')}`;
+}
+
+/** What the service must answer for a set of query parts. */
+export interface QueryExpectation {
+  /** Parameters the 400 must name; empty when the query is valid. */
+  mustName: string[];
+  /** Parameters the 400 may name (values that may or may not decode). */
+  mayName: string[];
+  /** The decoded value of each known, non-empty, single parameter. */
+  values: Map<string, string>;
+}
+
+/** Predicts the answer: repeated names are errors, empty values are absent, the rest follows each part's validity. */
+export function expectationOf(parts: readonly QueryPart[], knownNames: readonly string[], emptyIsAbsent = true): QueryExpectation {
+  const counts = new Map<string, number>();
+  for (const entry of parts) counts.set(entry.name, (counts.get(entry.name) ?? 0) + 1);
+  const mustName = new Set<string>();
+  const mayName = new Set<string>();
+  const values = new Map<string, string>();
+  for (const entry of parts) {
+    if ((counts.get(entry.name) ?? 0) > 1) {
+      mustName.add(entry.name);
+      continue;
+    }
+    const known = knownNames.includes(entry.name);
+    if (entry.value === '' && emptyIsAbsent) continue;
+    if (entry.validity === 'either') mayName.add(entry.name);
+    else if (!known || entry.validity === 'invalid') mustName.add(entry.name);
+    else if (entry.value !== undefined) values.set(entry.name, entry.value);
+  }
+  return { mustName: [...mustName], mayName: [...mayName], values };
+}
+
+/** A query of known and unknown parameters, some repeated, in any order. */
+export function queryParts(knownNames: readonly SearchParamName[], acceptableKinds: readonly string[]): fc.Arbitrary<QueryPart[]> {
+  const known = fc.constantFrom(...knownNames).chain((name) => searchParamValue(name, acceptableKinds));
+  return fc
+    .tuple(
+      fc.uniqueArray(known, { maxLength: 6, selector: (entry) => entry.name }),
+      fc.oneof({ weight: 4, arbitrary: fc.constant<QueryPart[]>([]) }, { weight: 1, arbitrary: fc.array(unknownParam(knownNames), { minLength: 1, maxLength: 2 }) }),
+      fc.oneof({ weight: 5, arbitrary: fc.constant<QueryPart[]>([]) }, { weight: 1, arbitrary: fc.array(known, { minLength: 1, maxLength: 1 }) }),
+    )
+    .chain(([single, unknown, repeated]) => fc.shuffledSubarray([...single, ...unknown, ...repeated], { minLength: single.length + unknown.length + repeated.length }));
+}

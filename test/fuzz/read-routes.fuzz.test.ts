@@ -1,0 +1,247 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { validators } from '../../src/validation/schemas.ts';
+import type { CanonicalRecord } from '../../src/domain/record.ts';
+import type { ListResponse } from '../../src/domain/specimens.ts';
+import type { LocalizedRecord } from '../../src/domain/localize.ts';
+import { startTestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { expectationOf, queryParts, queryString, SEARCH_PARAM_NAMES, searchParamValue, unknownParam } from './query-arbitraries.ts';
+import type { QueryExpectation, QueryPart } from './query-arbitraries.ts';
+import { expectNoServerError, expectProblem, fuzzCatalog, fuzzParameters, isBlank, matchingIds, namedInputs, timeoutFor } from './support.ts';
+import type { ListFilters } from './support.ts';
+
+const LIST_RUNS = 700;
+const TIMELINE_RUNS = 400;
+const PAGE_WALK_RUNS = 120;
+const RECORD_RUNS = 400;
+const EXPORT_RUNS = 150;
+
+type Scope = 'specimens' | 'timeline';
+
+describe('fuzz: read routes against the JSON Schemas', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  /** Every record in the store (the fuzz catalog and the demo), read once from the store itself. */
+  let records: CanonicalRecord[];
+  /** Ids in the default order without text: date descending, then id. */
+  let newestFirst: string[];
+
+  before(async () => {
+    server = await startTestServer({ demo: true, records: fuzzCatalog(300) });
+    records = [];
+    for await (const record of server.backend.store.streamRecords()) records.push(record);
+    newestFirst = [...records].sort((a, b) => (a.date === b.date ? (a.id < b.id ? -1 : 1) : a.date < b.date ? 1 : -1)).map((record) => record.id);
+  });
+  after(async () => server.close());
+
+  /** Checks the 400 names every parameter it must and nothing that was fine. */
+  function expectNamed(named: string[], expectation: QueryExpectation, what: string): void {
+    for (const name of expectation.mustName) expect(named, `${what}: names ${name}`).to.include(name);
+    for (const name of named) expect([...expectation.mustName, ...expectation.mayName], `${what}: names only bad parameters`).to.include(name);
+  }
+
+  /** Checks one 200 list page: schema, echoed paging, filters, language, exact total without text, order. */
+  function expectValidList(body: ListResponse, values: Map<string, string>, scope: Scope, what: string, hasText = !isBlank(values.get('q'))): void {
+    expect(validators.listResponse(body), `${what}: list schema ${JSON.stringify(validators.listResponse.errors)}`).to.equal(true);
+    const limit = values.has('limit') ? Number(values.get('limit')) : 20;
+    const offset = values.has('offset') ? Number(values.get('offset')) : 0;
+    expect(body.limit, `${what}: limit`).to.equal(limit);
+    expect(body.offset, `${what}: offset`).to.equal(offset);
+    expect(body.items.length, `${what}: page size`).to.equal(Math.min(limit, Math.max(0, body.total - offset)));
+    const filters = filtersOf(values, scope);
+    const lang = values.get('lang') ?? 'zh';
+    const pagePrefix = `${server.baseUrl}${lang === 'en' ? '/en' : ''}/specimens/`;
+    for (const item of body.items) {
+      if (filters.source) expect(item.source, what).to.equal(filters.source);
+      if (filters.format) expect(item.format, what).to.equal(filters.format);
+      if (filters.kind) expect(item.kind, what).to.equal(filters.kind);
+      if (filters.year) expect(item.year, what).to.equal(filters.year);
+      expect(item.url, `${what}: language of the page`).to.equal(`${pagePrefix}${item.id}/`);
+    }
+    const expected = matchingIds(records, filters);
+    if (!hasText) {
+      expect(body.total, `${what}: exact total`).to.equal(expected.size);
+      const sort = values.get('sort') ?? (scope === 'timeline' ? 'oldest' : 'newest');
+      if (sort === 'newest') {
+        const ordered = newestFirst.filter((id) => expected.has(id));
+        expect(body.items.map((item) => item.id), `${what}: newest first, then id`).to.deep.equal(ordered.slice(offset, offset + limit));
+      }
+    } else {
+      expect(body.total, `${what}: total within the filtered set`).to.be.at.most(expected.size);
+      for (const item of body.items) expect(expected.has(item.id), `${what}: ${item.id} passes the filters`).to.equal(true);
+    }
+    expectDatesOrdered(body.items, values.get('sort') ?? (scope === 'timeline' ? 'oldest' : hasText ? 'relevance' : 'newest'), what);
+  }
+
+  function expectDatesOrdered(items: readonly LocalizedRecord[], sort: string, what: string): void {
+    const dates = items.map((item) => item.date);
+    if (sort === 'newest') expect(dates, `${what}: dates descending`).to.deep.equal([...dates].sort().reverse());
+    if (sort === 'oldest') expect(dates, `${what}: dates ascending`).to.deep.equal([...dates].sort());
+  }
+
+  function filtersOf(values: Map<string, string>, scope: Scope): ListFilters {
+    const kind = scope === 'timeline' ? 'timeline' : values.get('kind');
+    return {
+      ...(values.has('source') ? { source: values.get('source') } : {}),
+      ...(values.has('format') ? { format: values.get('format') } : {}),
+      ...(kind ? { kind } : {}),
+      ...(values.has('year') ? { year: values.get('year') } : {}),
+    };
+  }
+
+  async function checkListQuery(scope: Scope, parts: QueryPart[]): Promise<void> {
+    const path = `/api/v1/${scope}${queryString(parts)}`;
+    const expectation = expectationOf(parts, SEARCH_PARAM_NAMES);
+    const response = await server.get(path);
+    await expectNoServerError(response, path);
+    if (expectation.mustName.length > 0) {
+      expect(response.status, `${path}: invalid query`).to.equal(400);
+      expectNamed(namedInputs(await expectProblem(response, path)), expectation, path);
+      return;
+    }
+    if (response.status === 400 && expectation.mayName.length > 0) {
+      expectNamed(namedInputs(await expectProblem(response, path)), expectation, path);
+      return;
+    }
+    expect(response.status, `${path}: valid query`).to.equal(200);
+    expect(response.headers.get('content-type'), path).to.equal('application/json; charset=utf-8');
+    // Undecodable text still searches for something, so the total is only bounded.
+    const hasText = expectation.mayName.includes('q') || !isBlank(expectation.values.get('q'));
+    expectValidList((await response.json()) as ListResponse, expectation.values, scope, path, hasText);
+  }
+
+  it(`GET /api/v1/specimens: ${LIST_RUNS} generated queries answer 200 in schema with exact totals, or a 400 naming each bad parameter`, async function () {
+    this.timeout(timeoutFor(LIST_RUNS, 60));
+    await fc.assert(
+      fc.asyncProperty(queryParts(SEARCH_PARAM_NAMES, ['gallery', 'timeline']), (parts) => checkListQuery('specimens', parts)),
+      fuzzParameters(LIST_RUNS),
+    );
+  });
+
+  it(`GET /api/v1/timeline: ${TIMELINE_RUNS} generated queries, kind fixed to timeline`, async function () {
+    this.timeout(timeoutFor(TIMELINE_RUNS, 60));
+    await fc.assert(
+      fc.asyncProperty(queryParts(SEARCH_PARAM_NAMES, ['timeline']), (parts) => checkListQuery('timeline', parts)),
+      fuzzParameters(TIMELINE_RUNS),
+    );
+  });
+
+  it(`pages never overlap and together hold exactly total records (${PAGE_WALK_RUNS} generated valid queries walked page by page)`, async function () {
+    this.timeout(timeoutFor(PAGE_WALK_RUNS, 400));
+    const validValue = (name: (typeof SEARCH_PARAM_NAMES)[number], kinds: readonly string[]) =>
+      searchParamValue(name, kinds).filter((entry) => entry.validity === 'valid' && entry.value !== '' && entry.value !== undefined);
+    const walkable = fc.constantFrom<Scope>('specimens', 'timeline').chain((scope) => {
+      const kinds = scope === 'timeline' ? ['timeline'] : ['gallery', 'timeline'];
+      const part = fc.constantFrom('source', 'format', 'kind', 'year', 'lang', 'sort', 'q' as const).chain((name) => validValue(name, kinds));
+      return fc.record({ scope: fc.constant(scope), limit: fc.integer({ min: 1, max: 50 }), parts: fc.uniqueArray(part, { maxLength: 3, selector: (entry) => entry.name }) });
+    });
+    await fc.assert(
+      fc.asyncProperty(walkable, fc.context(), async ({ scope, limit, parts }, log) => {
+        const seen = new Set<string>();
+        let total = -1;
+        const maxPages = 12;
+        for (let page = 0; page < maxPages; page += 1) {
+          const offset = page * limit;
+          const path = `/api/v1/${scope}${queryString([...parts, { name: 'limit', encoded: String(limit), value: String(limit), validity: 'valid' }, { name: 'offset', encoded: String(offset), value: String(offset), validity: 'valid' }])}`;
+          log.log(path);
+          const response = await server.get(path);
+          expect(response.status, path).to.equal(200);
+          const body = (await response.json()) as ListResponse;
+          if (total === -1) total = body.total;
+          expect(body.total, `${path}: total stays the same across pages`).to.equal(total);
+          for (const item of body.items) {
+            expect(seen.has(item.id), `${path}: ${item.id} appeared on an earlier page`).to.equal(false);
+            seen.add(item.id);
+          }
+          if (offset + limit >= total) break;
+        }
+        if (total <= maxPages * limit) {
+          expect(seen.size, 'the pages together hold exactly total records').to.equal(total);
+          const values = new Map(parts.filter((entry) => entry.value !== undefined).map((entry) => [entry.name, entry.value ?? '']));
+          if (isBlank(values.get('q'))) expect([...seen].sort()).to.deep.equal([...matchingIds(records, filtersOf(values, scope))].sort());
+        }
+      }),
+      fuzzParameters(PAGE_WALK_RUNS),
+    );
+  });
+
+  it(`GET /api/v1/specimens/{id}: ${RECORD_RUNS} generated ids and parameters answer the record, a 404 or a 400 naming the parameter`, async function () {
+    this.timeout(timeoutFor(RECORD_RUNS, 60));
+    const RECORD_NAMES = ['lang'];
+    const knownId = fc.integer({ min: 0, max: 10_000 }).map((index) => records[index % records.length]?.id ?? '');
+    const oddId = fc
+      .oneof(
+        fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,40}$/),
+        fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }),
+        fc.constantFrom('SVG-GPT-4O-00000000', 'a'.repeat(128), 'a'.repeat(129), '-leading', 'under_score', 'with space', '鹈鹕', '😀', '%', '?', '#', 'id\u0000', '.hidden', 'a/b', 'a\\b'),
+      )
+      .filter((id) => id !== '.' && id !== '..' && !records.some((record) => record.id === id));
+    const langPart = fc.oneof(
+      searchParamValue('lang', []),
+      fc.constantFrom('zh', 'en').map((value): QueryPart => ({ name: 'lang', encoded: value, value, validity: 'valid' })),
+    );
+    const query = fc.tuple(fc.array(langPart, { maxLength: 2 }), fc.array(unknownParam(RECORD_NAMES), { maxLength: 1 })).map(([langs, unknown]) => [...langs, ...unknown]);
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(knownId.map((id) => ({ id, known: true })), oddId.map((id) => ({ id, known: false }))), query, async ({ id, known }, parts) => {
+        const path = `/api/v1/specimens/${encodeURIComponent(id)}${queryString(parts)}`;
+        const expectation = expectationOf(parts, RECORD_NAMES);
+        const response = await server.get(path);
+        await expectNoServerError(response, path);
+        if (expectation.mustName.length > 0) {
+          expect(response.status, `${path}: invalid parameters`).to.equal(400);
+          expectNamed(namedInputs(await expectProblem(response, path)), expectation, path);
+          return;
+        }
+        if (!known) {
+          expect(response.status, `${path}: unknown id`).to.equal(404);
+          await expectProblem(response, path);
+          return;
+        }
+        expect(response.status, path).to.equal(200);
+        const record = (await response.json()) as LocalizedRecord;
+        expect(validators.record(record), `${path}: record schema ${JSON.stringify(validators.record.errors)}`).to.equal(true);
+        expect(record.id).to.equal(id);
+        const lang = expectation.values.get('lang') ?? 'zh';
+        expect(record.url).to.equal(`${server.baseUrl}${lang === 'en' ? '/en' : ''}/specimens/${id}/`);
+      }),
+      fuzzParameters(RECORD_RUNS),
+    );
+  });
+
+  it(`public exports: ${EXPORT_RUNS} generated queries answer the export or a 400 naming each bad parameter`, async function () {
+    this.timeout(timeoutFor(EXPORT_RUNS, 120));
+    const routes = fc.constantFrom('/data/catalog.json', '/data/catalog.csv', '/en/data/catalog.json', '/en/data/catalog.csv');
+    const bom = fc.oneof(
+      fc.constantFrom('0', '1').map((value): QueryPart => ({ name: 'bom', encoded: value, value, validity: 'valid' })),
+      fc.constantFrom('2', 'true', 'yes', ' 1', '01', '').map((value): QueryPart => ({ name: 'bom', encoded: encodeURIComponent(value), value, validity: value === '' ? 'either' : 'invalid' })),
+    );
+    const parts = fc.tuple(fc.array(bom, { maxLength: 2 }), fc.array(unknownParam(['bom']), { maxLength: 2 })).map(([boms, unknown]) => [...boms, ...unknown]);
+    await fc.assert(
+      fc.asyncProperty(routes, parts, fc.constantFrom('GET', 'HEAD', 'HEAD', 'HEAD'), async (route, query, method) => {
+        const csv = route.endsWith('.csv');
+        const known = csv ? ['bom'] : [];
+        // The exports refuse even an empty unknown parameter, so an empty value may be named.
+        const adjusted = query.map((entry) => (entry.value === '' ? { ...entry, validity: 'either' as const, value: undefined } : entry));
+        const expectation = expectationOf(adjusted, known, false);
+        const path = `${route}${queryString(query)}`;
+        const response = await server.get(path, { method });
+        await expectNoServerError(response, path);
+        if (expectation.mustName.length > 0 || (response.status === 400 && expectation.mayName.length > 0)) {
+          expect(response.status, `${path}: invalid parameters`).to.equal(400);
+          if (method === 'GET') expectNamed(namedInputs(await expectProblem(response, path)), expectation, path);
+          return;
+        }
+        expect(response.status, path).to.equal(200);
+        if (method === 'GET' && !csv) {
+          const body = (await response.json()) as { total: number; items: unknown[] };
+          expect(body.total).to.equal(records.length);
+          expect(body.items).to.have.length(records.length);
+        } else {
+          await response.arrayBuffer();
+        }
+      }),
+      fuzzParameters(EXPORT_RUNS),
+    );
+  });
+});
