@@ -62,7 +62,7 @@ describe('npm run backup: an online copy of the embedded store and its media', f
 
   beforeEach(async () => {
     sourceDir = temporaryDataDir();
-    backend = openBackend({ databaseFile: join(sourceDir, 'archive.sqlite') }, { migrate: true });
+    backend = await openBackend({ databaseFile: join(sourceDir, 'archive.sqlite') }, { migrate: true });
     await loadDemoIfEmpty(backend.store, join(sourceDir, 'media'), createLogger('silent'));
     cleanup.push(sourceDir);
   });
