@@ -1,13 +1,19 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openBackend } from '../../src/backend.ts';
+import { openDatabase } from '../../src/store/sqlite/database.ts';
+import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { SqliteSubmissionQueue } from '../../src/store/sqlite/sqlite-submissions.ts';
+import { SqliteTokenStore } from '../../src/store/sqlite/sqlite-tokens.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
 import { recordStoreContract } from './record-store.contract.ts';
 import { searchIndexContract } from './search-index.contract.ts';
+import { submissionQueueContract } from './submission-queue.contract.ts';
+import { tokenStoreContract } from './token-store.contract.ts';
 
-function openEmbedded() {
+async function openEmbedded() {
   const dataDir = temporaryDataDir();
-  const backend = openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true });
+  const backend = await openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true });
   const dispose = async (): Promise<void> => {
     await backend.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -15,12 +21,34 @@ function openEmbedded() {
   return { backend, dispose };
 }
 
+/** A migrated embedded database alone, for adapters that take a clock. */
+function openEmbeddedDatabase() {
+  const dataDir = temporaryDataDir();
+  const db = openDatabase(join(dataDir, 'archive.sqlite'));
+  SqliteRecordStore.migrate(db);
+  const dispose = async (): Promise<void> => {
+    db.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { db, dispose };
+}
+
 recordStoreContract('embedded SQLite', async () => {
-  const { backend, dispose } = openEmbedded();
+  const { backend, dispose } = await openEmbedded();
   return { store: backend.store, dispose };
 });
 
 searchIndexContract('embedded SQLite FTS5', async () => {
-  const { backend, dispose } = openEmbedded();
+  const { backend, dispose } = await openEmbedded();
   return { index: backend.search, dispose };
+});
+
+submissionQueueContract('embedded SQLite', async (clock) => {
+  const { db, dispose } = openEmbeddedDatabase();
+  return { queue: new SqliteSubmissionQueue(db, clock), dispose };
+});
+
+tokenStoreContract('embedded SQLite', async () => {
+  const { db, dispose } = openEmbeddedDatabase();
+  return { tokens: new SqliteTokenStore(db), dispose };
 });

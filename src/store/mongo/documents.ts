@@ -1,0 +1,133 @@
+/**
+ * How records, submissions and tokens look as MongoDB documents, and back. Pure functions: the
+ * adapters do the I/O. Records keep their canonical field names, so a document reads like the
+ * catalog; `_id` is left to MongoDB for records and is the natural key elsewhere.
+ */
+import type { CanonicalRecord, StoredRecord } from '../../domain/record.ts';
+import type { Submission, SubmissionRecord, SubmissionStatus, TokenRecord, TokenScope } from '../../domain/submission.ts';
+
+/** A record as stored: its canonical fields plus the change number. */
+export type RecordDocument = StoredRecord;
+
+/** A removal kept in the change feed. */
+export interface RemovalDocument {
+  seq: number;
+  id: string;
+}
+
+/** The catalog's counters: one document, updated in the transaction of every record write. */
+export interface CatalogCounterDocument {
+  _id: 'catalog';
+  changeNumber: number;
+  total: number;
+}
+
+/** The catalog compilation date, kept apart from the counter so setting it never contends with writes. */
+export interface CatalogDateDocument {
+  _id: 'catalog-updated';
+  updated: string;
+}
+
+export interface CheckpointDocument {
+  _id: string;
+  changeNumber: number;
+}
+
+export interface SubmissionDocument {
+  _id: string;
+  tokenName: string;
+  status: SubmissionStatus;
+  submission: Submission;
+  submittedAt: string;
+  updatedAt: string;
+  attempts: number;
+  /** Milliseconds since the epoch from which the submission may be claimed. */
+  dueAt: number;
+  leaseOwner: string | null;
+  /** Milliseconds since the epoch at which the current claim lapses. */
+  leaseUntil: number | null;
+  checks: SubmissionRecord['checks'];
+  recordIds: string[];
+  duplicateOf: string | null;
+  reason: string | null;
+}
+
+export interface IdempotencyKeyDocument {
+  tokenName: string;
+  key: string;
+  requestSha256: string;
+  status: number;
+  body: string;
+  /** A BSON date, so a TTL index can drop the key after 24 hours. */
+  createdAt: Date;
+}
+
+export interface TokenDocument {
+  name: string;
+  secretSha256: string;
+  scopes: TokenScope[];
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** Copies a plain value, leaving out keys whose value is undefined (BSON would store them as null). */
+function withoutUndefined<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((item: unknown) => withoutUndefined(item)) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) if (field !== undefined) copy[key] = withoutUndefined(field);
+  return copy as T;
+}
+
+/** The document for a record written with change number `seq`; a seq the record carried is replaced. */
+export function toRecordDocument(record: CanonicalRecord, seq: number): RecordDocument {
+  const { seq: _earlier, ...canonical } = record as CanonicalRecord & { seq?: number };
+  return { ...withoutUndefined(canonical), seq };
+}
+
+/** The stored record for a document as MongoDB returns it (with `_id`). */
+export function fromRecordDocument(document: RecordDocument & { _id?: unknown }): StoredRecord {
+  const { _id: _objectId, ...record } = document;
+  return record;
+}
+
+/** A new, queued submission. */
+export function newSubmissionDocument(id: string, tokenName: string, submission: Submission, now: number): SubmissionDocument {
+  const iso = new Date(now).toISOString();
+  return {
+    _id: id,
+    tokenName,
+    status: 'queued',
+    submission: withoutUndefined(submission),
+    submittedAt: iso,
+    updatedAt: iso,
+    attempts: 0,
+    dueAt: now,
+    leaseOwner: null,
+    leaseUntil: null,
+    checks: [],
+    recordIds: [],
+    duplicateOf: null,
+    reason: null,
+  };
+}
+
+export function fromSubmissionDocument(document: SubmissionDocument): SubmissionRecord {
+  return {
+    submissionId: document._id,
+    tokenName: document.tokenName,
+    status: document.status,
+    submission: document.submission,
+    submittedAt: document.submittedAt,
+    updatedAt: document.updatedAt,
+    attempts: document.attempts,
+    checks: document.checks,
+    recordIds: document.recordIds,
+    duplicateOf: document.duplicateOf,
+    reason: document.reason,
+  };
+}
+
+export function fromTokenDocument(document: TokenDocument): TokenRecord {
+  return { name: document.name, scopes: [...document.scopes], createdAt: document.createdAt, revokedAt: document.revokedAt };
+}

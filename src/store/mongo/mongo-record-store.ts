@@ -1,0 +1,132 @@
+import type { AnyBulkWriteOperation, ClientSession } from 'mongodb';
+import type { CatalogState, RecordRemoval, RecordStore } from '../../domain/ports.ts';
+import { CATALOG_VERSION } from '../../domain/record.ts';
+import type { CanonicalRecord, StoredRecord } from '../../domain/record.ts';
+import { allocatedChangeNumbers, inBatches } from './change-feed.ts';
+import { fromRecordDocument, toRecordDocument } from './documents.ts';
+import type { RecordDocument } from './documents.ts';
+import type { MongoArchiveDatabase } from './mongo-database.ts';
+
+/** Records written per transaction: well inside MongoDB's transaction size and time limits. */
+export const RECORDS_PER_TRANSACTION = 1000;
+
+const WITHOUT_ID = { projection: { _id: 0 } } as const;
+
+/**
+ * Canonical records in MongoDB. Every write takes its change numbers from the catalog counter in
+ * the same transaction (see change-feed.ts for why that keeps the feed safe to follow).
+ * A write of more than RECORDS_PER_TRANSACTION records is atomic per batch of that size.
+ */
+export class MongoRecordStore implements RecordStore {
+  constructor(private readonly database: MongoArchiveDatabase) {}
+
+  private get collections() {
+    return this.database.collections;
+  }
+
+  /** Increments the change counter by `count` inside the session's transaction; returns the numbers taken. */
+  private async takeChangeNumbers(session: ClientSession, count: number, totalDelta: number): Promise<number[]> {
+    const counter = await this.collections.catalogCounter.findOneAndUpdate(
+      { _id: 'catalog' },
+      { $inc: { changeNumber: count, total: totalDelta } },
+      { upsert: true, returnDocument: 'after', session },
+    );
+    if (!counter) throw new Error('the catalog counter was not returned after its update');
+    return allocatedChangeNumbers(counter.changeNumber, count);
+  }
+
+  async putRecords(records: readonly CanonicalRecord[]): Promise<void> {
+    for (const batch of inBatches(records, RECORDS_PER_TRANSACTION)) {
+      await this.database.transaction(async (session) => {
+        const ids = batch.map((record) => record.id);
+        const existing = await this.collections.records.countDocuments({ id: { $in: ids } }, { session });
+        const added = new Set(ids).size - existing;
+        const changeNumbers = await this.takeChangeNumbers(session, batch.length, added);
+        const writes: AnyBulkWriteOperation<RecordDocument>[] = batch.map((record, index) => ({
+          replaceOne: { filter: { id: record.id }, replacement: toRecordDocument(record, changeNumbers[index] ?? 0), upsert: true },
+        }));
+        await this.collections.records.bulkWrite(writes, { ordered: true, session });
+      });
+    }
+  }
+
+  async deleteRecords(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.database.transaction(async (session) => {
+      const present = await this.collections.records.find({ id: { $in: [...ids] } }, { session, projection: { _id: 0, id: 1 } }).toArray();
+      const removed = ids.filter((id, index) => ids.indexOf(id) === index && present.some((record) => record.id === id));
+      if (removed.length === 0) return;
+      const changeNumbers = await this.takeChangeNumbers(session, removed.length, -removed.length);
+      await this.collections.records.deleteMany({ id: { $in: removed } }, { session });
+      await this.collections.removals.insertMany(
+        removed.map((id, index) => ({ id, seq: changeNumbers[index] ?? 0 })),
+        { session },
+      );
+    });
+  }
+
+  async getRecord(id: string): Promise<StoredRecord | undefined> {
+    const document = await this.collections.records.findOne({ id }, WITHOUT_ID);
+    return document ? fromRecordDocument(document) : undefined;
+  }
+
+  async getRecords(ids: readonly string[]): Promise<StoredRecord[]> {
+    if (ids.length === 0) return [];
+    const documents = await this.collections.records.find({ id: { $in: [...ids] } }, WITHOUT_ID).toArray();
+    const byId = new Map(documents.map((document) => [document.id, fromRecordDocument(document)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async *streamRecords(batchSize = 500): AsyncIterable<StoredRecord> {
+    let after = '';
+    for (;;) {
+      const documents = await this.collections.records.find({ id: { $gt: after } }, WITHOUT_ID).sort({ id: 1 }).limit(batchSize).toArray();
+      for (const document of documents) yield fromRecordDocument(document);
+      const last = documents.at(-1);
+      if (!last || documents.length < batchSize) return;
+      after = last.id;
+    }
+  }
+
+  async changesSince(changeNumber: number, limit: number): Promise<StoredRecord[]> {
+    const documents = await this.collections.records.find({ seq: { $gt: changeNumber } }, WITHOUT_ID).sort({ seq: 1 }).limit(limit).toArray();
+    return documents.map(fromRecordDocument);
+  }
+
+  async removalsSince(changeNumber: number, limit: number): Promise<RecordRemoval[]> {
+    return this.collections.removals.find({ seq: { $gt: changeNumber } }, { projection: { _id: 0, id: 1, seq: 1 } }).sort({ seq: 1 }).limit(limit).toArray();
+  }
+
+  async readCheckpoint(name: string): Promise<number> {
+    return (await this.collections.checkpoints.findOne({ _id: name }))?.changeNumber ?? 0;
+  }
+
+  async writeCheckpoint(name: string, changeNumber: number): Promise<void> {
+    await this.collections.checkpoints.updateOne({ _id: name }, { $set: { changeNumber } }, { upsert: true });
+  }
+
+  async catalogState(): Promise<CatalogState> {
+    const [counter, date] = await Promise.all([this.collections.catalogCounter.findOne({ _id: 'catalog' }), this.collections.catalogDate.findOne({ _id: 'catalog-updated' })]);
+    return { version: CATALOG_VERSION, updated: date?.updated ?? null, changeNumber: counter?.changeNumber ?? 0, total: counter?.total ?? 0 };
+  }
+
+  async findByModel(model: string): Promise<StoredRecord[]> {
+    return (await this.collections.records.find({ model }, WITHOUT_ID).sort({ date: 1, id: 1 }).toArray()).map(fromRecordDocument);
+  }
+
+  async findBySourceUrl(sourceUrl: string): Promise<StoredRecord[]> {
+    return (await this.collections.records.find({ sourceUrl }, WITHOUT_ID).sort({ kind: 1 }).toArray()).map(fromRecordDocument);
+  }
+
+  async setCatalogUpdated(date: string): Promise<void> {
+    await this.collections.catalogDate.updateOne({ _id: 'catalog-updated' }, { $set: { updated: date } }, { upsert: true });
+  }
+
+  async ping(): Promise<void> {
+    await this.database.ping();
+  }
+
+  async close(): Promise<void> {
+    await this.database.close();
+  }
+}

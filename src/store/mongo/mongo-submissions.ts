@@ -1,0 +1,161 @@
+import type { ClientSession } from 'mongodb';
+import type { EnqueueResult, IdempotencyRequest, NewSubmission, SubmissionQueue } from '../../domain/ports.ts';
+import type { SubmissionOutcome, SubmissionRecord } from '../../domain/submission.ts';
+import { newSubmissionId } from '../sqlite/sqlite-submissions.ts';
+import { fromSubmissionDocument, newSubmissionDocument } from './documents.ts';
+import { IDEMPOTENCY_RETENTION_SECONDS, isDuplicateKeyError } from './mongo-database.ts';
+import type { MongoArchiveDatabase } from './mongo-database.ts';
+
+/** A limit on how many submissions one token may make per UTC day. */
+interface DailyLimit {
+  limit: number;
+}
+
+/** What a claim found that ran out of attempts is told. */
+const GAVE_UP_REASON_START = 'The publisher stopped ';
+const GAVE_UP_REASON_END = ' times while checking this submission (crash or timeout); a maintainer should look at it.';
+
+/**
+ * The submission queue in MongoDB. A claim is one `findOneAndUpdate` (atomic on the document),
+ * so any number of publisher processes can share the queue; leases are checked in every update's
+ * filter, so a publisher whose lease lapsed cannot overwrite the next claimant's work.
+ */
+export class MongoSubmissionQueue implements SubmissionQueue {
+  constructor(
+    private readonly database: MongoArchiveDatabase,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  private get collections() {
+    return this.database.collections;
+  }
+
+  async enqueue(items: readonly NewSubmission[], idempotency?: IdempotencyRequest, quota?: DailyLimit): Promise<EnqueueResult> {
+    try {
+      return await this.enqueueOnce(items, idempotency, quota);
+    } catch (error) {
+      // A concurrent request with the same key committed first: answer as its repeat.
+      if (!idempotency || !isDuplicateKeyError(error)) throw error;
+      return this.enqueueOnce(items, idempotency, quota);
+    }
+  }
+
+  private async enqueueOnce(items: readonly NewSubmission[], idempotency?: IdempotencyRequest, quota?: DailyLimit): Promise<EnqueueResult> {
+    const now = this.clock();
+    return this.database.transaction(async (session): Promise<EnqueueResult> => {
+      if (idempotency) {
+        const earlier = await this.collections.idempotencyKeys.findOne(
+          { tokenName: idempotency.tokenName, key: idempotency.key, createdAt: { $gte: new Date(now - IDEMPOTENCY_RETENTION_SECONDS * 1000) } },
+          { session },
+        );
+        if (earlier) return earlier.requestSha256 === idempotency.requestSha256 ? { kind: 'replay', answer: { status: earlier.status, body: earlier.body } } : { kind: 'key-reused' };
+      }
+      if (quota) {
+        const over = await this.overQuota(session, items, quota, now);
+        if (over) return over;
+      }
+      const documents = items.map((item) => newSubmissionDocument(newSubmissionId(now), item.tokenName, item.submission, now));
+      if (documents.length) await this.collections.submissions.insertMany(documents, { session });
+      const records = documents.map(fromSubmissionDocument);
+      if (idempotency) {
+        const answer = idempotency.render(records);
+        // Replaces a key older than 24 hours that the TTL monitor has not removed yet.
+        await this.collections.idempotencyKeys.replaceOne(
+          { tokenName: idempotency.tokenName, key: idempotency.key },
+          { tokenName: idempotency.tokenName, key: idempotency.key, requestSha256: idempotency.requestSha256, status: answer.status, body: answer.body, createdAt: new Date(now) },
+          { upsert: true, session },
+        );
+      }
+      return { kind: 'accepted', records };
+    });
+  }
+
+  /**
+   * Counts each token's submissions since the start of the UTC day. Each token's guard document
+   * is updated first, so two concurrent batches of one token conflict and run one after the
+   * other instead of both passing the count.
+   */
+  private async overQuota(session: ClientSession, items: readonly NewSubmission[], quota: DailyLimit, now: number): Promise<EnqueueResult | undefined> {
+    const dayStart = `${new Date(now).toISOString().slice(0, 10)}T00:00:00.000Z`;
+    const perToken = new Map<string, number>();
+    for (const item of items) perToken.set(item.tokenName, (perToken.get(item.tokenName) ?? 0) + 1);
+    for (const [tokenName, added] of perToken) {
+      await this.collections.quotaGuards.updateOne({ _id: tokenName }, { $inc: { enqueues: 1 } }, { upsert: true, session });
+      const used = await this.collections.submissions.countDocuments({ tokenName, submittedAt: { $gte: dayStart } }, { session });
+      if (used + added > quota.limit) return { kind: 'over-quota', used, limit: quota.limit };
+    }
+    return undefined;
+  }
+
+  async getSubmission(submissionId: string): Promise<SubmissionRecord | undefined> {
+    const document = await this.collections.submissions.findOne({ _id: submissionId });
+    return document ? fromSubmissionDocument(document) : undefined;
+  }
+
+  async claimNext(owner: string, leaseMs: number, maxAttempts: number): Promise<SubmissionRecord | undefined> {
+    const now = this.clock();
+    const iso = new Date(now).toISOString();
+    // Lapsed claims that used their last attempt go to a maintainer; they are never claimed again.
+    await this.collections.submissions.updateMany({ status: 'processing', leaseUntil: { $lt: now }, attempts: { $gte: maxAttempts } }, [
+      {
+        $set: {
+          status: 'needs_review',
+          leaseOwner: null,
+          leaseUntil: null,
+          updatedAt: { $literal: iso },
+          reason: { $concat: [{ $literal: GAVE_UP_REASON_START }, { $toString: '$attempts' }, { $literal: GAVE_UP_REASON_END }] },
+        },
+      },
+    ]);
+    // The claim itself: one atomic update of the oldest due submission or lapsed claim.
+    const claimed = await this.collections.submissions.findOneAndUpdate(
+      {
+        $or: [
+          { status: 'queued', dueAt: { $lte: now } },
+          { status: 'processing', leaseUntil: { $lt: now }, attempts: { $lt: maxAttempts } },
+        ],
+      },
+      { $set: { status: 'processing', leaseOwner: owner, leaseUntil: now + leaseMs, updatedAt: iso }, $inc: { attempts: 1 } },
+      { sort: { dueAt: 1, _id: 1 }, returnDocument: 'after' },
+    );
+    return claimed ? fromSubmissionDocument(claimed) : undefined;
+  }
+
+  async renewLease(submissionId: string, owner: string, leaseMs: number): Promise<boolean> {
+    const result = await this.collections.submissions.updateOne({ _id: submissionId, leaseOwner: owner, status: 'processing' }, { $set: { leaseUntil: this.clock() + leaseMs } });
+    return result.matchedCount > 0;
+  }
+
+  async complete(submissionId: string, owner: string, outcome: SubmissionOutcome): Promise<boolean> {
+    const result = await this.collections.submissions.updateOne(
+      { _id: submissionId, leaseOwner: owner, status: 'processing' },
+      {
+        $set: {
+          status: outcome.status,
+          checks: outcome.checks,
+          recordIds: outcome.recordIds,
+          duplicateOf: outcome.duplicateOf,
+          reason: outcome.reason,
+          leaseOwner: null,
+          leaseUntil: null,
+          updatedAt: new Date(this.clock()).toISOString(),
+        },
+      },
+    );
+    return result.matchedCount > 0;
+  }
+
+  async retryLater(submissionId: string, owner: string, reason: string, delayMs: number): Promise<boolean> {
+    const now = this.clock();
+    const result = await this.collections.submissions.updateOne(
+      { _id: submissionId, leaseOwner: owner, status: 'processing' },
+      { $set: { status: 'queued', reason, dueAt: now + delayMs, leaseOwner: null, leaseUntil: null, updatedAt: new Date(now).toISOString() } },
+    );
+    return result.matchedCount > 0;
+  }
+
+  async countByStatus(): Promise<Record<string, number>> {
+    const groups = await this.collections.submissions.aggregate<{ _id: string; total: number }>([{ $group: { _id: '$status', total: { $sum: 1 } } }]).toArray();
+    return Object.fromEntries(groups.map((group) => [group._id, group.total]));
+  }
+}

@@ -1,0 +1,168 @@
+import { expect } from 'chai';
+import type { IdempotencyRequest, SubmissionQueue } from '../../src/domain/ports.ts';
+import type { SubmissionOutcome } from '../../src/domain/submission.ts';
+import { makeSubmission } from '../helpers/factories.ts';
+
+/** A clock the test moves by hand. */
+export interface TestClock {
+  now: () => number;
+  advance(ms: number): void;
+}
+
+/** Opens a fresh, empty queue reading time from `clock`, and a function that disposes of it. */
+export type QueueFactory = (clock: () => number) => Promise<{ queue: SubmissionQueue; dispose: () => Promise<void> }>;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const LEASE_MS = 10_000;
+
+function keyed(key: string, requestSha256: string, tokenName = 'bot'): IdempotencyRequest {
+  return { tokenName, key, requestSha256, render: (records) => ({ status: 202, body: JSON.stringify(records.map((record) => record.submissionId)) }) };
+}
+
+const published: SubmissionOutcome = { status: 'published', checks: [{ name: 'date', outcome: 'pass', detail: 'ok' }], recordIds: ['svg-x-00000000'], duplicateOf: null, reason: null };
+
+/** The behaviour every SubmissionQueue adapter must show. */
+export function submissionQueueContract(name: string, open: QueueFactory): void {
+  describe(`SubmissionQueue contract: ${name}`, () => {
+    let queue: SubmissionQueue;
+    let dispose: () => Promise<void>;
+    let clock: TestClock;
+    beforeEach(async () => {
+      // Real time, so a TTL monitor in the store never finds these keys already expired.
+      let time = Date.now();
+      clock = { now: () => time, advance: (ms) => (time += ms) };
+      ({ queue, dispose } = await open(clock.now));
+    });
+    afterEach(async () => dispose());
+
+    const enqueueOne = async (sourceUrl: string) => {
+      const result = await queue.enqueue([{ tokenName: 'bot', submission: makeSubmission({ sourceUrl }) }]);
+      if (result.kind !== 'accepted') throw new Error(`not accepted: ${result.kind}`);
+      return result.records[0]?.submissionId ?? '';
+    };
+
+    it('accepts submissions as queued and gives each back as it was submitted', async () => {
+      const submission = makeSubmission({ prompt: 'draw it' });
+      const result = await queue.enqueue([{ tokenName: 'bot', submission }, { tokenName: 'bot', submission: makeSubmission({ sourceUrl: 'https://github.com/a/other' }) }]);
+      expect(result.kind).to.equal('accepted');
+      if (result.kind !== 'accepted') return;
+      expect(result.records).to.have.length(2);
+      const first = await queue.getSubmission(result.records[0]?.submissionId ?? '');
+      expect(first).to.deep.include({ tokenName: 'bot', status: 'queued', attempts: 0, checks: [], recordIds: [], duplicateOf: null, reason: null });
+      expect(first?.submission).to.deep.equal(submission);
+      expect(first?.submittedAt).to.equal(new Date(clock.now()).toISOString());
+      expect(await queue.getSubmission('sub_unknown')).to.equal(undefined);
+      expect(await queue.countByStatus()).to.deep.equal({ queued: 2 });
+    });
+
+    it('claims the oldest due submission once, counting an attempt', async () => {
+      const first = await enqueueOne('https://github.com/a/one');
+      clock.advance(1);
+      const second = await enqueueOne('https://github.com/a/two');
+      const claimed = await queue.claimNext('p1', LEASE_MS, 3);
+      expect(claimed).to.deep.include({ submissionId: first, status: 'processing', attempts: 1 });
+      expect((await queue.claimNext('p2', LEASE_MS, 3))?.submissionId).to.equal(second);
+      expect(await queue.claimNext('p3', LEASE_MS, 3)).to.equal(undefined);
+      expect(await queue.countByStatus()).to.deep.equal({ processing: 2 });
+    });
+
+    it('gives a lapsed claim to the next publisher and refuses the old owner', async () => {
+      const id = await enqueueOne('https://github.com/a/lapse');
+      await queue.claimNext('p1', LEASE_MS, 3);
+      clock.advance(LEASE_MS - 1);
+      expect(await queue.claimNext('p2', LEASE_MS, 3)).to.equal(undefined);
+      clock.advance(2);
+      const again = await queue.claimNext('p2', LEASE_MS, 3);
+      expect(again).to.deep.include({ submissionId: id, attempts: 2 });
+      expect(await queue.renewLease(id, 'p1', LEASE_MS)).to.equal(false);
+      expect(await queue.complete(id, 'p1', published)).to.equal(false);
+      expect(await queue.complete(id, 'p2', published)).to.equal(true);
+    });
+
+    it('keeps a renewed lease beyond its first end', async () => {
+      const id = await enqueueOne('https://github.com/a/renew');
+      await queue.claimNext('p1', LEASE_MS, 3);
+      clock.advance(LEASE_MS - 100);
+      expect(await queue.renewLease(id, 'p1', LEASE_MS)).to.equal(true);
+      clock.advance(LEASE_MS - 100);
+      expect(await queue.claimNext('p2', LEASE_MS, 3)).to.equal(undefined);
+    });
+
+    it('records the outcome, after which the submission is never claimed again', async () => {
+      const id = await enqueueOne('https://github.com/a/done');
+      await queue.claimNext('p1', LEASE_MS, 3);
+      expect(await queue.complete(id, 'p1', published)).to.equal(true);
+      expect(await queue.getSubmission(id)).to.deep.include({ status: 'published', checks: published.checks, recordIds: published.recordIds, duplicateOf: null, reason: null });
+      clock.advance(10 * LEASE_MS);
+      expect(await queue.claimNext('p2', LEASE_MS, 3)).to.equal(undefined);
+      expect(await queue.complete(id, 'p1', published)).to.equal(false);
+    });
+
+    it('returns a submission to the queue after a transient fault, due after the delay', async () => {
+      const id = await enqueueOne('https://github.com/a/retry');
+      await queue.claimNext('p1', LEASE_MS, 3);
+      expect(await queue.retryLater(id, 'p2', 'not mine', 1000)).to.equal(false);
+      expect(await queue.retryLater(id, 'p1', 'media host down', 1000)).to.equal(true);
+      expect(await queue.getSubmission(id)).to.deep.include({ status: 'queued', reason: 'media host down', attempts: 1 });
+      expect(await queue.claimNext('p1', LEASE_MS, 3)).to.equal(undefined);
+      clock.advance(1000);
+      expect(await queue.claimNext('p1', LEASE_MS, 3)).to.deep.include({ submissionId: id, attempts: 2 });
+    });
+
+    it('moves a submission whose last allowed attempt lapsed to needs_review', async () => {
+      const id = await enqueueOne('https://github.com/a/crashy');
+      for (let attempt = 1; attempt <= 2; attempt += 1) {
+        expect((await queue.claimNext('p1', LEASE_MS, 2))?.attempts).to.equal(attempt);
+        clock.advance(LEASE_MS + 1);
+      }
+      expect(await queue.claimNext('p2', LEASE_MS, 2)).to.equal(undefined);
+      const settled = await queue.getSubmission(id);
+      expect(settled?.status).to.equal('needs_review');
+      expect(settled?.reason).to.match(/stopped 2 times/);
+      expect(await queue.countByStatus()).to.deep.equal({ needs_review: 1 });
+    });
+
+    it('answers a repeated idempotent request with the first answer and refuses the key for another request', async () => {
+      const items = [{ tokenName: 'bot', submission: makeSubmission() }];
+      const first = await queue.enqueue(items, keyed('k1', 'a'.repeat(64)));
+      expect(first.kind).to.equal('accepted');
+      if (first.kind !== 'accepted') return;
+      const repeat = await queue.enqueue(items, keyed('k1', 'a'.repeat(64)));
+      expect(repeat).to.deep.equal({ kind: 'replay', answer: { status: 202, body: JSON.stringify([first.records[0]?.submissionId]) } });
+      expect(await queue.enqueue(items, keyed('k1', 'b'.repeat(64)))).to.deep.equal({ kind: 'key-reused' });
+      expect((await queue.enqueue(items, keyed('k1', 'b'.repeat(64), 'other-bot'))).kind).to.equal('accepted');
+      expect(await queue.countByStatus()).to.deep.equal({ queued: 2 });
+    });
+
+    it('forgets an idempotency key after 24 hours', async () => {
+      const items = [{ tokenName: 'bot', submission: makeSubmission() }];
+      await queue.enqueue(items, keyed('k2', 'a'.repeat(64)));
+      clock.advance(DAY_MS + 1000);
+      expect((await queue.enqueue(items, keyed('k2', 'b'.repeat(64)))).kind).to.equal('accepted');
+      expect((await queue.enqueue(items, keyed('k2', 'b'.repeat(64)))).kind).to.equal('replay');
+    });
+
+    it('accepts a batch all or none', async () => {
+      const failing: IdempotencyRequest = { ...keyed('k3', 'c'.repeat(64)), render: () => { throw new Error('render failed'); } };
+      const items = [{ tokenName: 'bot', submission: makeSubmission() }, { tokenName: 'bot', submission: makeSubmission({ sourceUrl: 'https://github.com/a/two' }) }];
+      let failed = false;
+      try {
+        await queue.enqueue(items, failing);
+      } catch {
+        failed = true;
+      }
+      expect(failed).to.equal(true);
+      expect(await queue.countByStatus()).to.deep.equal({});
+      expect((await queue.enqueue(items, keyed('k3', 'c'.repeat(64)))).kind).to.equal('accepted');
+    });
+
+    it('refuses a whole batch that would pass the daily quota', async () => {
+      const batch = (count: number) => Array.from({ length: count }, (_, i) => ({ tokenName: 'bot', submission: makeSubmission({ sourceUrl: `https://github.com/q/${i}` }) }));
+      expect((await queue.enqueue(batch(2), undefined, { limit: 3 })).kind).to.equal('accepted');
+      expect(await queue.enqueue(batch(2), undefined, { limit: 3 })).to.deep.equal({ kind: 'over-quota', used: 2, limit: 3 });
+      expect(await queue.countByStatus()).to.deep.equal({ queued: 2 });
+      clock.advance(DAY_MS);
+      expect((await queue.enqueue(batch(2), undefined, { limit: 3 })).kind).to.equal('accepted');
+    });
+  });
+}
