@@ -11,7 +11,7 @@ import { createPublisher } from './run-publisher.ts';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const backend = openBackend(config, { migrate: true });
+  const backend = await openBackend(config, { migrate: true });
   const publisher = createPublisher(config, backend, logger);
   publisher.start();
   logger.info('publisher started', { dataDir: config.dataDir, concurrency: config.publisherConcurrency });

@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   }
   if ((command !== 'import' && command !== 'export') || !file) throw new Error(USAGE);
   const config = loadConfig();
-  const backend = openBackend(config, { migrate: true });
+  const backend = await openBackend(config, { migrate: true });
   try {
     const started = performance.now();
     if (command === 'import') {

@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const { positionals, values } = parseArgs({ allowPositionals: true, options: { name: { type: 'string' }, scope: { type: 'string' } } });
   const [command, argument] = positionals;
   const config = loadConfig();
-  const backend = openBackend(config, { migrate: true });
+  const backend = await openBackend(config, { migrate: true });
   try {
     if (command === 'create') {
       const name = values.name ?? '';

@@ -1,6 +1,8 @@
-import type { Config } from './config.ts';
+import { ConfigError } from './config.ts';
+import type { BackendSettings, Config, SearchSettings } from './config.ts';
 import type { RecordStore, SearchIndex, SubmissionQueue, TokenStore } from './domain/ports.ts';
 import { openDatabase } from './store/sqlite/database.ts';
+import type { SqliteDatabase } from './store/sqlite/database.ts';
 import { SqliteRecordStore } from './store/sqlite/sqlite-store.ts';
 import { SqliteSearchIndex } from './search/sqlite/sqlite-search.ts';
 import { SqliteSubmissionQueue } from './store/sqlite/sqlite-submissions.ts';
@@ -12,21 +14,52 @@ export interface Backend {
   search: SearchIndex;
   tokens: TokenStore;
   submissions: SubmissionQueue;
+  /**
+   * False when the store writes the search index in the same transaction as the record (the
+   * embedded pair). True when the index is a separate engine that an index-sync process keeps
+   * current by following the store's change feed.
+   */
+  searchFollowsStore: boolean;
   /** Loads caches ahead of the first request (e.g. the typo vocabulary). */
   warm(): Promise<void>;
   close(): Promise<void>;
 }
 
+/** What opening a backend needs: the embedded file, and which adapters (embedded when left out). */
+export type BackendConfig = Pick<Config, 'databaseFile'> & Partial<BackendSettings>;
+
+export interface BackendOptions {
+  /**
+   * Set by the processes that own the schema: creates or upgrades SQLite tables, MongoDB
+   * collections and indexes. Others open what exists.
+   */
+  migrate: boolean;
+}
+
 /**
- * The one place that chooses adapters. Embedded: one SQLite file holds records and the FTS5
- * index, written in the same transaction. `migrate` is set by the process that owns the schema.
+ * The one place that chooses adapters. Allowed pairs:
+ * - embedded store + embedded search (the default): one SQLite file holds records and the FTS5
+ *   index, written in the same transaction;
+ * - mongo store + meili search (production): the index follows the store's change feed;
+ * - embedded store + meili search: the same following, over the SQLite change feed.
+ * A mongo store with embedded search is refused (see readBackendSettings in config.ts).
+ * The MongoDB and Meilisearch clients are loaded only when chosen.
  */
-export function openBackend(config: Pick<Config, 'databaseFile'>, options: { migrate: boolean }): Backend {
-  const db = openDatabase(config.databaseFile);
-  if (options.migrate) {
-    SqliteRecordStore.migrate(db);
-    SqliteSearchIndex.migrate(db);
+export async function openBackend(config: BackendConfig, options: BackendOptions): Promise<Backend> {
+  const store = config.store ?? { kind: 'embedded' };
+  const search = config.search ?? { kind: 'embedded' };
+  if (store.kind === 'mongo' && search.kind === 'embedded') {
+    throw new ConfigError(['ARCHIVE_STORE=mongo needs ARCHIVE_SEARCH=meili: the embedded search index lives in the SQLite file of one machine']);
   }
+  if (store.kind === 'mongo' && search.kind === 'meili') return openMongoBackend(store, search, options);
+  const db = openDatabase(config.databaseFile);
+  if (options.migrate) SqliteRecordStore.migrate(db);
+  if (search.kind === 'embedded') return openEmbeddedBackend(db, options);
+  return openSqliteWithFollowingSearch(db, await openMeiliSearch(search));
+}
+
+function openEmbeddedBackend(db: SqliteDatabase, options: BackendOptions): Backend {
+  if (options.migrate) SqliteSearchIndex.migrate(db);
   const search = new SqliteSearchIndex(db);
   const store = new SqliteRecordStore(db, search);
   return {
@@ -34,9 +67,65 @@ export function openBackend(config: Pick<Config, 'databaseFile'>, options: { mig
     search,
     tokens: new SqliteTokenStore(db),
     submissions: new SqliteSubmissionQueue(db),
+    searchFollowsStore: false,
     warm: async () => search.warm(),
     close: async () => {
       if (db.open) db.close();
+    },
+  };
+}
+
+function openSqliteWithFollowingSearch(db: SqliteDatabase, search: SearchIndex): Backend {
+  return {
+    store: new SqliteRecordStore(db),
+    search,
+    tokens: new SqliteTokenStore(db),
+    submissions: new SqliteSubmissionQueue(db),
+    searchFollowsStore: true,
+    warm: async () => {},
+    close: async () => {
+      await search.close();
+      if (db.open) db.close();
+    },
+  };
+}
+
+async function openMeiliSearch(settings: Extract<SearchSettings, { kind: 'meili' }>): Promise<SearchIndex> {
+  const { MeiliSearchIndex } = await import('./search/meili/meili-search.ts');
+  return MeiliSearchIndex.open({
+    url: settings.url,
+    ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+    ...(settings.indexPrefix ? { indexPrefix: settings.indexPrefix } : {}),
+  });
+}
+
+async function openMongoBackend(
+  settings: Extract<BackendSettings['store'], { kind: 'mongo' }>,
+  searchSettings: Extract<SearchSettings, { kind: 'meili' }>,
+  options: BackendOptions,
+): Promise<Backend> {
+  const { MongoArchiveDatabase } = await import('./store/mongo/mongo-database.ts');
+  const { MongoRecordStore } = await import('./store/mongo/mongo-record-store.ts');
+  const { MongoSubmissionQueue } = await import('./store/mongo/mongo-submissions.ts');
+  const { MongoTokenStore } = await import('./store/mongo/mongo-tokens.ts');
+  const database = await MongoArchiveDatabase.open({ uri: settings.uri, database: settings.database }, { createIndexes: options.migrate });
+  let search: SearchIndex;
+  try {
+    search = await openMeiliSearch(searchSettings);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return {
+    store: new MongoRecordStore(database),
+    search,
+    tokens: new MongoTokenStore(database),
+    submissions: new MongoSubmissionQueue(database),
+    searchFollowsStore: true,
+    warm: async () => {},
+    close: async () => {
+      await search.close();
+      await database.close();
     },
   };
 }

@@ -27,7 +27,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 /** Serves HTTP in this process until SIGTERM or SIGINT, then finishes in-flight requests and closes. */
 async function serve(config: Config, logger: Logger, publisher?: Publisher): Promise<void> {
-  const backend = openBackend(config, { migrate: false });
+  const backend = await openBackend(config, { migrate: false });
   await backend.warm();
   const submitted = publisher ? () => publisher.wake() : () => process.send?.({ type: SUBMITTED });
   const rateLimiter = cluster.isWorker ? new WorkerRateLimiter() : new LocalRateLimiter();
@@ -58,7 +58,7 @@ async function serve(config: Config, logger: Logger, publisher?: Publisher): Pro
 /** Prepares the data folder, then forks the workers and keeps them running. */
 async function runPrimary(config: Config, logger: Logger): Promise<void> {
   const started = performance.now();
-  const backend = openBackend(config, { migrate: true });
+  const backend = await openBackend(config, { migrate: true });
   const loaded = config.loadDemo ? await loadDemoIfEmpty(backend.store, config.mediaDir, logger) : 0;
   const catalog = await backend.store.catalogState();
   logger.info('data folder ready', { dataDir: config.dataDir, records: catalog.total, demoLoaded: loaded, ms: Math.round(performance.now() - started) });

@@ -210,7 +210,7 @@ async function runOnce(folder: string, host: string, count: number, concurrency:
     ARCHIVE_PUBLISHER_CONCURRENCY: String(concurrency),
     ARCHIVE_LOG_LEVEL: 'warn',
   });
-  const backend = openBackend({ databaseFile: config.databaseFile }, { migrate: true });
+  const backend = await openBackend({ databaseFile: config.databaseFile }, { migrate: true });
   try {
     const url = (index: number): string => `http://${host}/preview-${index}.png`;
     const items = Array.from({ length: count }, (_, i) => ({

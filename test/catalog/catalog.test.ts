@@ -22,11 +22,11 @@ describe('catalog files', () => {
 
   it('exports and imports back the same records', async () => {
     const records = [makeRecord({ prompt: '画一只鹈鹕', notes: { zh: '含"引号"与\n换行', en: 'Quotes " and, commas' } }), ...Array.from({ length: 30 }, () => makeRecord())];
-    const first = openBackend({ databaseFile: join(dataDir, 'one.sqlite') }, { migrate: true });
+    const first = await openBackend({ databaseFile: join(dataDir, 'one.sqlite') }, { migrate: true });
     await importCatalog(first.store, checkCatalog({ version: '1.0', updated: '2026-11-20', records }));
     const file = join(dataDir, 'catalog.json');
     expect(await exportCatalog(first.store, file)).to.equal(31);
-    const second = openBackend({ databaseFile: join(dataDir, 'two.sqlite') }, { migrate: true });
+    const second = await openBackend({ databaseFile: join(dataDir, 'two.sqlite') }, { migrate: true });
     const catalog = await readCatalogFile(file);
     expect(catalog.total).to.equal(31);
     await importCatalog(second.store, catalog);

@@ -20,7 +20,7 @@ describe('npm run tokens', function () {
       const created = await tokens('create', '--name', 'lin-bot', '--scope', 'ingest,export');
       const secret = created.stdout.trim().split('\n').at(-1) ?? '';
       expect(secret).to.match(/^mwa_[A-Za-z0-9_-]{43}$/);
-      const backend = openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: false });
+      const backend = await openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: false });
       expect((await backend.tokens.findActiveToken(secretSha256(secret)))?.scopes).to.deep.equal(['ingest', 'export']);
       await backend.close();
       const { execSync } = await import('node:child_process');
@@ -33,7 +33,7 @@ describe('npm run tokens', function () {
       expect(failure.stderr).to.match(/--scope/);
       expect((await tokens('revoke', 'lin-bot')).stdout).to.match(/revoked/);
       expect((await tokens('list')).stdout).to.match(/lin-bot.*revoked/);
-      const again = openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: false });
+      const again = await openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: false });
       expect(await again.tokens.findActiveToken(secretSha256(secret))).to.equal(undefined);
       await again.close();
     } finally {

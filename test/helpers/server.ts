@@ -43,7 +43,7 @@ export type TestLimits = Partial<Pick<AppConfig, 'rateLimitReads' | 'rateLimitIn
 
 export async function startTestServer(options: { records?: CanonicalRecord[]; demo?: boolean; updated?: string; publisher?: TestPublisherOptions; rejectGenericUserAgents?: boolean; limits?: TestLimits } = {}): Promise<TestServer> {
   const dataDir = temporaryDataDir();
-  const backend = openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true });
+  const backend = await openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true });
   const logs: Record<string, unknown>[] = [];
   const logger = createLogger('info', (line) => logs.push(JSON.parse(line) as Record<string, unknown>));
   if (options.records?.length) {

@@ -28,9 +28,9 @@ describe('publisher checks: images and duplicates', function () {
     images.files.set('/down.png', { status: 503, type: 'text/plain', body: 'later' });
   });
   after(async () => images.stop());
-  beforeEach(() => {
+  beforeEach(async () => {
     dataDir = temporaryDataDir();
-    backend = openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true });
+    backend = await openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true });
   });
   afterEach(async () => {
     await backend.close();
