@@ -1,0 +1,117 @@
+/**
+ * The production search index: Meilisearch, one index per language (`specimens_zh`,
+ * `specimens_en`). Settings are applied at open when they differ from the server's, every write
+ * waits until its task succeeded, and totals are exact (exhaustive page mode; see docs/search.md).
+ */
+import { Meilisearch } from 'meilisearch';
+import type { Settings } from 'meilisearch';
+import type { SearchIndex } from '../../domain/ports.ts';
+import type { CanonicalRecord, Lang } from '../../domain/record.ts';
+import { LANGS } from '../../domain/record.ts';
+import type { SearchHits, SearchQuery } from '../../domain/search-query.ts';
+import { toMeiliDocument } from './documents.ts';
+import type { MeiliDocument } from './documents.ts';
+import { filterExpression, pageWindow, queryText, sortFor } from './query.ts';
+import { MAX_TOTAL_HITS, indexName, indexSettings, settingsToUpdate } from './settings.ts';
+import { settle, settleUnless } from './tasks.ts';
+
+/** Where the Meilisearch server is and which indexes to use. */
+export interface MeiliSearchOptions {
+  url: string;
+  apiKey?: string;
+  /** Put before every index name; tests use a unique one so runs never share indexes. */
+  indexPrefix?: string;
+}
+
+/** A client for these options. */
+export function meiliClient(options: MeiliSearchOptions): Meilisearch {
+  return new Meilisearch({ host: options.url, ...(options.apiKey ? { apiKey: options.apiKey } : {}), timeout: 30_000 });
+}
+
+/** Creates the index when missing and sends the settings that differ from the server's. */
+export async function prepareIndex(client: Meilisearch, uid: string, settings: Settings): Promise<void> {
+  await settleUnless(client.createIndex(uid, { primaryKey: 'id' }), ['index_already_exists']);
+  const index = client.index<MeiliDocument>(uid);
+  const changes = settingsToUpdate(settings, await index.getSettings());
+  if (Object.keys(changes).length > 0) await settle(index.updateSettings(changes));
+}
+
+/** Writes documents of both languages to the given index pair and waits for both tasks. */
+export async function writeDocuments(client: Meilisearch, uids: Record<Lang, string>, records: readonly CanonicalRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  await Promise.all(LANGS.map((lang) => settle(client.index<MeiliDocument>(uids[lang]).addDocuments(records.map((record) => toMeiliDocument(record, lang))))));
+}
+
+/**
+ * The exact number of hits. In page mode `totalHits` is exact but stops at maxTotalHits; past
+ * that, the facet distribution over `kind` (one value per record, counted over every candidate)
+ * gives the full count.
+ */
+export function exactTotal(totalHits: number, kindCounts: Record<string, number> | undefined, maxTotalHits = MAX_TOTAL_HITS): number {
+  if (totalHits < maxTotalHits || kindCounts === undefined) return totalHits;
+  return Math.max(totalHits, Object.values(kindCounts).reduce((sum, count) => sum + count, 0));
+}
+
+/** The Meilisearch adapter of the SearchIndex port. */
+export class MeiliSearchIndex implements SearchIndex {
+  private readonly uids: Record<Lang, string>;
+
+  private constructor(
+    private readonly client: Meilisearch,
+    prefix: string,
+  ) {
+    this.uids = { zh: indexName('zh', prefix), en: indexName('en', prefix) };
+  }
+
+  /** Connects, creates both indexes when missing and applies their settings. */
+  static async open(options: MeiliSearchOptions): Promise<MeiliSearchIndex> {
+    const client = meiliClient(options);
+    const index = new MeiliSearchIndex(client, options.indexPrefix ?? '');
+    for (const lang of LANGS) await prepareIndex(client, index.uids[lang], indexSettings(lang));
+    return index;
+  }
+
+  async upsert(records: readonly CanonicalRecord[]): Promise<void> {
+    await writeDocuments(this.client, this.uids, records);
+  }
+
+  async remove(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await Promise.all(LANGS.map((lang) => settle(this.client.index(this.uids[lang]).deleteDocuments([...ids]))));
+  }
+
+  async search(query: SearchQuery): Promise<SearchHits> {
+    const text = query.text?.trim() ?? '';
+    const q = text ? queryText(text) : '';
+    if (text && !q) return { total: 0, ids: [] };
+    const window = pageWindow(query.offset, query.limit);
+    const filter = filterExpression(query.filters);
+    const sort = sortFor(query.order, q !== '');
+    const response = await this.client.index<MeiliDocument>(this.uids[query.lang]).search(q, {
+      page: window.page,
+      hitsPerPage: window.hitsPerPage,
+      matchingStrategy: 'all',
+      attributesToRetrieve: ['id'],
+      facets: ['kind'],
+      ...(filter ? { filter } : {}),
+      ...(sort ? { sort } : {}),
+    });
+    return {
+      total: exactTotal(response.totalHits, response.facetDistribution?.kind),
+      ids: response.hits.slice(window.skip, window.skip + query.limit).map((hit) => hit.id),
+    };
+  }
+
+  /** Documents in the zh index; both indexes are always written together. */
+  async count(): Promise<number> {
+    return (await this.client.index(this.uids.zh).getStats()).numberOfDocuments;
+  }
+
+  async ping(): Promise<void> {
+    await this.client.health();
+  }
+
+  async close(): Promise<void> {
+    // Plain HTTP requests: nothing stays open.
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Rebuilding the Meilisearch indexes without a moment of empty search: documents go into fresh
+ * indexes (`specimens_zh_new` …) with the current settings, then one swap task exchanges them
+ * with the live ones for both languages at once, and the old contents are deleted.
+ */
+import type { Meilisearch } from 'meilisearch';
+import type { CanonicalRecord, Lang } from '../../domain/record.ts';
+import { LANGS } from '../../domain/record.ts';
+import { meiliClient, prepareIndex, writeDocuments } from './meili-search.ts';
+import type { MeiliSearchOptions } from './meili-search.ts';
+import { freshIndexName, indexName, indexSettings } from './settings.ts';
+import { settle, settleUnless } from './tasks.ts';
+
+/** Deletes an index and waits; an index that does not exist counts as deleted. */
+export async function deleteIndex(client: Meilisearch, uid: string): Promise<void> {
+  await settleUnless(client.deleteIndex(uid), ['index_not_found']);
+}
+
+/** What a rebuild did. */
+export interface RebuildReport {
+  documents: number;
+  swapped: Record<Lang, [string, string]>;
+}
+
+/**
+ * Fills fresh indexes from the records, swaps them in and deletes the old ones. The live indexes
+ * answer searches throughout; a fresh index left over by an interrupted rebuild is dropped first.
+ */
+export async function rebuildIndexes(options: MeiliSearchOptions, records: AsyncIterable<CanonicalRecord>, onProgress: (documents: number) => void = () => {}, batchSize = 1000): Promise<RebuildReport> {
+  const client = meiliClient(options);
+  const prefix = options.indexPrefix ?? '';
+  const live = { zh: indexName('zh', prefix), en: indexName('en', prefix) };
+  const fresh = { zh: freshIndexName('zh', prefix), en: freshIndexName('en', prefix) };
+  for (const lang of LANGS) {
+    await deleteIndex(client, fresh[lang]);
+    await prepareIndex(client, fresh[lang], indexSettings(lang));
+    // Swapping needs both sides to exist; a first deployment has no live index yet.
+    await prepareIndex(client, live[lang], indexSettings(lang));
+  }
+  let documents = 0;
+  let batch: CanonicalRecord[] = [];
+  const flush = async (): Promise<void> => {
+    await writeDocuments(client, fresh, batch);
+    documents += batch.length;
+    batch = [];
+    onProgress(documents);
+  };
+  for await (const record of records) {
+    batch.push(record);
+    if (batch.length >= batchSize) await flush();
+  }
+  if (batch.length > 0) await flush();
+  await settle(client.swapIndexes(LANGS.map((lang) => ({ indexes: [live[lang], fresh[lang]], rename: false }))));
+  // After the swap the fresh names hold the old documents.
+  for (const lang of LANGS) await deleteIndex(client, fresh[lang]);
+  return { documents, swapped: { zh: [live.zh, fresh.zh], en: [live.en, fresh.en] } };
+}

@@ -1,0 +1,101 @@
+/**
+ * The index settings of the Meilisearch adapter, and the comparison that lets them be applied
+ * idempotently at start: only settings that differ from what the server holds are sent.
+ */
+import type { Settings } from 'meilisearch';
+import type { Lang } from '../../domain/record.ts';
+import { TYPO_WORD_LENGTH } from '../search-text.ts';
+import { CJK_CHARS_FIELD, TEXT_FIELDS, cjkField } from './documents.ts';
+import searchParamsSchema from '../../../schemas/search-params.schema.json' with { type: 'json' };
+
+/** The live index of a language, with an optional prefix (tests use a unique one per run). */
+export function indexName(lang: Lang, prefix = ''): string {
+  return `${prefix}specimens_${lang}`;
+}
+
+/** Where `npm run reindex` builds before swapping. */
+export function freshIndexName(lang: Lang, prefix = ''): string {
+  return `${indexName(lang, prefix)}_new`;
+}
+
+/**
+ * Hits a search can reach: the deepest page the API allows (largest offset plus largest limit).
+ * In exhaustive mode `totalHits` stops at this number too, so a larger total is read from the
+ * facet distribution instead (see meili-search.ts).
+ */
+export const MAX_TOTAL_HITS = searchParamsSchema.properties.offset.maximum + searchParamsSchema.properties.limit.maximum;
+
+/** Searchable attributes in ranking order: each text field followed by its CJK bigram codes. */
+export const SEARCHABLE_ATTRIBUTES: readonly string[] = [...TEXT_FIELDS.flatMap((field) => [field, cjkField(field)]), CJK_CHARS_FIELD];
+
+/**
+ * Ranking: `sort` first, so newest and oldest are pure date orders; with no sort asked it does
+ * nothing. Then every word (all must match), fewer typos, exact words before prefixes, the
+ * attribute order above (title first), proximity; ties by date descending, then id.
+ */
+export const RANKING_RULES: readonly string[] = ['sort', 'words', 'typo', 'exactness', 'attribute', 'proximity', 'date:desc', 'id:asc'];
+
+/** The settings of the index of one language. */
+export function indexSettings(lang: Lang): Settings {
+  const settings: Settings = {
+    searchableAttributes: [...SEARCHABLE_ATTRIBUTES],
+    filterableAttributes: ['format', 'kind', 'source', 'year'],
+    sortableAttributes: ['date', 'id'],
+    rankingRules: [...RANKING_RULES],
+    typoTolerance: {
+      enabled: true,
+      minWordSizeForTypos: { oneTypo: TYPO_WORD_LENGTH.oneTypo, twoTypos: TYPO_WORD_LENGTH.twoTypos },
+      disableOnAttributes: ['id'],
+    },
+    pagination: { maxTotalHits: MAX_TOTAL_HITS },
+  };
+  // The Chinese texts of the zh index are segmented as Mandarin rather than guessed per field.
+  if (lang === 'zh') settings.localizedAttributes = [{ attributePatterns: ['title', 'notes'], locales: ['cmn'] }];
+  return settings;
+}
+
+/** Settings whose element order carries no meaning, compared as sets. */
+const UNORDERED = new Set(['filterableAttributes', 'sortableAttributes', 'disableOnAttributes', 'attributePatterns']);
+
+/**
+ * Whether the server's value holds everything the wanted value says. Objects are compared on the
+ * wanted keys only (the server reports defaults for the rest); arrays by element, in order unless
+ * the key is a set.
+ */
+export function settingMatches(wanted: unknown, actual: unknown, key = ''): boolean {
+  if (Array.isArray(wanted)) {
+    if (!Array.isArray(actual) || actual.length !== wanted.length) return false;
+    const canonical = (values: unknown[]): string[] => {
+      const strings = values.map((value) => JSON.stringify(sortedKeys(value)));
+      return UNORDERED.has(key) ? strings.sort() : strings;
+    };
+    const left = canonical(wanted);
+    const right = canonical(actual);
+    return left.every((value, i) => value === right[i]);
+  }
+  if (wanted !== null && typeof wanted === 'object') {
+    if (actual === null || typeof actual !== 'object') return false;
+    const actualRecord = actual as Record<string, unknown>;
+    return Object.entries(wanted as Record<string, unknown>).every(([name, value]) => settingMatches(value, actualRecord[name], name));
+  }
+  return wanted === actual;
+}
+
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([name, inner]) => [name, UNORDERED.has(name) && Array.isArray(inner) ? [...inner].sort() : sortedKeys(inner)]),
+  );
+}
+
+/** The part of the wanted settings the server does not hold yet; empty when nothing is to change. */
+export function settingsToUpdate(wanted: Settings, actual: Settings): Settings {
+  const changes: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(wanted)) {
+    if (!settingMatches(value, (actual as Record<string, unknown>)[name], name)) changes[name] = value;
+  }
+  return changes as Settings;
+}

@@ -1,0 +1,37 @@
+/**
+ * Every Meilisearch write is a task; the adapter waits for each one and fails with Meilisearch's
+ * own error when the task did not succeed, so nothing is reported done that was not.
+ */
+import type { EnqueuedTaskPromise, Task } from 'meilisearch';
+
+/** A Meilisearch task that ended in failure or cancellation. */
+export class MeiliTaskError extends Error {
+  /** Meilisearch's error code, e.g. index_not_found. */
+  readonly code: string | undefined;
+
+  constructor(readonly task: Task) {
+    super(`Meilisearch task ${task.uid} (${task.type}${task.indexUid ? ` on ${task.indexUid}` : ''}) ${task.status}${task.error ? `: ${task.error.message} [${task.error.code}]` : ''}`);
+    this.name = 'MeiliTaskError';
+    this.code = task.error?.code;
+  }
+}
+
+/** How long one task may take; settings and large batches on a busy server take seconds. */
+export const TASK_TIMEOUT_MS = 120_000;
+
+/** Waits until the task has finished; throws MeiliTaskError unless it succeeded. */
+export async function settle(enqueued: EnqueuedTaskPromise, timeoutMs = TASK_TIMEOUT_MS): Promise<Task> {
+  const task = await enqueued.waitTask({ timeout: timeoutMs, interval: 25 });
+  if (task.status !== 'succeeded') throw new MeiliTaskError(task);
+  return task;
+}
+
+/** Like settle, but a failure with one of these error codes counts as done (e.g. index_already_exists). */
+export async function settleUnless(enqueued: EnqueuedTaskPromise, acceptedCodes: readonly string[]): Promise<void> {
+  try {
+    await settle(enqueued);
+  } catch (error) {
+    if (error instanceof MeiliTaskError && error.code !== undefined && acceptedCodes.includes(error.code)) return;
+    throw error;
+  }
+}

@@ -1,0 +1,157 @@
+import { expect } from 'chai';
+import { cjkBigramText, cjkCharacterText, cjkCode, toMeiliDocument } from '../../src/search/meili/documents.ts';
+import { exactTotal } from '../../src/search/meili/meili-search.ts';
+import { filterExpression, filterValue, pageWindow, queryText, sortFor } from '../../src/search/meili/query.ts';
+import { MAX_TOTAL_HITS, RANKING_RULES, SEARCHABLE_ATTRIBUTES, freshIndexName, indexName, indexSettings, settingsToUpdate } from '../../src/search/meili/settings.ts';
+import { SCHEMAS } from '../../src/validation/schemas.ts';
+import { makeRecord } from '../helpers/factories.ts';
+
+describe('Meilisearch adapter, pure parts', () => {
+  describe('settings', () => {
+    it('names the live and the fresh index of each language, with an optional prefix', () => {
+      expect([indexName('zh'), indexName('en', 't1_'), freshIndexName('zh', 't1_')]).to.deep.equal(['specimens_zh', 't1_specimens_en', 't1_specimens_zh_new']);
+    });
+
+    it('searches the text fields in the embedded engine’s weight order, each followed by its CJK codes', () => {
+      expect(SEARCHABLE_ATTRIBUTES).to.deep.equal([
+        'title', 'titleCjk', 'model', 'modelCjk', 'author', 'authorCjk', 'promptCategory', 'promptCategoryCjk', 'notes', 'notesCjk', 'prompt', 'promptCjk', 'cjkChars',
+      ]);
+    });
+
+    it('filters on source, format, kind and year, sorts on date with id as tiebreak, typo thresholds 5 and 9', () => {
+      const settings = indexSettings('en');
+      expect(settings.filterableAttributes).to.have.members(['source', 'format', 'kind', 'year']);
+      expect(settings.sortableAttributes).to.deep.equal(['date', 'id']);
+      expect(settings.typoTolerance).to.deep.equal({ enabled: true, minWordSizeForTypos: { oneTypo: 5, twoTypos: 9 }, disableOnAttributes: ['id'] });
+      expect(settings.localizedAttributes).to.equal(undefined);
+      expect(indexSettings('zh').localizedAttributes).to.deep.equal([{ attributePatterns: ['title', 'notes'], locales: ['cmn'] }]);
+    });
+
+    it('puts sort first (date orders ignore relevance) and ends relevance ties with date descending, then id', () => {
+      expect(RANKING_RULES[0]).to.equal('sort');
+      expect(RANKING_RULES.slice(-2)).to.deep.equal(['date:desc', 'id:asc']);
+    });
+
+    it('reaches the deepest page the API allows', () => {
+      const { offset, limit } = SCHEMAS.searchParams.properties;
+      expect(MAX_TOTAL_HITS).to.be.at.least(offset.maximum + limit.maximum);
+      expect(indexSettings('zh').pagination).to.deep.equal({ maxTotalHits: MAX_TOTAL_HITS });
+    });
+
+    it('sends only the settings the server does not hold yet', () => {
+      const wanted = indexSettings('zh');
+      const asServerReports = {
+        ...wanted,
+        filterableAttributes: ['year', 'source', 'kind', 'format'],
+        typoTolerance: { ...wanted.typoTolerance, disableOnNumbers: false, disableOnWords: [] },
+        displayedAttributes: ['*'],
+        stopWords: [],
+      };
+      expect(settingsToUpdate(wanted, asServerReports)).to.deep.equal({});
+      const reordered = { ...asServerReports, searchableAttributes: [...SEARCHABLE_ATTRIBUTES].reverse(), pagination: { maxTotalHits: 1000 } };
+      expect(settingsToUpdate(wanted, reordered)).to.deep.equal({ searchableAttributes: wanted.searchableAttributes, pagination: wanted.pagination });
+      expect(Object.keys(settingsToUpdate(wanted, {}))).to.have.members(Object.keys(wanted));
+    });
+  });
+
+  describe('filters and sorting', () => {
+    it('quotes filter values, escaping backslashes and double quotes', () => {
+      expect(filterValue('svg')).to.equal('"svg"');
+      expect(filterValue('say "hi"')).to.equal('"say \\"hi\\""');
+      expect(filterValue('back\\slash')).to.equal('"back\\\\slash"');
+      expect(filterValue('\\"')).to.equal('"\\\\\\""');
+      expect(filterValue("it's")).to.equal('"it\'s"');
+    });
+
+    it('joins the filters given with AND, in a fixed order', () => {
+      expect(filterExpression({})).to.equal(undefined);
+      expect(filterExpression({ year: '2024', format: 'svg' })).to.equal('format = "svg" AND year = "2024"');
+      expect(filterExpression({ source: 'x" OR kind = "gallery', kind: 'timeline' })).to.equal('source = "x\\" OR kind = \\"gallery" AND kind = "timeline"');
+    });
+
+    it('sorts newest and oldest by date then id, and leaves relevance with text to the ranking rules', () => {
+      expect(sortFor('newest', true)).to.deep.equal(['date:desc', 'id:asc']);
+      expect(sortFor('oldest', false)).to.deep.equal(['date:asc', 'id:desc']);
+      expect(sortFor('relevance', false)).to.deep.equal(['date:desc', 'id:asc']);
+      expect(sortFor('relevance', true)).to.equal(undefined);
+    });
+  });
+
+  describe('query text', () => {
+    it('keeps words, so typos and the last-word prefix work', () => {
+      expect(queryText('Pelican  Bicycle')).to.equal('pelican bicycle');
+      expect(queryText('Ｐｅｌｉｃａｎ')).to.equal('pelican');
+    });
+
+    it('drops operators the reader typed (quotes, minus signs)', () => {
+      expect(queryText('"*()')).to.equal('');
+      expect(queryText('-pelican "bicycle')).to.equal('pelican bicycle');
+    });
+
+    it('quotes punctuation-joined words as a phrase, except in the last term', () => {
+      expect(queryText('gpt-4o pelican')).to.equal('"gpt 4o" pelican');
+      expect(queryText('pelican gpt-4o')).to.equal('pelican gpt 4o');
+    });
+
+    it('turns a Chinese run into a quoted phrase of bigram codes and a single character into its code', () => {
+      expect(queryText('鹈鹕')).to.equal(`"${cjkCode('鹈鹕')}"`);
+      expect(queryText('自行车的')).to.equal(`"${cjkCode('自行')} ${cjkCode('行车')} ${cjkCode('车的')}"`);
+      expect(queryText('鹕')).to.equal(`"${cjkCode('鹕')}"`);
+      expect(queryText('gpt画的 x')).to.equal(`gpt "${cjkCode('画的')}" x`);
+    });
+  });
+
+  describe('documents', () => {
+    it('codes a CJK character as qx and four letters, a bigram as qx and eight', () => {
+      expect(cjkCode('鹈')).to.match(/^qx[a-z]{4}$/);
+      expect(cjkCode('鹈鹕')).to.equal(cjkCode('鹈') + cjkCode('鹕').slice(2));
+      expect(cjkCode('𠀀')).to.match(/^qx[a-z]{4}$/);
+      expect(new Set(['一', '丁', '鹈', '鹕'].map(cjkCode)).size).to.equal(4);
+    });
+
+    it('writes each CJK run as consecutive bigram codes, runs apart, and every character once', () => {
+      expect(cjkBigramText('骑车 GPT 鹈鹕飞')).to.equal(`${cjkCode('骑车')}. ${cjkCode('鹈鹕')} ${cjkCode('鹕飞')}`);
+      expect(cjkBigramText('只 a')).to.equal('');
+      expect(cjkCharacterText(['鹈鹕', '鹕x只'])).to.equal([cjkCode('鹈'), cjkCode('鹕'), cjkCode('只')].join(' '));
+    });
+
+    it('maps a record to the document of one language, with facets and companion fields', () => {
+      const record = makeRecord({ date: '2025-05-01', format: 'svg', title: { zh: '骑自行车的鹈鹕', en: 'A pelican' }, notes: { zh: '线条', en: 'Lines' }, prompt: 'draw' });
+      const zh = toMeiliDocument(record, 'zh');
+      expect(zh).to.include({ id: record.id, kind: record.kind, source: record.source, format: 'svg', year: '2025', date: '2025-05-01', title: '骑自行车的鹈鹕', notes: '线条', prompt: 'draw' });
+      expect(zh.titleCjk.split(' ')).to.deep.equal(['骑自', '自行', '行车', '车的', '的鹈', '鹈鹕'].map(cjkCode));
+      expect(zh.notesCjk).to.equal(cjkCode('线条'));
+      expect(zh.promptCjk).to.equal('');
+      const en = toMeiliDocument(record, 'en');
+      expect(en).to.include({ title: 'A pelican', titleCjk: '', notes: 'Lines' });
+      expect(toMeiliDocument({ ...record, prompt: undefined }, 'en').prompt).to.equal('');
+    });
+  });
+
+  describe('page window and totals', () => {
+    it('finds the smallest page holding the wanted hits whole', () => {
+      expect(pageWindow(0, 20)).to.deep.equal({ page: 1, hitsPerPage: 20, skip: 0 });
+      expect(pageWindow(40, 20)).to.deep.equal({ page: 3, hitsPerPage: 20, skip: 0 });
+      expect(pageWindow(7, 4)).to.deep.equal({ page: 2, hitsPerPage: 6, skip: 1 });
+      expect(pageWindow(10000, 50)).to.deep.equal({ page: 201, hitsPerPage: 50, skip: 0 });
+    });
+
+    it('never asks for more than twice the largest limit, and never past maxTotalHits', () => {
+      for (const limit of [1, 2, 7, 20, 49, 50]) {
+        for (let offset = 0; offset <= 10000; offset += 1) {
+          const { page, hitsPerPage, skip } = pageWindow(offset, limit);
+          expect((page - 1) * hitsPerPage + skip).to.equal(offset);
+          expect(skip + limit).to.be.at.most(hitsPerPage);
+          expect(hitsPerPage).to.be.below(2 * SCHEMAS.searchParams.properties.limit.maximum);
+          expect(offset + limit).to.be.at.most(MAX_TOTAL_HITS);
+        }
+      }
+    });
+
+    it('takes totalHits below the cap and the kind facet counts at it', () => {
+      expect(exactTotal(6, { gallery: 5, timeline: 1 })).to.equal(6);
+      expect(exactTotal(MAX_TOTAL_HITS, { gallery: 90000, timeline: 12000 })).to.equal(102000);
+      expect(exactTotal(MAX_TOTAL_HITS, undefined)).to.equal(MAX_TOTAL_HITS);
+    });
+  });
+});
