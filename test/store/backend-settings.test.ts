@@ -1,0 +1,50 @@
+import { expect } from 'chai';
+import { ConfigError, loadBackendSettings, loadConfig } from '../../src/config.ts';
+
+function problemsOf(env: NodeJS.ProcessEnv): string[] {
+  try {
+    loadBackendSettings(env);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+}
+
+describe('backend settings (ARCHIVE_STORE, ARCHIVE_SEARCH)', () => {
+  it('defaults to the embedded store and search', () => {
+    expect(loadBackendSettings({})).to.deep.equal({ store: { kind: 'embedded' }, search: { kind: 'embedded' } });
+    expect(loadConfig({})).to.deep.include({ store: { kind: 'embedded' }, search: { kind: 'embedded' } });
+  });
+
+  it('reads the production pair with its connection settings', () => {
+    const settings = loadBackendSettings({ ARCHIVE_STORE: 'mongo', MONGODB_URI: 'mongodb://mongo:27017/?replicaSet=rs0', ARCHIVE_SEARCH: 'meili', MEILI_URL: 'http://meili:7700/', MEILI_API_KEY: 'secret' });
+    expect(settings).to.deep.equal({
+      store: { kind: 'mongo', uri: 'mongodb://mongo:27017/?replicaSet=rs0', database: 'archive' },
+      search: { kind: 'meili', url: 'http://meili:7700', apiKey: 'secret' },
+    });
+    expect(loadBackendSettings({ ARCHIVE_STORE: 'mongo', MONGODB_URI: 'mongodb+srv://c.example/', MONGODB_DATABASE: 'works', ARCHIVE_SEARCH: 'meili', MEILI_URL: 'https://m.example' }).store).to.deep.equal({
+      kind: 'mongo',
+      uri: 'mongodb+srv://c.example/',
+      database: 'works',
+    });
+  });
+
+  it('allows the embedded store with Meilisearch', () => {
+    expect(loadBackendSettings({ ARCHIVE_SEARCH: 'meili', MEILI_URL: 'http://127.0.0.1:7700' })).to.deep.equal({ store: { kind: 'embedded' }, search: { kind: 'meili', url: 'http://127.0.0.1:7700' } });
+  });
+
+  it('names every missing or bad setting at once', () => {
+    const problems = problemsOf({ ARCHIVE_STORE: 'mongo', ARCHIVE_SEARCH: 'meili' });
+    expect(problems.join('\n')).to.match(/MONGODB_URI is required/).and.match(/MEILI_URL is required/);
+    expect(problemsOf({ ARCHIVE_STORE: 'postgres', ARCHIVE_SEARCH: 'elastic' })).to.have.length(2);
+    expect(problemsOf({ ARCHIVE_STORE: 'mongo', MONGODB_URI: 'http://mongo', MONGODB_DATABASE: 'a.b', ARCHIVE_SEARCH: 'meili', MEILI_URL: 'meili:7700' })).to.have.length(3);
+  });
+
+  it('refuses a MongoDB store with the embedded search index', () => {
+    const problems = problemsOf({ ARCHIVE_STORE: 'mongo', MONGODB_URI: 'mongodb://mongo:27017' });
+    expect(problems).to.have.length(1);
+    expect(problems[0]).to.match(/ARCHIVE_STORE=mongo needs ARCHIVE_SEARCH=meili/);
+    expect(() => loadConfig({ ARCHIVE_STORE: 'mongo', MONGODB_URI: 'mongodb://mongo:27017' })).to.throw(ConfigError);
+  });
+});
