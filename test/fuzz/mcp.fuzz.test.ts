@@ -1,0 +1,250 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import searchParamsSchema from '../../schemas/search-params.schema.json' with { type: 'json' };
+import recordParamsSchema from '../../schemas/record-params.schema.json' with { type: 'json' };
+import { validators } from '../../src/validation/schemas.ts';
+import type { CanonicalRecord } from '../../src/domain/record.ts';
+import type { ListResponse } from '../../src/domain/specimens.ts';
+import { startTestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { expectNoServerError, fuzzCatalog, fuzzParameters, isBlank, matchingIds, timeoutFor } from './support.ts';
+
+const LIST_TOOL_RUNS = 500;
+const RECORD_TOOL_RUNS = 250;
+const RAW_RPC_RUNS = 250;
+
+type ToolArguments = Record<string, unknown>;
+
+/** Tool arguments and the names an error result must mention (empty when they are valid). */
+interface CandidateArguments {
+  args: ToolArguments;
+  mustName: string[];
+}
+
+/** One argument: its name, value, and whether the schema accepts it. */
+interface Argument {
+  name: string;
+  value: unknown;
+  valid: boolean;
+}
+
+const search = searchParamsSchema.properties;
+
+/** JSON values of every type but the named one. */
+function notOfType(type: 'string' | 'integer'): fc.Arbitrary<unknown> {
+  return fc
+    .oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 }), fc.string({ maxLength: 6 }))
+    .filter((value) => (type === 'string' ? typeof value !== 'string' : !Number.isInteger(value)));
+}
+
+function enumArgument(name: string, allowed: readonly string[], acceptable: readonly string[] = allowed): fc.Arbitrary<Argument> {
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...allowed).map((value) => ({ name, value, valid: acceptable.includes(value) })) },
+    { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom(...allowed.map((value) => value.toUpperCase()))).filter((value) => !allowed.includes(value)).map((value) => ({ name, value, valid: false })) },
+    { weight: 1, arbitrary: notOfType('string').map((value) => ({ name, value, valid: false })) },
+  );
+}
+
+function integerArgument(name: string, minimum: number, maximum: number): fc.Arbitrary<Argument> {
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.integer({ min: minimum, max: Math.min(maximum, minimum + 400) }).map((value) => ({ name, value, valid: true })) },
+    { weight: 1, arbitrary: fc.constantFrom(minimum, maximum).map((value) => ({ name, value, valid: true })) },
+    { weight: 2, arbitrary: fc.oneof(fc.integer({ max: minimum - 1 }), fc.integer({ min: maximum + 1 }), fc.constantFrom(minimum - 1, maximum + 1, 1e21)).map((value) => ({ name, value, valid: false })) },
+    { weight: 2, arbitrary: fc.oneof(notOfType('integer'), fc.constantFrom(String(minimum), '5', '1e1')).map((value) => ({ name, value, valid: false })) },
+  );
+}
+
+function textArgument(name: string, maxLength: number): fc.Arbitrary<Argument> {
+  const codePoints = (value: string) => [...value].length;
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.oneof(fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }), fc.constantFrom('pelican', 'work', '作品', 'lighthouse', '鹈鹕', ' ', '"', 'NEAR(a b)', '\u202e')).map((value) => ({ name, value, valid: true })) },
+    { weight: 1, arbitrary: fc.constantFrom('', 'x'.repeat(maxLength + 1), '字'.repeat(maxLength + 7)).map((value) => ({ name, value, valid: false })) },
+    { weight: 1, arbitrary: fc.constant('😀'.repeat(maxLength)).map((value) => ({ name, value, valid: codePoints(value) <= maxLength })) },
+    { weight: 1, arbitrary: notOfType('string').map((value) => ({ name, value, valid: false })) },
+  );
+}
+
+function searchArgument(name: string, acceptableKinds: readonly string[]): fc.Arbitrary<Argument> {
+  switch (name) {
+    case 'q':
+      return textArgument('q', search.q.maxLength);
+    case 'limit':
+      return integerArgument('limit', search.limit.minimum, search.limit.maximum);
+    case 'offset':
+      return integerArgument('offset', search.offset.minimum, search.offset.maximum);
+    case 'year':
+      return fc.oneof(
+        fc.constantFrom('2022', '2023', '2024', '2025', '2026', '0000').map((value) => ({ name, value, valid: true })),
+        fc.oneof(fc.constantFrom(2025, '25', '20250', '２０２５', '2025 '), notOfType('string')).map((value) => ({ name, value, valid: false })),
+      );
+    case 'kind':
+      return enumArgument('kind', search.kind.enum, acceptableKinds);
+    default:
+      return enumArgument(name, (search[name as 'source' | 'format' | 'lang' | 'sort']).enum);
+  }
+}
+
+/**
+ * Unknown argument names, odd ones included. Not `__proto__`: the SDK's request schema drops that
+ * key before a tool sees the arguments, so it is ignored (never merged into anything), not named.
+ */
+const unknownArgument = fc
+  .tuple(fc.oneof(fc.constantFrom('colour', 'page', 'Q', 'LIMIT', 'constructor', 'toString', 'hasOwnProperty', 'id', 'arguments', ''), fc.string({ minLength: 1, maxLength: 10 })), fc.jsonValue({ maxDepth: 1 }))
+  .map(([name, value]): Argument => ({ name, value, valid: false }));
+
+function toArguments(entries: readonly Argument[]): CandidateArguments {
+  const args: ToolArguments = {};
+  for (const entry of entries) Object.defineProperty(args, entry.name, { value: entry.value, enumerable: true, writable: true, configurable: true });
+  return { args, mustName: entries.filter((entry) => !entry.valid).map((entry) => entry.name) };
+}
+
+function listArguments(acceptableKinds: readonly string[]): fc.Arbitrary<CandidateArguments> {
+  const names = Object.keys(search);
+  return fc
+    .tuple(
+      fc.uniqueArray(fc.constantFrom(...names).chain((name) => searchArgument(name, acceptableKinds)), { maxLength: 5, selector: (entry) => entry.name }),
+      fc.oneof({ weight: 5, arbitrary: fc.constant<Argument[]>([]) }, { weight: 1, arbitrary: fc.array(unknownArgument, { minLength: 1, maxLength: 2 }) }),
+    )
+    .map(([known, unknown]) => toArguments([...known, ...unknown.filter((entry) => !names.includes(entry.name))]));
+}
+
+describe('fuzz: MCP tool arguments through the SDK client', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  let client: Client;
+  let records: CanonicalRecord[];
+
+  before(async () => {
+    server = await startTestServer({ demo: true, records: fuzzCatalog(200) });
+    records = [];
+    for await (const record of server.backend.store.streamRecords()) records.push(record);
+    client = new Client({ name: 'archive-fuzz-client', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`)));
+  });
+  after(async () => {
+    await client.close();
+    await server.close();
+  });
+
+  const call = async (name: string, args: ToolArguments) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const textOf = (result: CallToolResult) => result.content.map((entry) => (entry.type === 'text' ? entry.text : '')).join('\n');
+
+  /** The HTTP query for valid tool arguments, so the tool can be compared with the API. */
+  function httpQuery(args: ToolArguments): string {
+    const query = Object.entries(args).map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
+    return query.length ? `?${query.join('&')}` : '';
+  }
+
+  for (const [tool, route, kinds] of [['search_specimens', 'specimens', ['gallery', 'timeline']], ['get_timeline', 'timeline', ['timeline']]] as const) {
+    it(`${tool}: ${LIST_TOOL_RUNS} generated argument sets give the HTTP result or an error result naming each bad argument`, async function () {
+      this.timeout(timeoutFor(LIST_TOOL_RUNS, 80));
+      await fc.assert(
+        fc.asyncProperty(listArguments(kinds), async ({ args, mustName }) => {
+          const what = `${tool} ${JSON.stringify(args)}`;
+          const result = await call(tool, args);
+          if (mustName.length > 0) {
+            expect(result.isError, `${what}: error result`).to.equal(true);
+            expect(result.structuredContent, what).to.equal(undefined);
+            const text = textOf(result);
+            for (const name of mustName) expect(text, `${what}: names ${name}`).to.include(`- ${name}: `);
+            return;
+          }
+          expect(result.isError ?? false, `${what}: ${textOf(result)}`).to.equal(false);
+          const list = result.structuredContent as unknown as ListResponse;
+          expect(validators.listResponse(list), `${what}: list schema ${JSON.stringify(validators.listResponse.errors)}`).to.equal(true);
+          expect(JSON.parse(textOf(result))).to.deep.equal(list);
+          if (isBlank(args.q as string | undefined)) {
+            const filters = { source: args.source, format: args.format, kind: route === 'timeline' ? 'timeline' : args.kind, year: args.year } as Record<string, string | undefined>;
+            const defined = Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined));
+            expect(list.total, `${what}: exact total`).to.equal(matchingIds(records, defined).size);
+          }
+          const path = `/api/v1/${route}${httpQuery(args)}`;
+          const http = await server.get(path);
+          expect(http.status, path).to.equal(200);
+          expect(list, `${what}: same as ${path}`).to.deep.equal(await http.json());
+        }),
+        fuzzParameters(LIST_TOOL_RUNS),
+      );
+    });
+  }
+
+  it(`get_specimen: ${RECORD_TOOL_RUNS} generated ids and languages give the record, an unknown-id error or an error naming the argument`, async function () {
+    this.timeout(timeoutFor(RECORD_TOOL_RUNS, 80));
+    const idProperty = recordParamsSchema.properties.id;
+    const id = fc.oneof(
+      { weight: 3, arbitrary: fc.nat().map((index): Argument & { known: boolean } => ({ name: 'id', value: records[index % records.length]?.id, valid: true, known: true })) },
+      { weight: 2, arbitrary: fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,60}$/).filter((value) => !records.some((record) => record.id === value)).map((value) => ({ name: 'id', value, valid: true, known: false })) },
+      {
+        weight: 2,
+        arbitrary: fc
+          .oneof(fc.constantFrom('', 'UPPER-case', '-leading', 'a'.repeat(idProperty.maxLength + 1), 'with space', '鹈鹕', '../etc'), notOfType('string'))
+          .map((value) => ({ name: 'id', value, valid: false, known: false })),
+      },
+    );
+    const lang = fc.option(enumArgument('lang', recordParamsSchema.properties.lang.enum), { nil: undefined });
+    await fc.assert(
+      fc.asyncProperty(fc.option(id, { nil: undefined, freq: 8 }), lang, fc.option(unknownArgument.filter((entry) => !['id', 'lang'].includes(entry.name)), { nil: undefined, freq: 6 }), async (idArgument, langArgument, unknown) => {
+        const entries = [idArgument, langArgument, unknown].filter((entry): entry is Argument => entry !== undefined);
+        const { args, mustName } = toArguments(entries);
+        if (idArgument === undefined) mustName.push('id');
+        const what = `get_specimen ${JSON.stringify(args)}`;
+        const result = await call('get_specimen', args);
+        if (mustName.length > 0) {
+          expect(result.isError, what).to.equal(true);
+          for (const name of mustName) expect(textOf(result), `${what}: names ${name}`).to.include(`- ${name}: `);
+          return;
+        }
+        if (!(idArgument as Argument & { known: boolean }).known) {
+          expect(result.isError, `${what}: unknown id`).to.equal(true);
+          expect(result.structuredContent, what).to.equal(undefined);
+          return;
+        }
+        expect(result.isError ?? false, `${what}: ${textOf(result)}`).to.equal(false);
+        expect(validators.record(result.structuredContent), `${what}: record schema`).to.equal(true);
+        const http = await server.get(`/api/v1/specimens/${String(args.id)}${httpQuery({ ...(args.lang ? { lang: args.lang } : {}) })}`);
+        expect(result.structuredContent, what).to.deep.equal(await http.json());
+      }),
+      fuzzParameters(RECORD_TOOL_RUNS),
+    );
+  });
+
+  it(`raw JSON-RPC at /mcp: ${RAW_RPC_RUNS} generated messages never crash the server and always get a JSON-RPC answer or a problem`, async function () {
+    this.timeout(timeoutFor(RAW_RPC_RUNS, 80));
+    const toolName = fc.oneof(fc.constantFrom('search_specimens', 'get_specimen', 'get_timeline'), fc.constantFrom('submit_work', 'SEARCH_SPECIMENS', '', 'search_specimens '), fc.string({ maxLength: 12 }));
+    const toolCall = fc.record({ jsonrpc: fc.constant('2.0'), id: fc.oneof(fc.integer(), fc.string({ maxLength: 8 })), method: fc.constant('tools/call'), params: fc.record({ name: toolName, arguments: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant({})) }, { requiredKeys: ['name'] }) });
+    const otherRequest = fc.record({ jsonrpc: fc.constantFrom('2.0', '1.0', 2), id: fc.oneof(fc.integer(), fc.constant(null)), method: fc.oneof(fc.constantFrom('tools/list', 'resources/list', 'resources/read', 'prompts/list', 'initialize', 'ping', 'shutdown'), fc.string({ maxLength: 16 })), params: fc.jsonValue({ maxDepth: 2 }) }, { requiredKeys: ['jsonrpc', 'method'] });
+    const message = fc.oneof(
+      { weight: 4, arbitrary: toolCall.map((value) => JSON.stringify(value)) },
+      { weight: 2, arbitrary: otherRequest.map((value) => JSON.stringify(value)) },
+      { weight: 1, arbitrary: fc.array(toolCall, { minLength: 1, maxLength: 3 }).map((value) => JSON.stringify(value)) },
+      { weight: 1, arbitrary: fc.oneof(fc.json({ maxDepth: 2 }), fc.constantFrom('{', '', 'null', '[]', '{"jsonrpc":"2.0"}'), fc.string({ maxLength: 40 })) },
+    );
+    await fc.assert(
+      fc.asyncProperty(message, async (body) => {
+        const response = await server.get('/mcp', { method: 'POST', body, headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' } });
+        const what = `POST /mcp ${body.slice(0, 200)}`;
+        await expectNoServerError(response, what);
+        const text = await response.text();
+        if (response.status === 202) return;
+        const contentType = response.headers.get('content-type') ?? '';
+        expect(contentType, what).to.match(/^application\/(json|problem\+json)/);
+        const answer = JSON.parse(text) as unknown;
+        if (contentType.startsWith('application/problem+json')) {
+          expect(validators.problem(answer), what).to.equal(true);
+          return;
+        }
+        const answers = (Array.isArray(answer) ? answer : [answer]) as { jsonrpc?: string; result?: unknown; error?: { code: number; message: string } }[];
+        for (const entry of answers) {
+          expect(entry.jsonrpc, what).to.equal('2.0');
+          expect(entry.result !== undefined || entry.error !== undefined, `${what}: a result or an error`).to.equal(true);
+          if (entry.error) expect(entry.error.code, what).to.be.a('number');
+        }
+        if (response.status >= 400) expect(answers.every((entry) => entry.error !== undefined), `${what}: a ${response.status} carries an error`).to.equal(true);
+      }),
+      fuzzParameters(RAW_RPC_RUNS),
+    );
+  });
+});
