@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openBackend } from '../../src/backend.ts';
 import type { Backend } from '../../src/backend.ts';
 import { createApp } from '../../src/http/app.ts';
 import type { AppConfig } from '../../src/http/app.ts';
@@ -11,6 +10,7 @@ import { createLogger } from '../../src/logger.ts';
 import type { CanonicalRecord } from '../../src/domain/record.ts';
 import { loadDemoIfEmpty } from '../../src/demo/seed.ts';
 import { Publisher } from '../../indexer/publisher.ts';
+import { openTestBackend } from './backend.ts';
 import { createPreviewLoader } from '../../indexer/preview-loader.ts';
 
 export interface TestServer {
@@ -43,7 +43,9 @@ export type TestLimits = Partial<Pick<AppConfig, 'rateLimitReads' | 'rateLimitIn
 
 export async function startTestServer(options: { records?: CanonicalRecord[]; demo?: boolean; updated?: string; publisher?: TestPublisherOptions; rejectGenericUserAgents?: boolean; limits?: TestLimits } = {}): Promise<TestServer> {
   const dataDir = temporaryDataDir();
-  const backend = await openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true });
+  // ARCHIVE_STORE / ARCHIVE_SEARCH choose the adapters, as for the service (embedded by default).
+  const testBackend = await openTestBackend(dataDir);
+  const { backend } = testBackend;
   const logs: Record<string, unknown>[] = [];
   const logger = createLogger('info', (line) => logs.push(JSON.parse(line) as Record<string, unknown>));
   if (options.records?.length) {
@@ -51,6 +53,10 @@ export async function startTestServer(options: { records?: CanonicalRecord[]; de
     await backend.store.setCatalogUpdated(options.updated ?? '2026-11-20');
   }
   if (options.demo) await loadDemoIfEmpty(backend.store, join(dataDir, 'media'), logger);
+  await testBackend.syncSearch();
+  // With a search engine that follows the store, keep it following while the server runs.
+  let syncing: Promise<void> = Promise.resolve();
+  const follower = backend.searchFollowsStore ? setInterval(() => (syncing = syncing.then(testBackend.syncSearch).catch((error: unknown) => void logs.push({ msg: 'search sync failed', error: String(error) }))), 50) : undefined;
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -86,7 +92,9 @@ export async function startTestServer(options: { records?: CanonicalRecord[]; de
       await publisher?.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await backend.close();
+      clearInterval(follower);
+      await syncing;
+      await testBackend.destroy();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
