@@ -1,0 +1,186 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { mergeFeed, reconcile, replayFeed, SEARCH_SYNC_CHECKPOINT, startSearchSync, syncOnce } from '../../indexer/search-sync.ts';
+import { openBackend } from '../../src/backend.ts';
+import type { Backend } from '../../src/backend.ts';
+import type { SearchIndex } from '../../src/domain/ports.ts';
+import type { CanonicalRecord, StoredRecord } from '../../src/domain/record.ts';
+import type { SearchQuery } from '../../src/domain/search-query.ts';
+import { createLogger } from '../../src/logger.ts';
+import { openDatabase } from '../../src/store/sqlite/database.ts';
+import type { SqliteDatabase } from '../../src/store/sqlite/database.ts';
+import { SqliteSearchIndex } from '../../src/search/sqlite/sqlite-search.ts';
+import { makeRecord } from '../helpers/factories.ts';
+import { temporaryDataDir } from '../helpers/server.ts';
+
+function stored(id: string, seq: number): StoredRecord {
+  return { ...makeRecord({ id, sourceUrl: `https://example.org/${id}` }), seq };
+}
+
+describe('search index sync: merging the change feed', () => {
+  it('is empty when nothing changed', () => {
+    expect(mergeFeed([], [], 10)).to.equal(undefined);
+  });
+
+  it('takes every event when neither list is full, the latest per id winning', () => {
+    const batch = mergeFeed([stored('a', 3), stored('b', 7)], [{ id: 'a', seq: 5 }, { id: 'b', seq: 4 }, { id: 'c', seq: 6 }], 10);
+    expect(batch?.through).to.equal(7);
+    expect(batch?.upserts.map((record) => record.id)).to.deep.equal(['b']);
+    expect(batch?.removals).to.have.members(['a', 'c']);
+  });
+
+  it('re-publishes an id removed earlier', () => {
+    const batch = mergeFeed([stored('a', 9)], [{ id: 'a', seq: 4 }], 10);
+    expect(batch?.upserts.map((record) => record.id)).to.deep.equal(['a']);
+    expect(batch?.removals).to.deep.equal([]);
+  });
+
+  it('stops at the last change number of a full list, leaving later events for the next batch', () => {
+    const changes = [stored('a', 2), stored('b', 4)];
+    const removals = [{ id: 'x', seq: 3 }, { id: 'y', seq: 9 }];
+    const batch = mergeFeed(changes, removals, 2);
+    expect(batch?.through).to.equal(4);
+    expect(batch?.removals).to.deep.equal(['x']);
+    expect(batch?.upserts.map((record) => record.id)).to.deep.equal(['a', 'b']);
+    const both = mergeFeed([stored('a', 2), stored('b', 8)], [{ id: 'x', seq: 3 }, { id: 'y', seq: 5 }], 2);
+    expect(both?.through).to.equal(5);
+    expect(both?.upserts.map((record) => record.id)).to.deep.equal(['a']);
+  });
+
+  it('always moves forward: a full list reaches at least its own last entry', () => {
+    const batch = mergeFeed([stored('a', 11)], [], 1);
+    expect(batch?.through).to.equal(11);
+    expect(batch?.upserts).to.have.length(1);
+  });
+});
+
+/** A search index that counts calls and can be told to fail, around a real embedded FTS5 index. */
+class CountingIndex implements SearchIndex {
+  upserts = 0;
+  failNextUpsert = false;
+  constructor(private readonly inner: SearchIndex) {}
+  async upsert(records: readonly CanonicalRecord[]): Promise<void> {
+    if (this.failNextUpsert) {
+      this.failNextUpsert = false;
+      throw new Error('index unavailable');
+    }
+    this.upserts += 1;
+    await this.inner.upsert(records);
+  }
+  remove(ids: readonly string[]): Promise<void> {
+    return this.inner.remove(ids);
+  }
+  search(query: SearchQuery) {
+    return this.inner.search(query);
+  }
+  count(): Promise<number> {
+    return this.inner.count();
+  }
+  ping(): Promise<void> {
+    return this.inner.ping();
+  }
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+describe('search index sync over the embedded store, into an FTS5 index in another file', () => {
+  let dataDir: string;
+  let backend: Backend;
+  let targetDb: SqliteDatabase;
+  let index: CountingIndex;
+  const newest = (limit = 50): SearchQuery => ({ lang: 'en', filters: {}, order: 'newest', offset: 0, limit });
+
+  beforeEach(async () => {
+    dataDir = temporaryDataDir();
+    backend = await openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true });
+    targetDb = openDatabase(join(dataDir, 'follower.sqlite'));
+    SqliteSearchIndex.migrate(targetDb);
+    index = new CountingIndex(new SqliteSearchIndex(targetDb));
+  });
+
+  afterEach(async () => {
+    await backend.close();
+    targetDb.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('copies every record in batches and leaves the checkpoint at the last change', async () => {
+    const records = Array.from({ length: 7 }, (_, i) => makeRecord({ sourceUrl: `https://example.org/${i}`, title: { zh: '灯塔', en: `Lighthouse ${i}` } }));
+    await backend.store.putRecords(records);
+    const report = await syncOnce(backend.store, index, 3);
+    expect(report.upserted).to.equal(7);
+    expect(index.upserts).to.equal(3);
+    expect(await index.count()).to.equal(7);
+    expect(await backend.store.readCheckpoint(SEARCH_SYNC_CHECKPOINT)).to.equal((await backend.store.catalogState()).changeNumber);
+    expect((await index.search({ lang: 'zh', text: '灯塔', filters: {}, order: 'relevance', offset: 0, limit: 50 })).total).to.equal(7);
+    expect(await syncOnce(backend.store, index, 3)).to.deep.include({ upserted: 0, removed: 0 });
+  });
+
+  it('follows edits, removals and re-publication, the latest event winning', async () => {
+    const [a, b, c] = ['a', 'b', 'c'].map((name) => makeRecord({ sourceUrl: `https://example.org/${name}`, title: { zh: '旧', en: `Old ${name}` } })) as [CanonicalRecord, CanonicalRecord, CanonicalRecord];
+    await backend.store.putRecords([a, b, c]);
+    await syncOnce(backend.store, index, 2);
+    await backend.store.putRecords([{ ...a, title: { zh: '新', en: 'Renamed' } }]);
+    await backend.store.deleteRecords([b.id, c.id]);
+    await backend.store.putRecords([c]);
+    // Batches of two split c's removal (seq 6) from its re-publication (seq 7): applied in order, c ends up indexed.
+    const report = await syncOnce(backend.store, index, 2);
+    expect(report).to.include({ upserted: 2, removed: 2 });
+    expect((await index.search(newest())).ids).to.have.members([a.id, c.id]);
+    expect((await index.search({ ...newest(), text: 'renamed', order: 'relevance' })).ids).to.deep.equal([a.id]);
+  });
+
+  it('keeps the checkpoint when the index fails, and catches up on the next pass', async () => {
+    await backend.store.putRecords([makeRecord({ sourceUrl: 'https://example.org/one' })]);
+    index.failNextUpsert = true;
+    let failure: unknown;
+    await syncOnce(backend.store, index).catch((error: unknown) => (failure = error));
+    expect(failure).to.be.instanceOf(Error);
+    expect(await backend.store.readCheckpoint(SEARCH_SYNC_CHECKPOINT)).to.equal(0);
+    await syncOnce(backend.store, index);
+    expect(await index.count()).to.equal(1);
+  });
+
+  it('reconciles: in step, then repairs a missing and a stale document', async () => {
+    const [keep, gone] = [makeRecord({ sourceUrl: 'https://example.org/keep' }), makeRecord({ sourceUrl: 'https://example.org/gone' })];
+    await backend.store.putRecords([keep, gone]);
+    await syncOnce(backend.store, index);
+    expect(await reconcile(backend.store, index)).to.deep.equal({ kind: 'in-step', total: 2 });
+    await index.remove([keep.id]);
+    expect(await reconcile(backend.store, index)).to.deep.equal({ kind: 'repaired', total: 2, indexedBefore: 1 });
+    expect(await index.count()).to.equal(2);
+    await backend.store.deleteRecords([gone.id]);
+    await syncOnce(backend.store, index);
+    await index.upsert([gone]);
+    expect(await reconcile(backend.store, index)).to.deep.equal({ kind: 'repaired', total: 1, indexedBefore: 2 });
+    expect((await index.search(newest())).ids).to.deep.equal([keep.id]);
+  });
+
+  it('does not reconcile while the feed holds unapplied changes', async () => {
+    await backend.store.putRecords([makeRecord({ sourceUrl: 'https://example.org/pending' })]);
+    expect(await reconcile(backend.store, index)).to.deep.equal({ kind: 'moving' });
+    expect(await index.count()).to.equal(0);
+  });
+
+  it('replays the feed from a change number without moving the checkpoint', async () => {
+    await backend.store.putRecords([makeRecord({ sourceUrl: 'https://example.org/r1' })]);
+    const from = (await backend.store.catalogState()).changeNumber;
+    await backend.store.putRecords([makeRecord({ sourceUrl: 'https://example.org/r2' })]);
+    const report = await replayFeed(backend.store, index, from);
+    expect(report.upserted).to.equal(1);
+    expect(await index.count()).to.equal(1);
+    expect(await backend.store.readCheckpoint(SEARCH_SYNC_CHECKPOINT)).to.equal(0);
+  });
+
+  it('runs as a follower until stopped', async () => {
+    const follower = startSearchSync(backend.store, index, createLogger('silent'), { pollMs: 10, reconcileEveryMs: 0 });
+    const record = makeRecord({ sourceUrl: 'https://example.org/live' });
+    await backend.store.putRecords([record]);
+    const deadline = Date.now() + 5000;
+    while ((await index.count()) === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    await follower.stop();
+    expect((await index.search(newest())).ids).to.deep.equal([record.id]);
+  });
+});
