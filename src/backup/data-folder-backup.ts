@@ -163,7 +163,8 @@ export async function backupDataFolder(source: { databaseFile: string; mediaDir:
   await mkdir(join(staging, BACKUP_MEDIA_DIR), { recursive: true });
   try {
     const databaseCopy = join(staging, BACKUP_DATABASE_FILE);
-    const live = new Database(source.databaseFile, { fileMustExist: true });
+    // Read-only: the backup never writes to the live store, not even a checkpoint when it closes.
+    const live = new Database(source.databaseFile, { fileMustExist: true, readonly: true });
     try {
       live.pragma('busy_timeout = 10000');
       live.prepare('VACUUM INTO ?').run(databaseCopy);
