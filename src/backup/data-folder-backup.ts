@@ -69,8 +69,8 @@ interface ReferencedMedia {
   recordId: string;
 }
 
-/** Media paths are produced by the archive itself (ab/abcdef….ext); anything else is refused rather than followed. */
-const MEDIA_PATH = /^[a-z0-9]{2}\/[a-z0-9._-]+$/i;
+/** Media paths as the canonical record schema allows them, relative and without `..`; anything else is refused rather than followed. */
+const MEDIA_PATH = /^[a-z0-9._-]+(\/[a-z0-9._-]+)*$/i;
 
 function sha256Of(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -134,7 +134,7 @@ function readSnapshot(databaseFile: string, access: 'finish-copy' | 'read-only')
 function distinctMedia(references: readonly ReferencedMedia[]): ReferencedMedia[] {
   const byPath = new Map<string, ReferencedMedia>();
   for (const reference of references) {
-    if (!MEDIA_PATH.test(reference.path) || reference.path.includes('..')) {
+    if (!MEDIA_PATH.test(reference.path) || reference.path.split('/').some((segment) => segment === '.' || segment === '..')) {
       throw new BackupError(`record ${reference.recordId} names a media path the archive does not write: ${JSON.stringify(reference.path)}`);
     }
     const known = byPath.get(reference.path);

@@ -2,14 +2,14 @@ import { expect } from 'chai';
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openBackend } from '../../src/backend.ts';
 import type { Backend } from '../../src/backend.ts';
 import { loadDemoIfEmpty } from '../../src/demo/seed.ts';
 import { createLogger } from '../../src/logger.ts';
 import { storePreview } from '../../src/media/media-files.ts';
-import type { StoredMedia } from '../../src/domain/record.ts';
+import type { StoredMedia, StoredRecord } from '../../src/domain/record.ts';
 import { makeRecord } from '../helpers/factories.ts';
 import { lineDrawingPng } from '../helpers/image-server.ts';
 import { startServerProcess } from '../helpers/server-process.ts';
@@ -46,6 +46,12 @@ async function listEveryRecord(url: string): Promise<{ total: number; items: Api
     items.push(...page.items);
   }
   return { total, items };
+}
+
+async function collectWithMedia(backend: Backend): Promise<StoredRecord[]> {
+  const found: StoredRecord[] = [];
+  for await (const record of backend.store.streamRecords()) if (record.media.length) found.push(record);
+  return found;
 }
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
@@ -168,6 +174,18 @@ describe('npm run backup: an online copy of the embedded store and its media', f
     const verified = await runBackup(['--verify', backupDir], {});
     expect(verified.code).to.equal(1);
     expect(verified.stderr).to.include(`media/${damaged} does not match its SHA-256`);
+  });
+
+  it('writes nothing when a media file a record references is missing from the live folder, and says which', async () => {
+    const [withMedia] = await collectWithMedia(backend);
+    const missing = withMedia?.media[0]?.path ?? '';
+    rmSync(join(sourceDir, 'media', missing));
+    const parent = temporaryDataDir();
+    cleanup.push(parent);
+    const result = await runBackup([join(parent, 'backup')], { ARCHIVE_DATA_DIR: sourceDir });
+    expect(result.code).to.equal(1);
+    expect(result.stderr).to.include(`${missing} (record ${withMedia?.id ?? ''}) is missing`);
+    expect(readdirSync(parent), 'no backup and no staging folder left behind').to.deep.equal([]);
   });
 
   it('refuses a destination that already holds files, and a store that is not embedded, writing nothing', async () => {
