@@ -8,7 +8,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
-import { openBackend } from '../src/backend.ts';
+import { describeStore, openBackend } from '../src/backend.ts';
 import { exportCatalog, importCatalog, readCatalogFile } from '../src/catalog/catalog-file.ts';
 import { syntheticCatalog } from '../src/catalog/synthetic.ts';
 import { CATALOG_VERSION } from '../src/domain/record.ts';
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
       const catalog = await readCatalogFile(file);
       const count = await importCatalog(backend.store, catalog);
       const seconds = (performance.now() - started) / 1000;
-      console.log(`imported ${count} records into ${config.databaseFile} in ${seconds.toFixed(1)} s (${Math.round(count / seconds)} records/s)`);
+      console.log(`imported ${count} records into ${describeStore(config)} in ${seconds.toFixed(1)} s (${Math.round(count / seconds)} records/s)`);
     } else {
       const count = await exportCatalog(backend.store, file);
       console.log(`exported ${count} records to ${file} in ${((performance.now() - started) / 1000).toFixed(1)} s`);

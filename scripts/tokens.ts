@@ -6,7 +6,7 @@
  * Works while the server runs, against the same ARCHIVE_DATA_DIR. Secrets are stored as SHA-256 only.
  */
 import { parseArgs } from 'node:util';
-import { openBackend } from '../src/backend.ts';
+import { describeStore, openBackend } from '../src/backend.ts';
 import { generateSecret, secretSha256 } from '../src/auth/secrets.ts';
 import { loadConfig } from '../src/config.ts';
 import { TOKEN_SCOPES } from '../src/domain/submission.ts';
@@ -28,7 +28,7 @@ async function main(): Promise<void> {
       if (scopes.length === 0 || unknown.length) throw new Error(`--scope must list ${TOKEN_SCOPES.join(' and/or ')}, comma-separated\n${USAGE}`);
       const secret = generateSecret();
       await backend.tokens.createToken(name, [...new Set(scopes)] as TokenScope[], secretSha256(secret));
-      console.log(`created token "${name}" with scope ${[...new Set(scopes)].join(',')} in ${config.databaseFile}`);
+      console.log(`created token "${name}" with scope ${[...new Set(scopes)].join(',')} in ${describeStore(config)}`);
       console.log('the secret is shown once; store it now:');
       console.log(secret);
     } else if (command === 'list') {

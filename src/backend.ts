@@ -36,6 +36,11 @@ export interface BackendOptions {
   migrate: boolean;
 }
 
+/** Where the records live, for messages: the SQLite file or the MongoDB database. */
+export function describeStore(config: BackendConfig): string {
+  return config.store?.kind === 'mongo' ? `MongoDB database "${config.store.database}"` : config.databaseFile;
+}
+
 /**
  * The one place that chooses adapters. Allowed pairs:
  * - embedded store + embedded search (the default): one SQLite file holds records and the FTS5

@@ -79,6 +79,9 @@ const TRANSACTION_OPTIONS: TransactionOptions = {
   readPreference: 'primary',
 };
 
+/** The server's error code for creating a collection that exists. */
+const NAMESPACE_EXISTS = 48;
+
 /** True for a unique-index violation (E11000), also when it comes wrapped in a bulk write error. */
 export function isDuplicateKeyError(error: unknown): boolean {
   return error instanceof MongoServerError && error.code === 11000;
@@ -134,15 +137,12 @@ export class MongoArchiveDatabase {
    * their indexes. Safe to run from every process at every start.
    */
   private async createCollectionsAndIndexes(): Promise<void> {
-    const existing = new Set((await this.db.listCollections({}, { nameOnly: true }).toArray()).map((collection) => collection.name));
     for (const [name, indexes] of Object.entries(ARCHIVE_INDEXES)) {
-      if (!existing.has(name)) {
-        try {
-          await this.db.createCollection(name);
-        } catch (error) {
-          // Another process created it between the listing and now.
-          if (!(error instanceof MongoServerError && error.codeName === 'NamespaceExists')) throw error;
-        }
+      try {
+        await this.db.createCollection(name);
+      } catch (error) {
+        // Created at an earlier start, or by another process starting at the same time.
+        if (!(error instanceof MongoServerError && error.code === NAMESPACE_EXISTS)) throw error;
       }
       if (indexes.length) await this.db.collection(name).createIndexes([...indexes]);
     }
