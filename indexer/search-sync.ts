@@ -8,6 +8,11 @@
  * - Order: changes and removals are read as two lists after the checkpoint and merged by change
  *   number, so for each id only its latest event counts (re-published after a removal: upsert;
  *   removed after an edit: remove).
+ * - Several followers: each pass ends only with a read of the feed that comes back empty, made
+ *   after the pass's last write. A follower that wrote an older version over a newer one (read
+ *   before the record changed, written after another follower indexed the change) therefore
+ *   reads the newer change in its own next batch and writes it again: passes converge on the
+ *   store's state. The shared checkpoint may step back when passes overlap, which only replays.
  * - Drift: a periodic reconcile compares the catalog's size with the index's count once the feed
  *   is drained, and repairs a difference with a full resync pass.
  */
@@ -148,6 +153,8 @@ export async function reconcile(store: RecordStore, index: SearchIndex, batchSiz
   if (!drained || after.changeNumber !== before.changeNumber) return { kind: 'moving' };
   if (indexed === before.total) return { kind: 'in-step', total: before.total };
   await resyncAll(store, index, batchSize);
+  // Anything that changed while the catalog was read is written again after it, so no version read early is left last.
+  await replayFeed(store, index, before.changeNumber, batchSize);
   const indexedAfter = await index.count();
   const total = (await store.catalogState()).total;
   return indexedAfter === total ? { kind: 'repaired', total, indexedBefore: indexed } : { kind: 'still-drifting', total, indexed: indexedAfter };

@@ -85,6 +85,24 @@ class CountingIndex implements SearchIndex {
   }
 }
 
+/** Runs something once just before the first upsert reaches the index: a concurrent writer. */
+class RacingIndex extends CountingIndex {
+  private raced = false;
+  constructor(
+    inner: SearchIndex,
+    private readonly race: () => Promise<void>,
+  ) {
+    super(inner);
+  }
+  override async upsert(records: readonly CanonicalRecord[]): Promise<void> {
+    if (!this.raced && records.length > 0) {
+      this.raced = true;
+      await this.race();
+    }
+    await super.upsert(records);
+  }
+}
+
 describe('search index sync over the embedded store, into an FTS5 index in another file', () => {
   let dataDir: string;
   let backend: Backend;
@@ -172,6 +190,20 @@ describe('search index sync over the embedded store, into an FTS5 index in anoth
     expect(report.upserted).to.equal(1);
     expect(await index.count()).to.equal(1);
     expect(await backend.store.readCheckpoint(SEARCH_SYNC_CHECKPOINT)).to.equal(0);
+  });
+
+  it('corrects an older version written over a newer one by another follower', async () => {
+    const record = makeRecord({ sourceUrl: 'https://example.org/raced', title: { zh: '一', en: 'First version' } });
+    await backend.store.putRecords([record]);
+    const newer = { ...record, title: { zh: '二', en: 'Second version' } };
+    // While this follower holds the first version, the record changes and another follower indexes it first.
+    const racing = new RacingIndex(index, async () => {
+      await backend.store.putRecords([newer]);
+      await index.upsert([newer]);
+    });
+    await syncOnce(backend.store, racing, 500);
+    const hits = await index.search({ ...newest(), text: 'second', order: 'relevance' });
+    expect(hits.ids).to.deep.equal([record.id]);
   });
 
   it('runs as a follower until stopped', async () => {
