@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import type { StoredMedia } from '../domain/record.ts';
@@ -14,13 +14,27 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-/** Writes a file atomically (temporary name, then rename) unless the same content-addressed file is already there. */
+/**
+ * Writes a file atomically and durably (temporary name, fsync, rename, fsync of the folder) unless
+ * the same content-addressed file is already there. Durable because the record that names the file
+ * is committed with synchronous=FULL right after: after a power loss the record must not outlive its file.
+ */
 async function writeOnce(path: string, bytes: Buffer): Promise<void> {
   if (await exists(path)) return;
   await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(temporary, bytes);
+  const file = await open(temporary, 'wx');
+  try {
+    await file.writeFile(bytes);
+    await file.sync();
+  } finally {
+    await file.close();
+  }
   await rename(temporary, path);
+  // The new name is durable once its folder is synced; platforms that cannot open a folder skip this.
+  const folder = await open(dirname(path), 'r').catch(() => undefined);
+  await folder?.sync().catch(() => undefined);
+  await folder?.close();
 }
 
 /**
