@@ -1,12 +1,15 @@
 /**
  * The publisher on its own (`npm run indexer`): claims submissions from the store named by the
  * configuration and publishes them, until SIGTERM or SIGINT. Several may run at once; leases
- * in the store keep them from working on the same submission.
+ * in the store keep them from working on the same submission. When the search index is a
+ * separate engine (Meilisearch), the indexer also follows the store's change feed into it
+ * (search-sync.ts); several followers converge on the same state.
  */
 import { openBackend } from '../src/backend.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { createPublisher } from './run-publisher.ts';
+import { startSearchSync } from './search-sync.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -15,9 +18,12 @@ async function main(): Promise<void> {
   const publisher = createPublisher(config, backend, logger);
   publisher.start();
   logger.info('publisher started', { dataDir: config.dataDir, concurrency: config.publisherConcurrency });
+  const searchSync = backend.searchFollowsStore ? startSearchSync(backend.store, backend.search, logger) : undefined;
+  if (searchSync) logger.info('search index sync started');
   const stop = async (signal: string): Promise<void> => {
     logger.info('publisher stopping', { signal });
     await publisher.stop();
+    await searchSync?.stop();
     await backend.close();
     process.exit(0);
   };
