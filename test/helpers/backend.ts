@@ -9,12 +9,12 @@ import { openBackend } from '../../src/backend.ts';
 import type { Backend } from '../../src/backend.ts';
 import { loadBackendSettings } from '../../src/config.ts';
 import type { BackendSettings } from '../../src/config.ts';
-import type { StoredRecord } from '../../src/domain/record.ts';
+import { syncOnce } from '../../indexer/search-sync.ts';
 
 export interface TestBackend {
   backend: Backend;
   settings: BackendSettings;
-  /** Copies every store change since the last call into the search index, when search follows the store. */
+  /** Brings the search index up to the store (one index-sync pass), when search follows the store. */
   syncSearch(): Promise<void>;
   /** Closes the backend and deletes what it held outside the data folder. */
   destroy(): Promise<void>;
@@ -54,32 +54,8 @@ async function deleteMeiliIndexes(settings: BackendSettings['search']): Promise<
 export async function openTestBackend(dataDir: string): Promise<TestBackend> {
   const settings = testBackendSettings();
   const backend = await openBackend({ databaseFile: join(dataDir, 'archive.sqlite'), ...settings }, { migrate: true });
-  let synced = 0;
   const syncSearch = async (): Promise<void> => {
-    if (!backend.searchFollowsStore) return;
-    for (;;) {
-      const changes = await backend.store.changesSince(synced, 500);
-      const removals = await backend.store.removalsSince(synced, 500);
-      if (changes.length === 0 && removals.length === 0) return;
-      // Apply in change order: a record removed and put back ends up present.
-      const events = [...changes.map((record) => ({ seq: record.seq, record })), ...removals.map((removal) => ({ seq: removal.seq, removedId: removal.id }))].sort((a, b) => a.seq - b.seq);
-      const last = Math.min(changes.length === 500 ? (changes.at(-1)?.seq ?? Infinity) : Infinity, removals.length === 500 ? (removals.at(-1)?.seq ?? Infinity) : Infinity);
-      let upserts: StoredRecord[] = [];
-      const flush = async (): Promise<void> => {
-        if (upserts.length) await backend.search.upsert(upserts);
-        upserts = [];
-      };
-      for (const event of events) {
-        if (event.seq > last) break;
-        if ('record' in event) upserts.push(event.record);
-        else {
-          await flush();
-          await backend.search.remove([event.removedId]);
-        }
-        synced = event.seq;
-      }
-      await flush();
-    }
+    if (backend.searchFollowsStore) await syncOnce(backend.store, backend.search);
   };
   return {
     backend,

@@ -10,6 +10,7 @@ import { createLogger } from '../../src/logger.ts';
 import type { CanonicalRecord } from '../../src/domain/record.ts';
 import { loadDemoIfEmpty } from '../../src/demo/seed.ts';
 import { Publisher } from '../../indexer/publisher.ts';
+import { startSearchSync } from '../../indexer/search-sync.ts';
 import { openTestBackend } from './backend.ts';
 import { createPreviewLoader } from '../../indexer/preview-loader.ts';
 
@@ -54,9 +55,8 @@ export async function startTestServer(options: { records?: CanonicalRecord[]; de
   }
   if (options.demo) await loadDemoIfEmpty(backend.store, join(dataDir, 'media'), logger);
   await testBackend.syncSearch();
-  // With a search engine that follows the store, keep it following while the server runs.
-  let syncing: Promise<void> = Promise.resolve();
-  const follower = backend.searchFollowsStore ? setInterval(() => (syncing = syncing.then(testBackend.syncSearch).catch((error: unknown) => void logs.push({ msg: 'search sync failed', error: String(error) }))), 50) : undefined;
+  // With a search engine that follows the store, the index sync runs while the server does.
+  const searchSync = backend.searchFollowsStore ? startSearchSync(backend.store, backend.search, logger, { pollMs: 50 }) : undefined;
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -92,8 +92,7 @@ export async function startTestServer(options: { records?: CanonicalRecord[]; de
       await publisher?.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      clearInterval(follower);
-      await syncing;
+      await searchSync?.stop();
       await testBackend.destroy();
       rmSync(dataDir, { recursive: true, force: true });
     },
