@@ -13,7 +13,7 @@ import { toMeiliDocument } from './documents.ts';
 import type { MeiliDocument } from './documents.ts';
 import { filterExpression, pageWindow, queryText, sortFor } from './query.ts';
 import { MAX_TOTAL_HITS, indexName, indexSettings, settingsToUpdate } from './settings.ts';
-import { settle, settleUnless } from './tasks.ts';
+import { SETTINGS_TASK_TIMEOUT_MS, settle, settleUnless } from './tasks.ts';
 
 /** Where the Meilisearch server is and which indexes to use. */
 export interface MeiliSearchOptions {
@@ -28,12 +28,16 @@ export function meiliClient(options: MeiliSearchOptions): Meilisearch {
   return new Meilisearch({ host: options.url, ...(options.apiKey ? { apiKey: options.apiKey } : {}), timeout: 30_000 });
 }
 
-/** Creates the index when missing and sends the settings that differ from the server's. */
+/**
+ * Creates the index when missing and sends the settings that differ from the server's. A changed
+ * setting re-indexes the documents in place; Meilisearch answers from the previous state until
+ * that task is done, and this waits for it.
+ */
 export async function prepareIndex(client: Meilisearch, uid: string, settings: Settings): Promise<void> {
   await settleUnless(client.createIndex(uid, { primaryKey: 'id' }), ['index_already_exists']);
   const index = client.index<MeiliDocument>(uid);
   const changes = settingsToUpdate(settings, await index.getSettings());
-  if (Object.keys(changes).length > 0) await settle(index.updateSettings(changes));
+  if (Object.keys(changes).length > 0) await settle(index.updateSettings(changes), SETTINGS_TASK_TIMEOUT_MS);
 }
 
 /** Writes documents of both languages to the given index pair and waits for both tasks. */

@@ -16,8 +16,10 @@ export class MeiliTaskError extends Error {
   }
 }
 
-/** How long one task may take; settings and large batches on a busy server take seconds. */
+/** How long one document task may take; large batches on a busy server take seconds. */
 export const TASK_TIMEOUT_MS = 120_000;
+/** A settings change re-indexes every document in place; on a large index that takes minutes. */
+export const SETTINGS_TASK_TIMEOUT_MS = 30 * 60_000;
 
 /** Waits until the task has finished; throws MeiliTaskError unless it succeeded. */
 export async function settle(enqueued: EnqueuedTaskPromise, timeoutMs = TASK_TIMEOUT_MS): Promise<Task> {
