@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { allocatedChangeNumbers, inBatches } from '../../src/store/mongo/change-feed.ts';
 import { fromRecordDocument, fromSubmissionDocument, fromTokenDocument, newSubmissionDocument, toRecordDocument } from '../../src/store/mongo/documents.ts';
-import { ARCHIVE_INDEXES, IDEMPOTENCY_RETENTION_SECONDS } from '../../src/store/mongo/mongo-database.ts';
+import { ARCHIVE_INDEXES, IDEMPOTENCY_RETENTION_SECONDS, topologyProblem } from '../../src/store/mongo/mongo-database.ts';
 import { makeRecord, makeSubmission } from '../helpers/factories.ts';
 
 describe('MongoDB documents', () => {
@@ -81,5 +81,13 @@ describe('MongoDB indexes', () => {
     expect(ttl?.key).to.deep.equal({ createdAt: 1 });
     expect(ttl?.expireAfterSeconds).to.equal(IDEMPOTENCY_RETENTION_SECONDS).and.equal(86_400);
     expect((ARCHIVE_INDEXES.submissions ?? []).map((index) => Object.keys(index.key).join('+'))).to.include.members(['status+dueAt+_id', 'status+leaseUntil']);
+  });
+});
+
+describe('MongoDB topology', () => {
+  it('accepts a replica set member or a mongos router and explains a standalone server', () => {
+    expect(topologyProblem({ setName: 'rs0', isWritablePrimary: true } as { setName: string })).to.equal(undefined);
+    expect(topologyProblem({ msg: 'isdbgrid' })).to.equal(undefined);
+    expect(topologyProblem({})).to.match(/not a replica set member.*rs.initiate/);
   });
 });

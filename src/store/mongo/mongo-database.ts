@@ -79,6 +79,15 @@ const TRANSACTION_OPTIONS: TransactionOptions = {
   readPreference: 'primary',
 };
 
+/**
+ * Why a server cannot hold the archive, from its `hello` answer: transactions need a replica set
+ * member or a mongos router. Undefined when it can.
+ */
+export function topologyProblem(hello: { setName?: unknown; msg?: unknown }): string | undefined {
+  if (typeof hello.setName === 'string' || hello.msg === 'isdbgrid') return undefined;
+  return 'the MongoDB server at MONGODB_URI is not a replica set member (a standalone server, or a replica set not yet initiated); the archive needs a replica set: a single node started with --replSet and initiated once with rs.initiate() is enough (see compose.yaml)';
+}
+
 /** The server's error code for creating a collection that exists. */
 const NAMESPACE_EXISTS = 48;
 
@@ -124,6 +133,8 @@ export class MongoArchiveDatabase {
     };
     const database = new MongoArchiveDatabase(client, db, collections);
     try {
+      const problem = topologyProblem(await db.admin().command({ hello: 1 }));
+      if (problem) throw new Error(problem);
       if (options.createIndexes) await database.createCollectionsAndIndexes();
     } catch (error) {
       await client.close();

@@ -34,8 +34,9 @@ export class MongoSubmissionQueue implements SubmissionQueue {
     try {
       return await this.enqueueOnce(items, idempotency, quota);
     } catch (error) {
-      // A concurrent request with the same key committed first: answer as its repeat.
-      if (!idempotency || !isDuplicateKeyError(error)) throw error;
+      // A concurrent request committed first what this one also inserts (the same Idempotency-Key,
+      // a token's first quota guard): run again, now seeing it (a key becomes a replay).
+      if (!isDuplicateKeyError(error)) throw error;
       return this.enqueueOnce(items, idempotency, quota);
     }
   }
