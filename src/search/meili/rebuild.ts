@@ -3,17 +3,27 @@
  * indexes (`specimens_zh_new` …) with the current settings, then one swap task exchanges them
  * with the live ones for both languages at once, and the old contents are deleted.
  */
-import type { Meilisearch } from 'meilisearch';
+import type { EnqueuedTask, Meilisearch } from 'meilisearch';
 import type { CanonicalRecord, Lang } from '../../domain/record.ts';
 import { LANGS } from '../../domain/record.ts';
 import { meiliClient, prepareIndex, writeDocuments } from './meili-search.ts';
 import type { MeiliSearchOptions } from './meili-search.ts';
 import { freshIndexName, indexName, indexSettings } from './settings.ts';
-import { settle, settleUnless } from './tasks.ts';
+import { settleEnqueued, settleUnless } from './tasks.ts';
 
 /** Deletes an index and waits; an index that does not exist counts as deleted. */
 export async function deleteIndex(client: Meilisearch, uid: string): Promise<void> {
   await settleUnless(client.deleteIndex(uid), ['index_not_found']);
+}
+
+/**
+ * Swaps index pairs in one task (atomic across the pairs). Sent as a plain request because the
+ * client's swap call requires `rename`, a field Meilisearch accepts only from 1.18 and refuses as
+ * unknown before (compose.yaml runs 1.15); without it, every version swaps.
+ */
+export async function swapIndexes(client: Meilisearch, pairs: readonly (readonly [string, string])[]): Promise<void> {
+  const enqueued = await client.httpRequest.post<EnqueuedTask>({ path: 'swap-indexes', body: pairs.map((pair) => ({ indexes: [...pair] })) });
+  await settleEnqueued(client, enqueued);
 }
 
 /** What a rebuild did. */
@@ -50,7 +60,7 @@ export async function rebuildIndexes(options: MeiliSearchOptions, records: Async
     if (batch.length >= batchSize) await flush();
   }
   if (batch.length > 0) await flush();
-  await settle(client.swapIndexes(LANGS.map((lang) => ({ indexes: [live[lang], fresh[lang]], rename: false }))));
+  await swapIndexes(client, LANGS.map((lang) => [live[lang], fresh[lang]]));
   // After the swap the fresh names hold the old documents.
   for (const lang of LANGS) await deleteIndex(client, fresh[lang]);
   return { documents, swapped: { zh: [live.zh, fresh.zh], en: [live.en, fresh.en] } };

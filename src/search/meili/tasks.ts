@@ -2,7 +2,7 @@
  * Every Meilisearch write is a task; the adapter waits for each one and fails with Meilisearch's
  * own error when the task did not succeed, so nothing is reported done that was not.
  */
-import type { EnqueuedTaskPromise, Task } from 'meilisearch';
+import type { EnqueuedTask, EnqueuedTaskPromise, Meilisearch, Task } from 'meilisearch';
 
 /** A Meilisearch task that ended in failure or cancellation. */
 export class MeiliTaskError extends Error {
@@ -21,11 +21,19 @@ export const TASK_TIMEOUT_MS = 120_000;
 /** A settings change re-indexes every document in place; on a large index that takes minutes. */
 export const SETTINGS_TASK_TIMEOUT_MS = 30 * 60_000;
 
-/** Waits until the task has finished; throws MeiliTaskError unless it succeeded. */
-export async function settle(enqueued: EnqueuedTaskPromise, timeoutMs = TASK_TIMEOUT_MS): Promise<Task> {
-  const task = await enqueued.waitTask({ timeout: timeoutMs, interval: 25 });
+function succeeded(task: Task): Task {
   if (task.status !== 'succeeded') throw new MeiliTaskError(task);
   return task;
+}
+
+/** Waits until the task has finished; throws MeiliTaskError unless it succeeded. */
+export async function settle(enqueued: EnqueuedTaskPromise, timeoutMs = TASK_TIMEOUT_MS): Promise<Task> {
+  return succeeded(await enqueued.waitTask({ timeout: timeoutMs, interval: 25 }));
+}
+
+/** Like settle, for a task enqueued by a plain request. */
+export async function settleEnqueued(client: Meilisearch, enqueued: EnqueuedTask, timeoutMs = TASK_TIMEOUT_MS): Promise<Task> {
+  return succeeded(await client.tasks.waitForTask(enqueued.taskUid, { timeout: timeoutMs, interval: 25 }));
 }
 
 /** Like settle, but a failure with one of these error codes counts as done (e.g. index_already_exists). */
