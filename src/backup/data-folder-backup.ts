@@ -12,7 +12,7 @@
  */
 import Database from 'better-sqlite3';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, open, readFile, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { CanonicalRecord } from '../domain/record.ts';
@@ -76,6 +76,17 @@ function sha256Of(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+/** SHA-256 and size of a file of any size, read as a stream. */
+async function hashFile(path: string): Promise<{ sha256: string; bytes: number }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of createReadStream(path)) {
+    hash.update(chunk as Buffer);
+    bytes += (chunk as Buffer).length;
+  }
+  return { sha256: hash.digest('hex'), bytes };
+}
+
 async function writeDurably(path: string, bytes: Buffer | string): Promise<void> {
   const handle = await open(path, 'wx');
   try {
@@ -102,13 +113,14 @@ interface SnapshotContents {
   media: ReferencedMedia[];
 }
 
-/** Checks a database copy with PRAGMA integrity_check and lists what its records reference. */
-function readSnapshot(databaseFile: string, access: 'finish-copy' | 'read-only'): SnapshotContents {
-  const db = new Database(databaseFile, { fileMustExist: true, readonly: access === 'read-only' });
+/** Lists what a database copy's records reference; when verifying, first checks it with PRAGMA integrity_check. */
+function readSnapshot(databaseFile: string, access: 'finish-copy' | 'verify'): SnapshotContents {
+  const db = new Database(databaseFile, { fileMustExist: true, readonly: access === 'verify' });
   try {
     // A single self-contained file: no -wal beside it. The server turns WAL back on when it opens it.
     if (access === 'finish-copy') db.pragma('journal_mode = DELETE');
-    const problems = db.pragma('integrity_check') as { integrity_check: string }[];
+    // The integrity check runs once, in the verification that ends every backup.
+    const problems = access === 'verify' ? (db.pragma('integrity_check') as { integrity_check: string }[]) : [{ integrity_check: 'ok' }];
     if (problems.length !== 1 || problems[0]?.integrity_check !== 'ok') {
       throw new BackupError(`the database copy fails PRAGMA integrity_check: ${problems.slice(0, 5).map((row) => row.integrity_check).join('; ')}`);
     }
@@ -199,7 +211,7 @@ export async function backupDataFolder(source: { databaseFile: string; mediaDir:
       throw new BackupError(`${problems.length} media file(s) referenced by records are missing or damaged in the live data folder, so no backup was written:\n- ${problems.slice(0, 20).join('\n- ')}`);
     }
 
-    const databaseBytes = await readFile(databaseCopy);
+    const databaseDigest = await hashFile(databaseCopy);
     const manifest: BackupManifest = {
       format: MANIFEST_FORMAT,
       version: MANIFEST_VERSION,
@@ -207,7 +219,7 @@ export async function backupDataFolder(source: { databaseFile: string; mediaDir:
       changeNumber: snapshot.changeNumber,
       records: snapshot.records,
       submissions: snapshot.submissions,
-      database: { file: BACKUP_DATABASE_FILE, sha256: sha256Of(databaseBytes), bytes: databaseBytes.length },
+      database: { file: BACKUP_DATABASE_FILE, ...databaseDigest },
       media: copied,
     };
     await writeDurably(join(staging, BACKUP_MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -233,12 +245,12 @@ export async function verifyBackup(directory: string): Promise<BackupSummary> {
   if (manifest.format !== MANIFEST_FORMAT || manifest.version !== MANIFEST_VERSION) throw new BackupError(`${BACKUP_MANIFEST_FILE} is not a version ${MANIFEST_VERSION} archive backup manifest`);
   const problems: string[] = [];
   const databaseFile = join(root, BACKUP_DATABASE_FILE);
-  const databaseBytes = await readFile(databaseFile).catch(() => undefined);
-  if (!databaseBytes) throw new BackupError(`${databaseFile} is missing`);
-  if (sha256Of(databaseBytes) !== manifest.database.sha256) {
+  const database = await hashFile(databaseFile).catch(() => undefined);
+  if (!database) throw new BackupError(`${databaseFile} is missing`);
+  if (database.sha256 !== manifest.database.sha256) {
     throw new BackupError(`${BACKUP_DATABASE_FILE} does not match the manifest's SHA-256: it changed after the backup (was the backup folder used as a live data folder? restore copies it first)`);
   }
-  const snapshot = readSnapshot(databaseFile, 'read-only');
+  const snapshot = readSnapshot(databaseFile, 'verify');
   if (snapshot.records !== manifest.records) problems.push(`the database holds ${snapshot.records} records, the manifest says ${manifest.records}`);
   const listed = new Map(manifest.media.map((entry) => [entry.path, entry]));
   let mediaBytes = 0;
@@ -261,7 +273,7 @@ export async function verifyBackup(directory: string): Promise<BackupSummary> {
     submissions: snapshot.submissions,
     mediaFiles: manifest.media.length,
     mediaBytes,
-    databaseBytes: databaseBytes.length,
+    databaseBytes: database.bytes,
     integrity: 'ok',
   };
 }
