@@ -7,12 +7,12 @@ import { startTestServer } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { candidateSubmission, liesWithin, validSubmission } from './submission-arbitraries.ts';
 import type { CandidateSubmission } from './submission-arbitraries.ts';
-import { expectNoServerError, expectProblem, fuzzParameters, namedInputs, timeoutFor } from './support.ts';
+import { expectNoServerError, expectProblem, fuzzParameters, namedInputs, runsFor, timeoutFor } from './support.ts';
 
-const SINGLE_RUNS = 600;
-const ENVELOPE_RUNS = 400;
-const BATCH_RUNS = 150;
-const STATUS_RUNS = 250;
+const SINGLE_RUNS = runsFor(800);
+const ENVELOPE_RUNS = runsFor(400);
+const BATCH_RUNS = runsFor(200);
+const STATUS_RUNS = runsFor(250);
 
 /** The body of a 202 for one submission. */
 interface Accepted {
@@ -49,7 +49,7 @@ describe('fuzz: ingest routes against schemas/submission.schema.json', function 
   });
   after(async () => server.close());
 
-  const post = (path: string, body: string | Uint8Array, headers: Record<string, string>) => server.get(path, { method: 'POST', body, headers });
+  const post = (path: string, body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string>) => server.get(path, { method: 'POST', body, headers });
   const bearer = (secret: string) => ({ Authorization: `Bearer ${secret}` });
 
   async function expectStatusReadable(accepted: Accepted): Promise<void> {
@@ -147,7 +147,7 @@ describe('fuzz: ingest routes against schemas/submission.schema.json', function 
         ),
       },
     );
-    type RawBody = { bytes: Uint8Array; kind: 'submission' | 'not-json' | 'not-an-object' | 'too-large' };
+    type RawBody = { bytes: Uint8Array<ArrayBuffer>; kind: 'submission' | 'not-json' | 'not-an-object' | 'too-large' };
     const encoder = new TextEncoder();
     const raw = (text: string, kind: RawBody['kind']): RawBody => ({ bytes: encoder.encode(text), kind });
     const body = fc.oneof(

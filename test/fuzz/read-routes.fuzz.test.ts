@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { validators } from '../../src/validation/schemas.ts';
+import exportParamsSchema from '../../schemas/export-params.schema.json' with { type: 'json' };
+import { generateSecret, secretSha256 } from '../../src/auth/secrets.ts';
 import type { CanonicalRecord } from '../../src/domain/record.ts';
 import type { ListResponse } from '../../src/domain/specimens.ts';
 import type { LocalizedRecord } from '../../src/domain/localize.ts';
@@ -8,14 +10,15 @@ import { startTestServer } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { expectationOf, queryParts, queryString, SEARCH_PARAM_NAMES, searchParamValue, unknownParam } from './query-arbitraries.ts';
 import type { QueryExpectation, QueryPart } from './query-arbitraries.ts';
-import { expectNoServerError, expectProblem, fuzzCatalog, fuzzParameters, isBlank, matchingIds, namedInputs, timeoutFor } from './support.ts';
+import { expectNoServerError, expectProblem, fuzzCatalog, fuzzParameters, isBlank, matchingIds, namedInputs, runsFor, timeoutFor } from './support.ts';
 import type { ListFilters } from './support.ts';
 
-const LIST_RUNS = 700;
-const TIMELINE_RUNS = 400;
-const PAGE_WALK_RUNS = 120;
-const RECORD_RUNS = 400;
-const EXPORT_RUNS = 150;
+const LIST_RUNS = runsFor(1000);
+const TIMELINE_RUNS = runsFor(500);
+const PAGE_WALK_RUNS = runsFor(150);
+const RECORD_RUNS = runsFor(500);
+const EXPORT_RUNS = runsFor(150);
+const FULL_EXPORT_RUNS = runsFor(150);
 
 type Scope = 'specimens' | 'timeline';
 
@@ -26,11 +29,15 @@ describe('fuzz: read routes against the JSON Schemas', function () {
   let records: CanonicalRecord[];
   /** Ids in the default order without text: date descending, then id. */
   let newestFirst: string[];
+  const exportSecret = generateSecret();
+  const ingestSecret = generateSecret();
 
   before(async () => {
     server = await startTestServer({ demo: true, records: fuzzCatalog(300) });
     records = [];
     for await (const record of server.backend.store.streamRecords()) records.push(record);
+    await server.backend.tokens.createToken('fuzz-analyst', ['export'], secretSha256(exportSecret));
+    await server.backend.tokens.createToken('fuzz-bot', ['ingest'], secretSha256(ingestSecret));
     newestFirst = [...records].sort((a, b) => (a.date === b.date ? (a.id < b.id ? -1 : 1) : a.date < b.date ? 1 : -1)).map((record) => record.id);
   });
   after(async () => server.close());
@@ -242,6 +249,46 @@ describe('fuzz: read routes against the JSON Schemas', function () {
         }
       }),
       fuzzParameters(EXPORT_RUNS),
+    );
+  });
+  it(`GET /api/v1/export: ${FULL_EXPORT_RUNS} generated tokens and parameters from schemas/export-params.schema.json`, async function () {
+    this.timeout(timeoutFor(FULL_EXPORT_RUNS, 150));
+    const EXPORT_NAMES = Object.keys(exportParamsSchema.properties);
+    const enumPart = (name: string, allowed: readonly string[]) =>
+      fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom(...allowed).map((value): QueryPart => ({ name, encoded: value, value, validity: 'valid' })) },
+        { weight: 2, arbitrary: fc.oneof(fc.constantFrom(...allowed.map((value) => value.toUpperCase()), 'xml', 'tsv', 'fr', ' json'), fc.string({ minLength: 1, maxLength: 10 })).filter((value) => !allowed.includes(value)).map((value): QueryPart => ({ name, encoded: encodeURIComponent(value), value, validity: 'invalid' })) },
+        { weight: 1, arbitrary: fc.constant<QueryPart>({ name, encoded: '', value: '', validity: 'valid' }) },
+      );
+    const part = fc.oneof(enumPart('format', exportParamsSchema.properties.format.enum), enumPart('lang', exportParamsSchema.properties.lang.enum));
+    const query = fc.tuple(fc.array(part, { maxLength: 3 }), fc.array(unknownParam(EXPORT_NAMES), { maxLength: 1 })).map(([known, unknown]) => [...known, ...unknown]);
+    const holder = fc.constantFrom<'export' | 'ingest' | 'none'>('export', 'export', 'export', 'ingest', 'none');
+    await fc.assert(
+      fc.asyncProperty(query, holder, fc.constantFrom('HEAD', 'HEAD', 'HEAD', 'GET'), async (parts, who, method) => {
+        const path = `/api/v1/export${queryString(parts)}`;
+        const secret = who === 'export' ? exportSecret : who === 'ingest' ? ingestSecret : undefined;
+        const response = await server.get(path, { method, headers: secret ? { Authorization: `Bearer ${secret}` } : {} });
+        const what = `${method} ${path} as ${who}`;
+        await expectNoServerError(response, what);
+        if (who !== 'export') {
+          expect(response.status, what).to.equal(who === 'none' ? 401 : 403);
+          if (method === 'GET') await expectProblem(response, what);
+          return;
+        }
+        const expectation = expectationOf(parts, EXPORT_NAMES);
+        if (expectation.mustName.length > 0) {
+          expect(response.status, what).to.equal(400);
+          if (method === 'GET') expectNamed(namedInputs(await expectProblem(response, what)), expectation, what);
+          return;
+        }
+        expect(response.status, what).to.equal(200);
+        const format = expectation.values.get('format') ?? 'json';
+        expect(response.headers.get('content-type'), what).to.include(format === 'json' ? 'application/json' : format === 'ndjson' ? 'application/x-ndjson' : 'text/csv');
+        const text = await response.text();
+        if (method === 'GET' && format === 'ndjson') expect(text.trim().split('\n'), what).to.have.length(records.length);
+        if (method === 'GET' && format === 'json') expect((JSON.parse(text) as { total: number }).total, what).to.equal(records.length);
+      }),
+      fuzzParameters(FULL_EXPORT_RUNS),
     );
   });
 });

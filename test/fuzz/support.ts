@@ -29,14 +29,14 @@ export function runsFor(defaultRuns: number): number {
   return RUNS_OVERRIDE ?? defaultRuns;
 }
 
-/** fast-check parameters for one property. */
-export function fuzzParameters(defaultRuns: number): fc.Parameters<unknown> {
-  return { seed: FUZZ_SEED, numRuns: runsFor(defaultRuns), endOnFailure: true };
+/** fast-check parameters for one property of `runs` runs. */
+export function fuzzParameters(runs: number): fc.Parameters<unknown> {
+  return { seed: FUZZ_SEED, numRuns: runs, endOnFailure: true };
 }
 
 /** A mocha timeout that grows with the run count, never below the floor. */
-export function timeoutFor(defaultRuns: number, msPerRun: number, floorMs = 20_000): number {
-  return Math.max(floorMs, runsFor(defaultRuns) * msPerRun);
+export function timeoutFor(runs: number, msPerRun: number, floorMs = 20_000): number {
+  return Math.max(floorMs, runs * msPerRun);
 }
 
 /** One RFC 9457 problem body as the service sends it. */
