@@ -223,13 +223,15 @@ export async function backupDataFolder(source: { databaseFile: string; mediaDir:
       media: copied,
     };
     await writeDurably(join(staging, BACKUP_MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+    // Verified before it takes its name: a failing check leaves nothing at the destination.
+    const summary = await verifyBackup(staging);
     if (existsSync(target)) await rmdir(target);
     await rename(staging, target);
+    return { ...summary, directory: target };
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     throw error;
   }
-  return verifyBackup(target);
 }
 
 /**
