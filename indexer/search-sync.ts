@@ -94,14 +94,14 @@ export async function replayFeed(store: RecordStore, index: SearchIndex, from: n
 }
 
 /** Follows the feed from the stored checkpoint until it is drained, advancing the checkpoint after each batch. */
-export async function syncOnce(store: RecordStore, index: SearchIndex, batchSize = 500): Promise<SyncReport> {
-  const start = await store.readCheckpoint(SEARCH_SYNC_CHECKPOINT);
+export async function syncOnce(store: RecordStore, index: SearchIndex, batchSize = 500, checkpoint = SEARCH_SYNC_CHECKPOINT): Promise<SyncReport> {
+  const start = await store.readCheckpoint(checkpoint);
   const report: SyncReport = { upserted: 0, removed: 0, checkpoint: start };
   for (;;) {
     const batch = mergeFeed(await store.changesSince(report.checkpoint, batchSize), await store.removalsSince(report.checkpoint, batchSize), batchSize);
     if (!batch) return report;
     await applyBatch(index, batch);
-    await store.writeCheckpoint(SEARCH_SYNC_CHECKPOINT, batch.through);
+    await store.writeCheckpoint(checkpoint, batch.through);
     report.upserted += batch.upserts.length;
     report.removed += batch.removals.length;
     report.checkpoint = batch.through;
@@ -144,10 +144,10 @@ export async function resyncAll(store: RecordStore, index: SearchIndex, batchSiz
  * Compares the catalog's size with the index's count, only when the feed is drained and nothing
  * moved while counting (otherwise `moving`), and repairs a difference with a full resync.
  */
-export async function reconcile(store: RecordStore, index: SearchIndex, batchSize = 500): Promise<ReconcileOutcome> {
+export async function reconcile(store: RecordStore, index: SearchIndex, batchSize = 500, checkpoint = SEARCH_SYNC_CHECKPOINT): Promise<ReconcileOutcome> {
   const before = await store.catalogState();
-  const checkpoint = await store.readCheckpoint(SEARCH_SYNC_CHECKPOINT);
-  const drained = (await store.changesSince(checkpoint, 1)).length === 0 && (await store.removalsSince(checkpoint, 1)).length === 0;
+  const position = await store.readCheckpoint(checkpoint);
+  const drained = (await store.changesSince(position, 1)).length === 0 && (await store.removalsSince(position, 1)).length === 0;
   const indexed = await index.count();
   const after = await store.catalogState();
   if (!drained || after.changeNumber !== before.changeNumber) return { kind: 'moving' };
@@ -162,6 +162,8 @@ export async function reconcile(store: RecordStore, index: SearchIndex, batchSiz
 
 /** How often the follower looks at the feed and compares counts. */
 export interface SearchSyncOptions {
+  /** The follower's checkpoint name; one per index the store is followed into. */
+  checkpoint: string;
   pollMs: number;
   reconcileEveryMs: number;
   batchSize: number;
@@ -169,7 +171,7 @@ export interface SearchSyncOptions {
   retryDelayMs: number;
 }
 
-export const DEFAULT_SEARCH_SYNC_OPTIONS: SearchSyncOptions = { pollMs: 1000, reconcileEveryMs: 10 * 60_000, batchSize: 500, retryDelayMs: 5000 };
+export const DEFAULT_SEARCH_SYNC_OPTIONS: SearchSyncOptions = { checkpoint: SEARCH_SYNC_CHECKPOINT, pollMs: 1000, reconcileEveryMs: 10 * 60_000, batchSize: 500, retryDelayMs: 5000 };
 
 /** A running follower. */
 export interface SearchSyncFollower {
@@ -195,10 +197,10 @@ export function startSearchSync(store: RecordStore, index: SearchIndex, logger: 
     while (!stopped) {
       let delay = settings.pollMs;
       try {
-        const report = await syncOnce(store, index, settings.batchSize);
+        const report = await syncOnce(store, index, settings.batchSize, settings.checkpoint);
         if (report.upserted + report.removed > 0) logger.info('search index synced', { ...report });
         if (Date.now() - lastReconcile >= settings.reconcileEveryMs) {
-          const outcome = await reconcile(store, index, settings.batchSize);
+          const outcome = await reconcile(store, index, settings.batchSize, settings.checkpoint);
           if (outcome.kind !== 'moving') lastReconcile = Date.now();
           if (outcome.kind === 'repaired') logger.warn('search index drifted from the store and was resynced', { ...outcome });
           if (outcome.kind === 'still-drifting') logger.error('search index still differs from the store after a resync; rebuild it with npm run reindex', { ...outcome });
