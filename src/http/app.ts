@@ -10,6 +10,7 @@ import { mediaRouter } from './media/router.ts';
 import { openCors } from './middlewares/cors.ts';
 import { rejectGenericUserAgents } from './middlewares/user-agent.ts';
 import { securityHeaders } from './middlewares/security-headers.ts';
+import { identityWhenNoCodingAccepted } from './middlewares/content-coding.ts';
 import { problems } from './middlewares/problems.ts';
 import { requestLog } from './middlewares/request-log.ts';
 import { limitByClient } from './middlewares/rate-limit.ts';
@@ -52,6 +53,7 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
   app.use(openCors());
   if (config.rateLimitReads) app.use(limitByClient(limiter, { name: 'client', limit: config.rateLimitReads, windowMs: 60_000 }));
   if (config.rejectGenericUserAgents) app.use(rejectGenericUserAgents());
+  app.use(identityWhenNoCodingAccepted());
   app.use(
     compress({
       threshold: 2048,

@@ -245,6 +245,15 @@ describe('read API over HTTP (demo catalog)', function () {
       expect(((await response.json()) as { total: number }).total).to.equal(44);
     });
 
+    it('sends large bodies uncompressed when the client refuses every coding, identity included', async () => {
+      for (const acceptEncoding of ['identity;q=0', '*;q=0', 'gzip;q=0, br;q=0, *;q=0']) {
+        const response = await server.get('/api/v1/specimens?limit=50', { headers: { 'Accept-Encoding': acceptEncoding } });
+        expect(response.status, acceptEncoding).to.equal(200);
+        expect(response.headers.get('content-encoding'), acceptEncoding).to.equal(null);
+        expect(((await response.json()) as { total: number }).total).to.equal(44);
+      }
+    });
+
     it('answers unknown paths with a 404 problem', async () => {
       const { status, body } = await getJson<{ type: string }>(server, '/api/v2/nothing');
       expect(status).to.equal(404);
