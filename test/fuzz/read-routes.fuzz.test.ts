@@ -19,6 +19,7 @@ const PAGE_WALK_RUNS = runsFor(150);
 const RECORD_RUNS = runsFor(500);
 const EXPORT_RUNS = runsFor(150);
 const FULL_EXPORT_RUNS = runsFor(150);
+const HEADER_RUNS = runsFor(200);
 
 type Scope = 'specimens' | 'timeline';
 
@@ -183,15 +184,18 @@ describe('fuzz: read routes against the JSON Schemas', function () {
         fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }),
         fc.constantFrom('SVG-GPT-4O-00000000', 'a'.repeat(128), 'a'.repeat(129), '-leading', 'under_score', 'with space', '鹈鹕', '😀', '%', '?', '#', 'id\u0000', '.hidden', 'a/b', 'a\\b'),
       )
-      .filter((id) => id !== '.' && id !== '..' && !records.some((record) => record.id === id));
+      .filter((id) => id !== '.' && id !== '..' && !records.some((record) => record.id === id))
+      .map((id) => ({ id, segment: encodeURIComponent(id), known: false }));
+    // Path segments sent as they are: escapes that do not decode, an encoded slash, a NUL.
+    const undecodableId = fc.constantFrom('%FF', '%E0%A4%A', '%', '%00', 'svg%2Fx', '%2e%2e%2fetc', '%C0%AF').map((segment) => ({ id: segment, segment, known: false }));
     const langPart = fc.oneof(
       searchParamValue('lang', []),
       fc.constantFrom('zh', 'en').map((value): QueryPart => ({ name: 'lang', encoded: value, value, validity: 'valid' })),
     );
     const query = fc.tuple(fc.array(langPart, { maxLength: 2 }), fc.array(unknownParam(RECORD_NAMES), { maxLength: 1 })).map(([langs, unknown]) => [...langs, ...unknown]);
     await fc.assert(
-      fc.asyncProperty(fc.oneof(knownId.map((id) => ({ id, known: true })), oddId.map((id) => ({ id, known: false }))), query, async ({ id, known }, parts) => {
-        const path = `/api/v1/specimens/${encodeURIComponent(id)}${queryString(parts)}`;
+      fc.asyncProperty(fc.oneof(knownId.map((id) => ({ id, segment: id, known: true })), oddId, undecodableId), query, async ({ id, segment, known }, parts) => {
+        const path = `/api/v1/specimens/${segment}${queryString(parts)}`;
         const expectation = expectationOf(parts, RECORD_NAMES);
         const response = await server.get(path);
         await expectNoServerError(response, path);
@@ -289,6 +293,25 @@ describe('fuzz: read routes against the JSON Schemas', function () {
         if (method === 'GET' && format === 'json') expect((JSON.parse(text) as { total: number }).total, what).to.equal(records.length);
       }),
       fuzzParameters(FULL_EXPORT_RUNS),
+    );
+  });
+  it(`odd request headers on the list route: ${HEADER_RUNS} generated Accept, Accept-Encoding, If-None-Match, Origin and Range values`, async function () {
+    this.timeout(timeoutFor(HEADER_RUNS, 60));
+    const headerValue = fc.oneof(fc.stringMatching(/^[\x20-\x7e]{0,60}$/), fc.constantFrom('*', '*/*', '"x"', 'W/"x"', 'gzip;q=0, *;q=0', 'identity;q=0', 'br, gzip, deflate', 'text/html', 'application/xml', 'application/problem+json', 'bytes=0-10', 'null'));
+    const headers = fc.dictionary(fc.constantFrom('Accept', 'Accept-Encoding', 'Accept-Language', 'If-None-Match', 'If-Modified-Since', 'Origin', 'Range', 'Cache-Control', 'User-Agent', 'X-Forwarded-For'), headerValue.map((value) => value.trim()), { maxKeys: 4 });
+    await fc.assert(
+      fc.asyncProperty(headers, fc.constantFrom('/api/v1/specimens', '/api/v1/specimens?q=pelican&lang=en', '/api/v1/timeline?limit=5'), async (requestHeaders, path) => {
+        const response = await server.get(path, { headers: requestHeaders });
+        const what = `GET ${path} with ${JSON.stringify(requestHeaders)}`;
+        await expectNoServerError(response, what);
+        if (response.status >= 400) {
+          await expectProblem(response, what);
+          return;
+        }
+        expect([200, 304], what).to.include(response.status);
+        if (response.status === 200) expect(validators.listResponse(await response.json()), what).to.equal(true);
+      }),
+      fuzzParameters(HEADER_RUNS),
     );
   });
 });
