@@ -3,7 +3,7 @@
  * `specimens_en`). Settings are applied at open when they differ from the server's, every write
  * waits until its task succeeded, and totals are exact (exhaustive page mode; see docs/search.md).
  */
-import { Meilisearch } from 'meilisearch';
+import { Meilisearch, MeilisearchApiError } from 'meilisearch';
 import type { Settings } from 'meilisearch';
 import type { SearchIndex } from '../../domain/ports.ts';
 import type { CanonicalRecord, Lang } from '../../domain/record.ts';
@@ -28,13 +28,24 @@ export function meiliClient(options: MeiliSearchOptions): Meilisearch {
   return new Meilisearch({ host: options.url, ...(options.apiKey ? { apiKey: options.apiKey } : {}), timeout: 30_000 });
 }
 
+async function indexExists(client: Meilisearch, uid: string): Promise<boolean> {
+  try {
+    await client.getRawIndex(uid);
+    return true;
+  } catch (error) {
+    if (error instanceof MeilisearchApiError && error.cause?.code === 'index_not_found') return false;
+    throw error;
+  }
+}
+
 /**
  * Creates the index when missing and sends the settings that differ from the server's. A changed
  * setting re-indexes the documents in place; Meilisearch answers from the previous state until
  * that task is done, and this waits for it.
  */
 export async function prepareIndex(client: Meilisearch, uid: string, settings: Settings): Promise<void> {
-  await settleUnless(client.createIndex(uid, { primaryKey: 'id' }), ['index_already_exists']);
+  // Another process may create it between the look and the creation; that failure counts as done.
+  if (!(await indexExists(client, uid))) await settleUnless(client.createIndex(uid, { primaryKey: 'id' }), ['index_already_exists']);
   const index = client.index<MeiliDocument>(uid);
   const changes = settingsToUpdate(settings, await index.getSettings());
   if (Object.keys(changes).length > 0) await settle(index.updateSettings(changes), SETTINGS_TASK_TIMEOUT_MS);
