@@ -134,6 +134,8 @@ describe('Meilisearch adapter, pure parts', () => {
       expect(pageWindow(40, 20)).to.deep.equal({ page: 3, hitsPerPage: 20, skip: 0 });
       expect(pageWindow(7, 4)).to.deep.equal({ page: 2, hitsPerPage: 6, skip: 1 });
       expect(pageWindow(10000, 50)).to.deep.equal({ page: 201, hitsPerPage: 50, skip: 0 });
+      expect(() => pageWindow(0, 0)).to.throw(RangeError);
+      expect(() => pageWindow(-1, 5)).to.throw(RangeError);
     });
 
     it('never asks for more than twice the largest limit, and never past maxTotalHits', () => {

@@ -99,7 +99,8 @@ export class MeiliSearchIndex implements SearchIndex {
     const text = query.text?.trim() ?? '';
     const q = text ? queryText(text) : '';
     if (text && !q) return { total: 0, ids: [] };
-    const window = pageWindow(query.offset, query.limit);
+    // A page of one still carries the total when only the total is asked (limit 0).
+    const window = pageWindow(query.offset, Math.max(1, query.limit));
     const filter = filterExpression(query.filters);
     const sort = sortFor(query.order, q !== '');
     const response = await this.client.index<MeiliDocument>(this.uids[query.lang]).search(q, {

@@ -74,6 +74,7 @@ export interface PageWindow {
  * sliced out of that page.
  */
 export function pageWindow(offset: number, limit: number): PageWindow {
+  if (!Number.isInteger(offset) || !Number.isInteger(limit) || offset < 0 || limit < 1) throw new RangeError(`no page holds offset ${offset}, limit ${limit}`);
   for (let size = limit; ; size += 1) {
     const first = Math.floor(offset / size);
     if (first === Math.floor((offset + limit - 1) / size)) return { page: first + 1, hitsPerPage: size, skip: offset - first * size };
