@@ -3,7 +3,9 @@ import { cjkBigramText, cjkCharacterText, cjkCode, toMeiliDocument } from '../..
 import { exactTotal } from '../../src/search/meili/meili-search.ts';
 import { filterExpression, filterValue, pageWindow, queryText, sortFor } from '../../src/search/meili/query.ts';
 import { MAX_TOTAL_HITS, RANKING_RULES, SEARCHABLE_ATTRIBUTES, freshIndexName, indexName, indexSettings, settingsToUpdate } from '../../src/search/meili/settings.ts';
+import { MeiliTaskError, settle, settleUnless } from '../../src/search/meili/tasks.ts';
 import { SCHEMAS } from '../../src/validation/schemas.ts';
+import type { EnqueuedTask, EnqueuedTaskPromise, Task } from 'meilisearch';
 import { makeRecord } from '../helpers/factories.ts';
 
 describe('Meilisearch adapter, pure parts', () => {
@@ -154,6 +156,31 @@ describe('Meilisearch adapter, pure parts', () => {
       expect(exactTotal(6, { gallery: 5, timeline: 1 })).to.equal(6);
       expect(exactTotal(MAX_TOTAL_HITS, { gallery: 90000, timeline: 12000 })).to.equal(102000);
       expect(exactTotal(MAX_TOTAL_HITS, undefined)).to.equal(MAX_TOTAL_HITS);
+    });
+  });
+
+  describe('tasks', () => {
+    const enqueued: EnqueuedTask = { taskUid: 7, indexUid: 'specimens_zh', status: 'enqueued', type: 'indexCreation', enqueuedAt: '2026-01-01T00:00:00Z' };
+    function finished(status: Task['status'], error: Task['error'] = null): EnqueuedTaskPromise {
+      const { taskUid: _uid, ...rest } = enqueued;
+      const task: Task = { ...rest, uid: 7, batchUid: 1, canceledBy: null, error, duration: 'PT0.1S', startedAt: null, finishedAt: null, status };
+      return Object.assign(Promise.resolve(enqueued), { waitTask: async () => task });
+    }
+    const exists = { message: 'Index `specimens_zh` already exists.', code: 'index_already_exists', type: 'invalid_request', link: 'https://docs.meilisearch.com/errors#index_already_exists' };
+
+    it('returns a succeeded task and throws Meilisearch’s own error for a failed one', async () => {
+      expect((await settle(finished('succeeded'))).status).to.equal('succeeded');
+      const failure = await settle(finished('failed', exists)).catch((error: unknown) => error);
+      expect(failure).to.be.instanceOf(MeiliTaskError);
+      expect((failure as MeiliTaskError).code).to.equal('index_already_exists');
+      expect((failure as MeiliTaskError).message).to.equal('Meilisearch task 7 (indexCreation on specimens_zh) failed: Index `specimens_zh` already exists. [index_already_exists]');
+      expect(await settle(finished('canceled')).catch((error: unknown) => error)).to.be.instanceOf(MeiliTaskError);
+    });
+
+    it('counts a failure with an accepted code as done, and no other', async () => {
+      await settleUnless(finished('failed', exists), ['index_already_exists']);
+      const other = await settleUnless(finished('failed', { ...exists, code: 'index_not_found' }), ['index_already_exists']).catch((error: unknown) => error);
+      expect(other).to.be.instanceOf(MeiliTaskError);
     });
   });
 });
