@@ -20,6 +20,7 @@ const RECORD_RUNS = runsFor(500);
 const EXPORT_RUNS = runsFor(150);
 const FULL_EXPORT_RUNS = runsFor(150);
 const HEADER_RUNS = runsFor(200);
+const PAGE_RUNS = runsFor(200);
 
 type Scope = 'specimens' | 'timeline';
 
@@ -334,6 +335,29 @@ describe('fuzz: read routes against the JSON Schemas', function () {
         await response.arrayBuffer();
       }),
       fuzzParameters(HEADER_RUNS),
+    );
+  });
+  it(`website list pages: ${PAGE_RUNS} generated queries render the page, or a 400 page for a bad search value; never a 5xx`, async function () {
+    this.timeout(timeoutFor(PAGE_RUNS, 150));
+    const PAGE_PARAMETERS = ['q', 'format', 'kind', 'year', 'source'];
+    const pages = fc.constantFrom<{ path: string; scope: Scope }>({ path: '/', scope: 'specimens' }, { path: '/en/', scope: 'specimens' }, { path: '/timeline/', scope: 'timeline' }, { path: '/en/timeline/', scope: 'timeline' });
+    const pageNumber = fc.oneof(fc.integer({ min: -2, max: 500 }).map(String), fc.constantFrom('', 'x', '1.5', '99999', '0')).map((value): QueryPart => ({ name: 'page', encoded: encodeURIComponent(value), value, validity: 'valid' }));
+    const parts = (scope: Scope) => fc.tuple(queryParts(SEARCH_PARAM_NAMES, scope === 'timeline' ? ['timeline'] : ['gallery', 'timeline']), fc.option(pageNumber, { nil: undefined })).map(([query, page]) => (page ? [...query, page] : query));
+    await fc.assert(
+      fc.asyncProperty(pages.chain((page) => fc.tuple(fc.constant(page), parts(page.scope))), async ([page, query]) => {
+        const path = `${page.path}${queryString(query)}`;
+        const response = await server.get(path, { headers: { Accept: 'text/html' } });
+        await expectNoServerError(response, path);
+        // A page reads the first value of each search parameter and ignores everything else.
+        const firsts = PAGE_PARAMETERS.map((name) => query.find((entry) => entry.name === name)).filter((entry): entry is QueryPart => entry !== undefined && entry.value !== '');
+        const mustFail = firsts.some((entry) => entry.validity === 'invalid');
+        const mayFail = firsts.some((entry) => entry.validity === 'either');
+        expect(response.headers.get('content-type') ?? '', path).to.match(/^text\/html/);
+        if (mustFail) expect(response.status, `${path}: a bad search value`).to.equal(400);
+        else if (!(mayFail && response.status === 400)) expect(response.status, path).to.equal(200);
+        await response.arrayBuffer();
+      }),
+      fuzzParameters(PAGE_RUNS),
     );
   });
 });
