@@ -5,6 +5,7 @@ import { openDatabase } from '../../src/store/sqlite/database.ts';
 import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { SqliteSubmissionQueue } from '../../src/store/sqlite/sqlite-submissions.ts';
 import { SqliteTokenStore } from '../../src/store/sqlite/sqlite-tokens.ts';
+import { SqliteSearchIndex } from '../../src/search/sqlite/sqlite-search.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
 import { recordStoreContract } from './record-store.contract.ts';
 import { searchIndexContract } from './search-index.contract.ts';
@@ -42,6 +43,14 @@ searchIndexContract('embedded SQLite FTS5', async () => {
   const { backend, dispose } = await openEmbedded();
   return { index: backend.search, dispose };
 });
+
+for (const mode of ['always', 'never'] as const) {
+  searchIndexContract(`embedded SQLite FTS5, row sets ${mode}`, async () => {
+    const { db, dispose } = openEmbeddedDatabase();
+    SqliteSearchIndex.migrate(db);
+    return { index: new SqliteSearchIndex(db, mode), dispose };
+  });
+}
 
 submissionQueueContract('embedded SQLite', async (clock) => {
   const { db, dispose } = openEmbeddedDatabase();

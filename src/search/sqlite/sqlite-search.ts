@@ -10,11 +10,20 @@ import { dayNumber, keyBetween, spreadKeys } from './sort-key.ts';
 import { foldDiacritics, indexText, parseQuery, quote, typoBudget } from './text.ts';
 import type { QueryTerm } from './text.ts';
 import { Vocabulary } from './typo.ts';
+import { RowSetCache, RowUniverse } from './row-sets.ts';
+import { inverseDocumentFrequency, rankRows } from './relevance.ts';
+import type { TermEvidence } from './relevance.ts';
+import type { RowSet } from './row-sets.ts';
 
 const FTS_COLUMNS = 'title, notes, model, author, prompt, category, facets';
 const TEXT_COLUMNS = '{title notes model author prompt category}';
-/** bm25 column weights: a word in the title counts most, then model, author, category, notes and prompt. */
-const BM25_WEIGHTS = '10.0, 1.0, 5.0, 3.0, 1.0, 2.0, 0.0';
+const METADATA_COLUMNS = '{model author category}';
+
+/** One way a query term matches: a token sequence, its last token possibly a prefix. */
+interface Alternative {
+  tokens: string[];
+  prefix: boolean;
+}
 
 function ftsTable(lang: Lang): string {
   return `search_${lang}`;
@@ -48,11 +57,16 @@ function facetsText(record: CanonicalRecord): string {
   return [facetToken('kind', record.kind), facetToken('format', record.format), facetToken('source', record.source), facetToken('year', yearOf(record.date))].join(' ');
 }
 
-function filterExpression(filters: SearchFilters): string | undefined {
-  const tokens = (Object.entries(filters) as [keyof SearchFilters, string | undefined][])
+/** An alternative as FTS5 query syntax. */
+function ftsAlternative(alternative: Alternative): string {
+  return `${quote(alternative.tokens.join(' '))}${alternative.prefix ? ' *' : ''}`;
+}
+
+/** The facet tokens a search's filters ask for, all of which a hit must carry. */
+function facetTokens(filters: SearchFilters): string[] {
+  return (Object.entries(filters) as [keyof SearchFilters, string | undefined][])
     .filter((entry): entry is [keyof SearchFilters, string] => entry[1] !== undefined)
-    .map(([name, value]) => quote(facetToken(name, value)));
-  return tokens.length ? `{facets} : (${tokens.join(' AND ')})` : undefined;
+    .map(([name, value]) => facetToken(name, value));
 }
 
 /** Dictionary words only: typo candidates are never numbers, facet tokens or Chinese bigrams. */
@@ -62,6 +76,16 @@ const FACET_TOKEN = /^(kind|format|source|year)0/;
 const PREFIX_EXPANSION_LIMIT = 64;
 
 type TermMatch = 'exact' | 'prefix' | 'typo';
+
+/**
+ * When searches use row sets (see row-sets.ts): `always`, `never` (FTS5 counts every time), or
+ * `auto`: row sets, except that after a write they are rebuilt at most once per REBUILD_INTERVAL_MS
+ * and searches in between count with FTS5, so a burst of writes cannot turn every search into a rebuild.
+ */
+export type RowSetMode = 'always' | 'never' | 'auto';
+const REBUILD_INTERVAL_MS = 1000;
+/** Memory bound of the row sets one process keeps (at 100,000 records a set takes 12.5 KB). */
+const ROW_SET_CACHE_BYTES = 48 * 1024 * 1024;
 
 interface LanguageState {
   vocabulary?: Vocabulary;
@@ -78,8 +102,14 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
   private seenDataVersion = -1;
   private localWrites = 0;
   private seenLocalWrites = 0;
+  private universe: RowUniverse | undefined;
+  private universeBuiltAt = -Infinity;
+  private readonly rowSets = new RowSetCache(ROW_SET_CACHE_BYTES);
 
-  constructor(private readonly db: SqliteDatabase) {
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly rowSetMode: RowSetMode = 'auto',
+  ) {
     this.statements = {
       keyOf: db.prepare<[string], { sort_key: number; day: number }>('SELECT sort_key, day FROM search_keys WHERE id = ?'),
       previousInDay: db.prepare<[number, string], { sort_key: number }>('SELECT sort_key FROM search_keys WHERE day = ? AND id < ? ORDER BY id DESC LIMIT 1'),
@@ -89,6 +119,8 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
       moveKey: db.prepare('UPDATE search_keys SET sort_key = ? WHERE sort_key = ?'),
       deleteKey: db.prepare('DELETE FROM search_keys WHERE sort_key = ?'),
       countKeys: db.prepare<[], { total: number }>('SELECT count(*) AS total FROM search_keys'),
+      allKeys: db.prepare<[], number>('SELECT sort_key FROM search_keys ORDER BY sort_key').pluck(),
+      idOfKey: db.prepare<[number], string>('SELECT id FROM search_keys WHERE sort_key = ?').pluck(),
       dataVersion: db.prepare<[], { data_version: number }>('PRAGMA data_version'),
     };
     this.tables = LANGS.map((lang) => ({
@@ -188,6 +220,8 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     this.seenDataVersion = dataVersion;
     this.seenLocalWrites = this.localWrites;
     this.countCache.clear();
+    this.universe = undefined;
+    this.rowSets.clear();
     for (const state of this.languages.values()) {
       // Writes of this connection rebuild the vocabulary at once; writes of other processes at most every few seconds.
       if (changedHere || Date.now() - state.vocabularyBuiltAt > 5000) state.vocabulary = undefined;
@@ -242,75 +276,182 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     return rows.map((row) => row.id);
   }
 
-  /** Ids of one page of hits ordered by bm25, ties by date descending then id. */
-  private idsByRelevance(lang: Lang, expression: string, offset: number, limit: number): string[] {
-    const table = ftsTable(lang);
-    const rows = this.cachedStatement(
-      `SELECT k.id FROM (SELECT rowid AS r, bm25(${table}, ${BM25_WEIGHTS}) AS score FROM ${table} WHERE ${table} MATCH ? ORDER BY score, rowid LIMIT ? OFFSET ?) m JOIN search_keys k ON k.sort_key = m.r ORDER BY m.score, m.r`,
-    ).all(expression, limit, offset) as { id: string }[];
-    return rows.map((row) => row.id);
-  }
-
   /**
    * A prefix as the OR of the index terms it opens: unlike FTS5's prefix query, which merges every
    * matching doclist in memory first, an OR of terms streams and stops after the page.
    */
-  private prefixExpression(lang: Lang, prefix: string): string {
+  private prefixAlternatives(lang: Lang, prefix: string): Alternative[] {
     const terms = this.vocabulary(lang).withPrefix(prefix, PREFIX_EXPANSION_LIMIT);
-    if (terms === undefined) return `${quote(prefix)} *`;
-    if (terms.length === 0) return quote(prefix);
-    return terms.length === 1 ? quote(terms[0] ?? prefix) : `(${terms.map(quote).join(' OR ')})`;
+    if (terms === undefined) return [{ tokens: [prefix], prefix: true }];
+    if (terms.length === 0) return [{ tokens: [prefix], prefix: false }];
+    return terms.map((term) => ({ tokens: [term], prefix: false }));
   }
 
-  /** How a term is matched in one tier: as written, also as a prefix (last word), also with typos. */
-  private termExpression(term: QueryTerm, lang: Lang, match: TermMatch): string {
+  /** How a term is matched in one tier, as alternatives any of which matches: as written, also as a prefix (last word), also with typos. */
+  private termAlternatives(term: QueryTerm, lang: Lang, match: TermMatch): Alternative[] {
     if (term.type === 'phrase') {
       const last = term.tokens.at(-1) ?? '';
-      if (term.tokens.length === 1 && term.prefixLast) return this.prefixExpression(lang, last);
-      return `${quote(term.tokens.join(' '))}${term.prefixLast && match !== 'exact' ? ' *' : ''}`;
+      if (term.tokens.length === 1 && term.prefixLast) return this.prefixAlternatives(lang, last);
+      return [{ tokens: term.tokens, prefix: term.prefixLast && match !== 'exact' }];
     }
-    const alternatives = [match !== 'exact' && term.last && [...term.word].length >= 2 ? this.prefixExpression(lang, foldDiacritics(term.word)) : quote(term.word)];
+    const alternatives = match !== 'exact' && term.last && [...term.word].length >= 2 ? this.prefixAlternatives(lang, foldDiacritics(term.word)) : [{ tokens: [term.word], prefix: false }];
     if (match === 'typo') {
       const folded = foldDiacritics(term.word);
-      for (const candidate of this.vocabulary(lang).candidates(folded, typoBudget(folded))) alternatives.push(quote(candidate));
+      for (const candidate of this.vocabulary(lang).candidates(folded, typoBudget(folded))) alternatives.push({ tokens: [candidate], prefix: false });
     }
+    return alternatives;
+  }
+
+  private termExpression(term: QueryTerm, lang: Lang, match: TermMatch): string {
+    const alternatives = this.termAlternatives(term, lang, match).map(ftsAlternative);
     return alternatives.length === 1 ? (alternatives[0] ?? '') : `(${alternatives.join(' OR ')})`;
   }
 
-  private textExpression(terms: readonly QueryTerm[], lang: Lang, match: TermMatch, columns = TEXT_COLUMNS): string {
+  private textExpression(terms: readonly QueryTerm[], lang: Lang, match: TermMatch, columns: string = TEXT_COLUMNS): string {
     return `${columns} : (${terms.map((term) => this.termExpression(term, lang, match)).join(' AND ')})`;
   }
 
+  /** One search, read from one snapshot of the database so its total, sets and page agree. */
   async search(query: SearchQuery): Promise<SearchHits> {
+    return this.db.transaction(() => this.searchSnapshot(query)).deferred();
+  }
+
+  private searchSnapshot(query: SearchQuery): SearchHits {
     this.refreshCaches();
-    const { lang, offset, limit } = query;
-    const filters = filterExpression(query.filters);
+    const { offset, limit } = query;
     const text = query.text?.trim();
     const direction = query.order === 'oldest' ? 'DESC' : 'ASC';
-    if (!text) {
-      if (!filters) {
-        const total = this.statements.countKeys.get()?.total ?? 0;
-        const rows = this.cachedStatement(`SELECT id FROM search_keys ORDER BY sort_key ${direction} LIMIT ? OFFSET ?`).all(limit, offset) as { id: string }[];
-        return { total, ids: rows.map((row) => row.id) };
+    const facets = facetTokens(query.filters);
+    if (!text && facets.length === 0) {
+      const total = this.statements.countKeys.get()?.total ?? 0;
+      const rows = this.cachedStatement(`SELECT id FROM search_keys ORDER BY sort_key ${direction} LIMIT ? OFFSET ?`).all(limit, offset) as { id: string }[];
+      return { total, ids: rows.map((row) => row.id) };
+    }
+    const terms = text ? parseQuery(text) : [];
+    if (text && terms.length === 0) return { total: 0, ids: [] };
+    const universe = this.currentUniverse();
+    if (universe) return this.searchRowSets(universe, query, terms, facets);
+    return this.searchFts(query, terms, facets);
+  }
+
+  /** The rows as they are now, rebuilt after writes as the row-set mode allows; undefined means count with FTS5. */
+  private currentUniverse(): RowUniverse | undefined {
+    if (this.rowSetMode === 'never') return undefined;
+    if (!this.universe) {
+      if (this.rowSetMode === 'auto' && performance.now() - this.universeBuiltAt < REBUILD_INTERVAL_MS) return undefined;
+      this.universe = new RowUniverse(Float64Array.from(this.statements.allKeys.all()));
+      this.universeBuiltAt = performance.now();
+    }
+    return this.universe;
+  }
+
+  /** The rows matching one FTS5 expression (a term in its columns, or a facet token), read once and cached. */
+  private rowSet(universe: RowUniverse, lang: Lang, expression: string): RowSet {
+    const cacheKey = `${lang}\u0000${expression}`;
+    let set = this.rowSets.get(cacheKey);
+    if (!set) {
+      const table = ftsTable(lang);
+      const keys = this.cachedStatement(`SELECT rowid FROM ${table} WHERE ${table} MATCH ?`).pluck().all(expression) as number[];
+      set = universe.setOf(keys);
+      this.rowSets.set(cacheKey, set);
+    }
+    return set;
+  }
+
+  /** Rows holding every term (each as the tier matches it) in the given columns and every facet. */
+  private termsSet(universe: RowUniverse, lang: Lang, terms: readonly QueryTerm[], match: TermMatch, facets: readonly string[], columns = TEXT_COLUMNS): RowSet {
+    const termSet = (term: QueryTerm): RowSet => {
+      const [first, ...others] = this.termAlternatives(term, lang, match).map((alternative) => this.rowSet(universe, lang, `${columns} : ${ftsAlternative(alternative)}`));
+      return others.reduce((union, set) => union.or(set), first ?? universe.none());
+    };
+    const sets = [...terms.map(termSet), ...facets.map((token) => this.rowSet(universe, lang, `{facets} : ${quote(token)}`))].sort((a, b) => a.count() - b.count());
+    return sets.slice(1).reduce((result, set) => result.and(set), sets[0] ?? universe.all());
+  }
+
+  private idsOf(universe: RowUniverse, ordinals: readonly number[]): string[] {
+    return ordinals.map((ordinal) => this.statements.idOfKey.get(universe.keyAt(ordinal)) ?? '');
+  }
+
+  private searchRowSets(universe: RowUniverse, query: SearchQuery, terms: readonly QueryTerm[], facets: readonly string[]): SearchHits {
+    const { lang, offset, limit } = query;
+    const ascending = query.order !== 'oldest';
+    if (query.order !== 'relevance' || terms.length === 0) {
+      const hits = this.termsSet(universe, lang, terms, 'typo', facets);
+      return { total: hits.count(), ids: this.idsOf(universe, hits.page(offset, limit, ascending)) };
+    }
+    // Relevance: the same three disjoint tiers as searchFts, each a set.
+    const expressions = this.tierExpressions(lang, terms, facets);
+    const exact = this.termsSet(universe, lang, terms, 'exact', facets);
+    const prefixed = expressions.prefixed === expressions.exact ? exact : this.termsSet(universe, lang, terms, 'prefix', facets);
+    const expanded = expressions.expanded === expressions.prefixed ? prefixed : this.termsSet(universe, lang, terms, 'typo', facets);
+    const tiers: { set: RowSet; match: TermMatch }[] = [{ set: exact, match: 'exact' }];
+    if (prefixed !== exact) tiers.push({ set: prefixed.andNot(exact), match: 'prefix' });
+    if (expanded !== prefixed) tiers.push({ set: expanded.andNot(prefixed), match: 'typo' });
+    const total = expanded.count();
+    const ids: string[] = [];
+    let skip = offset;
+    for (const tier of tiers) {
+      if (ids.length >= limit || skip >= total) break;
+      const size = tier.set.count();
+      if (skip >= size) {
+        skip -= size;
+        continue;
       }
+      if (size <= RANK_LIMIT) {
+        const evidence = terms.map((term): TermEvidence<number> => {
+          const inTitle = this.termsSet(universe, lang, [term], tier.match, [], '{title}');
+          const inMetadata = this.termsSet(universe, lang, [term], tier.match, [], METADATA_COLUMNS);
+          return {
+            idf: inverseDocumentFrequency(universe.size, this.termsSet(universe, lang, [term], tier.match, []).count()),
+            inTitle: (ordinal) => inTitle.has(ordinal),
+            inMetadata: (ordinal) => inMetadata.has(ordinal),
+          };
+        });
+        const ranked = rankRows(tier.set.page(0, size, true), evidence);
+        ids.push(...this.idsOf(universe, ranked.slice(skip, skip + limit - ids.length)));
+      } else {
+        // Too many hits to rank on every request: records whose title holds the words come first, newest first.
+        const inTitle = tier.set.and(this.termsSet(universe, lang, terms, 'prefix', [], '{title}'));
+        const rest = tier.set.andNot(inTitle);
+        const fromTitle = inTitle.page(skip, limit - ids.length, true);
+        ids.push(...this.idsOf(universe, fromTitle));
+        if (ids.length < limit) ids.push(...this.idsOf(universe, rest.page(Math.max(0, skip - inTitle.count()), limit - ids.length, true)));
+      }
+      skip = 0;
+    }
+    return { total, ids };
+  }
+
+  /** The FTS5 expressions of the three tiers: words as written, the last as a prefix, and with typos. */
+  private tierExpressions(lang: Lang, terms: readonly QueryTerm[], facets: readonly string[]): { exact: string; prefixed: string; expanded: string } {
+    const filters = facets.length ? `{facets} : (${facets.map(quote).join(' AND ')})` : undefined;
+    const withFilters = (expression: string): string => (filters ? `(${expression}) AND (${filters})` : expression);
+    return {
+      exact: withFilters(this.textExpression(terms, lang, 'exact')),
+      prefixed: withFilters(this.textExpression(terms, lang, 'prefix')),
+      expanded: withFilters(this.textExpression(terms, lang, 'typo')),
+    };
+  }
+
+  /** The same answers as searchRowSets, with FTS5 counting every time. */
+  private searchFts(query: SearchQuery, terms: readonly QueryTerm[], facets: readonly string[]): SearchHits {
+    const { lang, offset, limit } = query;
+    const direction = query.order === 'oldest' ? 'DESC' : 'ASC';
+    if (terms.length === 0) {
+      const filters = `{facets} : (${facets.map(quote).join(' AND ')})`;
       return { total: this.countMatches(lang, filters), ids: this.idsByKey(lang, filters, direction, offset, limit) };
     }
-    const terms = parseQuery(text);
-    if (terms.length === 0) return { total: 0, ids: [] };
-    const withFilters = (expression: string): string => (filters ? `(${expression}) AND (${filters})` : expression);
-    const exact = withFilters(this.textExpression(terms, lang, 'exact'));
-    const prefixed = withFilters(this.textExpression(terms, lang, 'prefix'));
-    const expanded = withFilters(this.textExpression(terms, lang, 'typo'));
+    const { exact, prefixed, expanded } = this.tierExpressions(lang, terms, facets);
     if (query.order !== 'relevance') {
       return { total: this.countMatches(lang, expanded), ids: this.idsByKey(lang, expanded, direction, offset, limit) };
     }
     // Relevance: whole words as written first, then the last word as a prefix, then words with typos;
     // each tier is ranked on its own, so a typo never outranks what the reader actually typed.
-    const tiers = [exact];
-    if (prefixed !== exact) tiers.push(`(${prefixed}) NOT (${exact})`);
-    if (expanded !== prefixed) tiers.push(`(${expanded}) NOT (${prefixed})`);
+    const tiers: { expression: string; match: TermMatch }[] = [{ expression: exact, match: 'exact' }];
+    if (prefixed !== exact) tiers.push({ expression: `(${prefixed}) NOT (${exact})`, match: 'prefix' });
+    if (expanded !== prefixed) tiers.push({ expression: `(${expanded}) NOT (${prefixed})`, match: 'typo' });
     const titleOnly = this.textExpression(terms, lang, 'prefix', '{title}');
-    return this.pageThroughTiers(lang, expanded, tiers, titleOnly, offset, limit);
+    return this.pageThroughTiers(lang, terms, expanded, tiers, titleOnly, offset, limit);
   }
 
   /**
@@ -318,13 +459,13 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
    * in full only when the page starts beyond it, and is otherwise asked only whether it holds
    * more than RANK_LIMIT hits (a count that stops there), because counting is what costs.
    */
-  private pageThroughTiers(lang: Lang, union: string, tiers: readonly string[], titleOnly: string, offset: number, limit: number): SearchHits {
+  private pageThroughTiers(lang: Lang, terms: readonly QueryTerm[], union: string, tiers: readonly { expression: string; match: TermMatch }[], titleOnly: string, offset: number, limit: number): SearchHits {
     const total = this.countMatches(lang, union);
     const ids: string[] = [];
     if (offset >= total) return { total, ids };
     let skip = offset;
     let before = 0;
-    tiers.forEach((tier, index) => {
+    tiers.forEach(({ expression: tier, match }, index) => {
       if (ids.length >= limit) return;
       if (skip > 0) {
         const size = index === tiers.length - 1 ? total - before : this.countMatches(lang, tier);
@@ -335,7 +476,8 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
         }
       }
       if (!this.holdsMoreThan(lang, tier, RANK_LIMIT)) {
-        ids.push(...this.idsByRelevance(lang, tier, skip, limit - ids.length));
+        const ranked = rankRows(this.keysMatching(lang, tier), this.termEvidence(lang, terms, match, tier));
+        ids.push(...ranked.slice(skip, skip + limit - ids.length).map((key) => this.statements.idOfKey.get(key) ?? ''));
       } else {
         // Too many hits to rank on every request: records whose title holds the words come first, newest first.
         const inTitle = `(${tier}) AND (${titleOnly})`;
@@ -352,6 +494,27 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
       skip = 0;
     });
     return { total, ids };
+  }
+
+  /** Sort keys of every row matching an expression, ascending. */
+  private keysMatching(lang: Lang, expression: string): number[] {
+    const table = ftsTable(lang);
+    return this.cachedStatement(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid`).pluck().all(expression) as number[];
+  }
+
+  /** The relevance evidence of each term for the rows of a tier, from FTS5 (the path without row sets). */
+  private termEvidence(lang: Lang, terms: readonly QueryTerm[], match: TermMatch, tier: string): TermEvidence<number>[] {
+    const rows = this.statements.countKeys.get()?.total ?? 0;
+    return terms.map((term) => {
+      const expression = this.termExpression(term, lang, match);
+      const inTitle = new Set(this.keysMatching(lang, `(${tier}) AND ({title} : ${expression})`));
+      const inMetadata = new Set(this.keysMatching(lang, `(${tier}) AND (${METADATA_COLUMNS} : ${expression})`));
+      return {
+        idf: inverseDocumentFrequency(rows, this.countMatches(lang, `${TEXT_COLUMNS} : ${expression}`)),
+        inTitle: (key) => inTitle.has(key),
+        inMetadata: (key) => inMetadata.has(key),
+      };
+    });
   }
 
   /** Whether an expression matches more than limit rows, reading at most limit + 1 of them. */

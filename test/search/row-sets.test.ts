@@ -1,0 +1,113 @@
+import { expect } from 'chai';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { RowSetCache, RowUniverse } from '../../src/search/sqlite/row-sets.ts';
+import { rankRows } from '../../src/search/sqlite/relevance.ts';
+import { SqliteSearchIndex } from '../../src/search/sqlite/sqlite-search.ts';
+import { openDatabase } from '../../src/store/sqlite/database.ts';
+import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { syntheticCatalog } from '../../src/catalog/synthetic.ts';
+import { distinctSearches } from '../../scripts/bench/queries.ts';
+import type { SearchQuery } from '../../src/domain/search-query.ts';
+import { temporaryDataDir } from '../helpers/server.ts';
+
+describe('row sets', () => {
+  const universe = new RowUniverse(Float64Array.from([10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160, 170, 180, 190, 200, 210, 220, 230, 240, 250, 260, 270, 280, 290, 300, 310, 320, 330, 340, 350]));
+
+  it('maps sort keys to bits, ignoring keys outside the universe', () => {
+    const set = universe.setOf([10, 15, 40, 330, 350, 999]);
+    expect(set.count()).to.equal(4);
+    expect(set.page(0, 10, true).map((ordinal) => universe.keyAt(ordinal))).to.deep.equal([10, 40, 330, 350]);
+    expect(set.page(0, 10, false).map((ordinal) => universe.keyAt(ordinal))).to.deep.equal([350, 330, 40, 10]);
+    expect(set.has(0)).to.equal(true);
+    expect(set.has(1)).to.equal(false);
+  });
+
+  it('combines sets with AND, OR and AND NOT across word boundaries', () => {
+    const a = universe.setOf([10, 20, 320, 330, 340]);
+    const b = universe.setOf([20, 330, 350]);
+    const keys = (set: ReturnType<RowUniverse['setOf']>) => set.page(0, 100, true).map((ordinal) => universe.keyAt(ordinal));
+    expect(keys(a.and(b))).to.deep.equal([20, 330]);
+    expect(keys(a.or(b))).to.deep.equal([10, 20, 320, 330, 340, 350]);
+    expect(keys(a.andNot(b))).to.deep.equal([10, 320, 340]);
+    expect(universe.all().count()).to.equal(35);
+    expect(universe.none().count()).to.equal(0);
+  });
+
+  it('pages from an offset in either direction', () => {
+    const all = universe.all();
+    expect(all.page(33, 5, true).map((ordinal) => universe.keyAt(ordinal))).to.deep.equal([340, 350]);
+    expect(all.page(2, 3, false).map((ordinal) => universe.keyAt(ordinal))).to.deep.equal([330, 320, 310]);
+    expect(all.page(40, 3, true)).to.deep.equal([]);
+  });
+
+  it('keeps cached sets within the byte bound, dropping the least recently used', () => {
+    const cache = new RowSetCache(universe.none().bytes * 2);
+    cache.set('a', universe.none());
+    cache.set('b', universe.none());
+    cache.get('a');
+    cache.set('c', universe.none());
+    expect(cache.get('b')).to.equal(undefined);
+    expect(cache.get('a')).to.not.equal(undefined);
+    expect(cache.size).to.equal(2);
+  });
+
+  it('ranks title over metadata over text, rarer terms higher, ties in given order', () => {
+    const rows = ['notes', 'title', 'meta', 'notes-too'];
+    const ranked = rankRows(rows, [{ idf: 1, inTitle: (row) => row === 'title', inMetadata: (row) => row === 'meta' }]);
+    expect(ranked).to.deep.equal(['title', 'meta', 'notes', 'notes-too']);
+    const rare = rankRows(['common-in-title', 'rare-in-title'], [
+      { idf: 0.1, inTitle: (row) => row === 'common-in-title', inMetadata: () => false },
+      { idf: 3, inTitle: (row) => row === 'rare-in-title', inMetadata: () => false },
+    ]);
+    expect(rare).to.deep.equal(['rare-in-title', 'common-in-title']);
+  });
+});
+
+describe('search with row sets and with FTS5 counting give the same answers', function () {
+  this.timeout(60_000);
+  let dataDir = '';
+  let withSets: SqliteSearchIndex;
+  let withoutSets: SqliteSearchIndex;
+
+  before(async () => {
+    dataDir = temporaryDataDir();
+    const db = openDatabase(join(dataDir, 'archive.sqlite'));
+    SqliteRecordStore.migrate(db);
+    SqliteSearchIndex.migrate(db);
+    withSets = new SqliteSearchIndex(db, 'always');
+    withoutSets = new SqliteSearchIndex(db, 'never');
+    await withSets.upsert([...syntheticCatalog(3000, '2026-11-20')]);
+  });
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('on 600 distinct searches: words, pairs, prefixes, typos, Chinese, filters, orders and pages', async () => {
+    const { paths } = distinctSearches(600, 2026);
+    let compared = 0;
+    let ranked = 0;
+    for (const path of paths) {
+      const params = new URL(path, 'http://archive.test').searchParams;
+      const text = params.get('q') ?? undefined;
+      const filters: SearchQuery['filters'] = {};
+      for (const name of ['source', 'format', 'kind', 'year'] as const) {
+        const value = params.get(name);
+        if (value) Object.assign(filters, { [name]: value });
+      }
+      const query: SearchQuery = {
+        lang: params.get('lang') === 'en' ? 'en' : 'zh',
+        ...(text ? { text } : {}),
+        filters,
+        order: (params.get('sort') as SearchQuery['order'] | null) ?? 'relevance',
+        offset: Number(params.get('offset') ?? 0),
+        limit: Number(params.get('limit') ?? 20),
+      };
+      const expected = await withoutSets.search(query);
+      const actual = await withSets.search(query);
+      expect(actual, path).to.deep.equal(expected);
+      compared += 1;
+      if (query.order === 'relevance' && expected.ids.length > 1) ranked += 1;
+    }
+    expect(compared).to.equal(600);
+    expect(ranked).to.be.above(200);
+  });
+});
