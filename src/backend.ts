@@ -7,6 +7,7 @@ import { SqliteRecordStore } from './store/sqlite/sqlite-store.ts';
 import { SqliteSearchIndex } from './search/sqlite/sqlite-search.ts';
 import { SqliteSubmissionQueue } from './store/sqlite/sqlite-submissions.ts';
 import { SqliteTokenStore } from './store/sqlite/sqlite-tokens.ts';
+import { isSqliteUnavailable } from './store/sqlite/unavailable.ts';
 
 /** The adapters behind the two ports, as chosen by configuration. */
 export interface Backend {
@@ -20,6 +21,8 @@ export interface Backend {
    * current by following the store's change feed.
    */
   searchFollowsStore: boolean;
+  /** Whether an error thrown by these adapters means a backing service is unreachable or busy (answered 503). */
+  isUnavailable(error: unknown): boolean;
   /** Loads caches ahead of the first request (e.g. the typo vocabulary). */
   warm(): Promise<void>;
   close(): Promise<void>;
@@ -73,6 +76,7 @@ function openEmbeddedBackend(db: SqliteDatabase, options: BackendOptions): Backe
     tokens: new SqliteTokenStore(db),
     submissions: new SqliteSubmissionQueue(db),
     searchFollowsStore: false,
+    isUnavailable: isSqliteUnavailable,
     warm: async () => search.warm(),
     close: async () => {
       if (db.open) db.close();
@@ -80,13 +84,14 @@ function openEmbeddedBackend(db: SqliteDatabase, options: BackendOptions): Backe
   };
 }
 
-function openSqliteWithFollowingSearch(db: SqliteDatabase, search: SearchIndex): Backend {
+function openSqliteWithFollowingSearch(db: SqliteDatabase, { search, isUnavailable }: OpenedSearch): Backend {
   return {
     store: new SqliteRecordStore(db),
     search,
     tokens: new SqliteTokenStore(db),
     submissions: new SqliteSubmissionQueue(db),
     searchFollowsStore: true,
+    isUnavailable: (error) => isSqliteUnavailable(error) || isUnavailable(error),
     warm: async () => {},
     close: async () => {
       await search.close();
@@ -95,13 +100,21 @@ function openSqliteWithFollowingSearch(db: SqliteDatabase, search: SearchIndex):
   };
 }
 
-async function openMeiliSearch(settings: Extract<SearchSettings, { kind: 'meili' }>): Promise<SearchIndex> {
+/** A search adapter with the test for its unreachable-service errors. */
+interface OpenedSearch {
+  search: SearchIndex;
+  isUnavailable(error: unknown): boolean;
+}
+
+async function openMeiliSearch(settings: Extract<SearchSettings, { kind: 'meili' }>): Promise<OpenedSearch> {
   const { MeiliSearchIndex } = await import('./search/meili/meili-search.ts');
-  return MeiliSearchIndex.open({
+  const { isMeiliUnavailable } = await import('./search/meili/unavailable.ts');
+  const search = await MeiliSearchIndex.open({
     url: settings.url,
     ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
     ...(settings.indexPrefix ? { indexPrefix: settings.indexPrefix } : {}),
   });
+  return { search, isUnavailable: isMeiliUnavailable };
 }
 
 async function openMongoBackend(
@@ -114,19 +127,22 @@ async function openMongoBackend(
   const { MongoSubmissionQueue } = await import('./store/mongo/mongo-submissions.ts');
   const { MongoTokenStore } = await import('./store/mongo/mongo-tokens.ts');
   const database = await MongoArchiveDatabase.open({ uri: settings.uri, database: settings.database }, { createIndexes: options.migrate });
-  let search: SearchIndex;
+  const { isMongoUnavailable } = await import('./store/mongo/unavailable.ts');
+  let opened: OpenedSearch;
   try {
-    search = await openMeiliSearch(searchSettings);
+    opened = await openMeiliSearch(searchSettings);
   } catch (error) {
     await database.close();
     throw error;
   }
+  const { search } = opened;
   return {
     store: new MongoRecordStore(database),
     search,
     tokens: new MongoTokenStore(database),
     submissions: new MongoSubmissionQueue(database),
     searchFollowsStore: true,
+    isUnavailable: (error) => isMongoUnavailable(error) || opened.isUnavailable(error),
     warm: async () => {},
     close: async () => {
       await search.close();

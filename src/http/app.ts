@@ -49,7 +49,7 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
 
   app.use(requestLog(logger));
   app.use(securityHeaders());
-  app.use(problems(config.baseUrl, logger));
+  app.use(problems(config.baseUrl, logger, (error) => backend.isUnavailable(error)));
   app.use(openCors());
   if (config.rateLimitReads) app.use(limitByClient(limiter, { name: 'client', limit: config.rateLimitReads, windowMs: 60_000 }));
   if (config.rejectGenericUserAgents) app.use(rejectGenericUserAgents());

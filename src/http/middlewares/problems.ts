@@ -3,12 +3,14 @@ import { ProblemError, problemBody } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 
 /** Turns every error into an RFC 9457 problem+json response; unexpected errors are logged and never shown. */
-export function problems(baseUrl: string, logger: Logger) {
+export function problems(baseUrl: string, logger: Logger, isUnavailable: (error: unknown) => boolean = () => false) {
   return async function problemMiddleware(ctx: Context, next: Next): Promise<void> {
     try {
       await next();
     } catch (error) {
-      const known = error instanceof ProblemError ? error : toProblem(error);
+      const unavailable = !(error instanceof ProblemError) && isUnavailable(error);
+      if (unavailable) logger.warn('backing service unavailable', { method: ctx.method, path: ctx.path, error });
+      const known = error instanceof ProblemError ? error : unavailable ? unavailableProblem(error) : toProblem(error);
       if (!known) logger.error('request failed', { method: ctx.method, path: ctx.path, error });
       const { status, body, headers } = problemBody(known ?? error, baseUrl, ctx.path);
       ctx.status = status;
@@ -18,6 +20,13 @@ export function problems(baseUrl: string, logger: Logger) {
       ctx.type = 'application/problem+json';
     }
   };
+}
+
+/** Seconds a client is asked to wait when a backing service is unreachable. */
+const UNAVAILABLE_RETRY_SECONDS = 5;
+
+function unavailableProblem(cause: unknown): ProblemError {
+  return new ProblemError('service-unavailable', 'A service behind the archive cannot be reached right now. Try again shortly.', { headers: { 'Retry-After': String(UNAVAILABLE_RETRY_SECONDS) }, cause });
 }
 
 /** Errors raised by Koa and its body parsers that carry an HTTP status of their own. */
