@@ -15,6 +15,7 @@ import { createLogger } from './logger.ts';
 import type { Logger } from './logger.ts';
 import { loadDemoIfEmpty } from './demo/seed.ts';
 import { createPublisher } from '../indexer/run-publisher.ts';
+import { startSearchSync } from '../indexer/search-sync.ts';
 import type { Publisher } from '../indexer/publisher.ts';
 import { answerRateAsks, WorkerRateLimiter } from './rate-limit/cluster-limiter.ts';
 import { LocalRateLimiter } from './rate-limit/limiter.ts';
@@ -26,7 +27,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 
 /** Serves HTTP in this process until SIGTERM or SIGINT, then finishes in-flight requests and closes. */
-async function serve(config: Config, logger: Logger, publisher?: Publisher): Promise<void> {
+async function serve(config: Config, logger: Logger, publisher?: Publisher, alsoStop: () => Promise<void> = async () => undefined): Promise<void> {
   const backend = await openBackend(config, { migrate: false });
   await backend.warm();
   const submitted = publisher ? () => publisher.wake() : () => process.send?.({ type: SUBMITTED });
@@ -44,6 +45,7 @@ async function serve(config: Config, logger: Logger, publisher?: Publisher): Pro
     logger.info('shutting down', { signal });
     server.close(() => {
       void (publisher?.stop() ?? Promise.resolve())
+        .then(alsoStop)
         .then(() => backend.close())
         .then(() => process.exit(0));
     });
@@ -64,8 +66,11 @@ async function runPrimary(config: Config, logger: Logger): Promise<void> {
   logger.info('data folder ready', { dataDir: config.dataDir, records: catalog.total, demoLoaded: loaded, ms: Math.round(performance.now() - started) });
   const publisher = config.runPublisher ? createPublisher(config, backend, logger) : undefined;
   publisher?.start();
+  // With an external search index, the embedded publisher's process also carries the index sync
+  // (the production deployment runs it in `npm run indexer` instead).
+  const searchSync = publisher && backend.searchFollowsStore ? startSearchSync(backend.store, backend.search, logger) : undefined;
   if (config.workers === 0) {
-    await serve(config, logger, publisher);
+    await serve(config, logger, publisher, async () => searchSync?.stop());
     return;
   }
   cluster.on('message', (_worker, message: { type?: string }) => {
@@ -87,7 +92,9 @@ async function runPrimary(config: Config, logger: Logger): Promise<void> {
     stopping = true;
     logger.info('shutting down workers', { signal });
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
-    const publisherStopped = (publisher?.stop() ?? Promise.resolve()).then(() => backend.close());
+    const publisherStopped = (publisher?.stop() ?? Promise.resolve())
+      .then(() => searchSync?.stop())
+      .then(() => backend.close());
     const check = setInterval(() => {
       if (Object.keys(cluster.workers ?? {}).length === 0) void publisherStopped.then(() => process.exit(0));
     }, 100);
