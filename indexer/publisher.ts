@@ -225,8 +225,8 @@ export class Publisher {
       // Imported (editorial) timeline records stay; ingested ones give way to the earlier work.
       superseded = ofModel.filter((other) => other.kind === 'timeline' && other.submissionId && other.id !== timelineId).map((other) => other.id);
     }
-    await this.deps.store.putRecords(records);
-    if (superseded.length) await this.deps.store.deleteRecords(superseded);
+    // One transaction, so a crash cannot leave the model with two timeline records.
+    await this.deps.store.replaceRecords(records, superseded);
     await this.deps.store.setCatalogUpdated(updated);
     this.published.remember(records);
     return records.map((entry) => entry.id);

@@ -24,6 +24,8 @@ export interface RecordStore {
   putRecords(records: readonly CanonicalRecord[]): Promise<void>;
   /** Removes records by id; unknown ids are ignored. */
   deleteRecords(ids: readonly string[]): Promise<void>;
+  /** Puts some records and removes others in one transaction: readers see both or neither. */
+  replaceRecords(put: readonly CanonicalRecord[], remove: readonly string[]): Promise<void>;
   getRecord(id: string): Promise<StoredRecord | undefined>;
   /** The records with these ids, in the order asked; unknown ids are left out. */
   getRecords(ids: readonly string[]): Promise<StoredRecord[]>;

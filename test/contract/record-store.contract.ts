@@ -94,6 +94,19 @@ export function recordStoreContract(name: string, open: StoreFactory): void {
       expect(back?.id).to.equal(removed.id);
     });
 
+    it('puts and removes in one step, both in the change feed', async () => {
+      const [old, kept] = [makeRecord(), makeRecord()];
+      await store.putRecords([old, kept]);
+      const before = (await store.catalogState()).changeNumber;
+      const replacement = makeRecord();
+      await store.replaceRecords([replacement], [old.id]);
+      expect(await store.getRecord(old.id)).to.equal(undefined);
+      expect((await store.getRecord(replacement.id))?.id).to.equal(replacement.id);
+      expect((await store.catalogState()).total).to.equal(2);
+      expect((await store.changesSince(before, 10)).map((record) => record.id)).to.deep.equal([replacement.id]);
+      expect((await store.removalsSince(before, 10)).map((removal) => removal.id)).to.deep.equal([old.id]);
+    });
+
     it('keeps named checkpoints of change-feed followers', async () => {
       expect(await store.readCheckpoint('search-sync')).to.equal(0);
       await store.writeCheckpoint('search-sync', 42);

@@ -37,32 +37,44 @@ export class MongoRecordStore implements RecordStore {
 
   async putRecords(records: readonly CanonicalRecord[]): Promise<void> {
     for (const batch of inBatches(records, RECORDS_PER_TRANSACTION)) {
-      await this.database.transaction(async (session) => {
-        const ids = batch.map((record) => record.id);
-        const existing = await this.collections.records.countDocuments({ id: { $in: ids } }, { session });
-        const added = new Set(ids).size - existing;
-        const changeNumbers = await this.takeChangeNumbers(session, batch.length, added);
-        const writes: AnyBulkWriteOperation<RecordDocument>[] = batch.map((record, index) => ({
-          replaceOne: { filter: { id: record.id }, replacement: toRecordDocument(record, changeNumbers[index] ?? 0), upsert: true },
-        }));
-        await this.collections.records.bulkWrite(writes, { ordered: true, session });
-      });
+      await this.database.transaction(async (session) => this.putInSession(session, batch));
     }
+  }
+
+  private async putInSession(session: ClientSession, batch: readonly CanonicalRecord[]): Promise<void> {
+    const ids = batch.map((record) => record.id);
+    const existing = await this.collections.records.countDocuments({ id: { $in: ids } }, { session });
+    const added = new Set(ids).size - existing;
+    const changeNumbers = await this.takeChangeNumbers(session, batch.length, added);
+    const writes: AnyBulkWriteOperation<RecordDocument>[] = batch.map((record, index) => ({
+      replaceOne: { filter: { id: record.id }, replacement: toRecordDocument(record, changeNumbers[index] ?? 0), upsert: true },
+    }));
+    await this.collections.records.bulkWrite(writes, { ordered: true, session });
   }
 
   async deleteRecords(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
+    await this.database.transaction(async (session) => this.deleteInSession(session, ids));
+  }
+
+  async replaceRecords(put: readonly CanonicalRecord[], remove: readonly string[]): Promise<void> {
+    if (put.length > RECORDS_PER_TRANSACTION) throw new Error(`replaceRecords takes at most ${RECORDS_PER_TRANSACTION} records`);
     await this.database.transaction(async (session) => {
-      const present = await this.collections.records.find({ id: { $in: [...ids] } }, { session, projection: { _id: 0, id: 1 } }).toArray();
-      const removed = ids.filter((id, index) => ids.indexOf(id) === index && present.some((record) => record.id === id));
-      if (removed.length === 0) return;
-      const changeNumbers = await this.takeChangeNumbers(session, removed.length, -removed.length);
-      await this.collections.records.deleteMany({ id: { $in: removed } }, { session });
-      await this.collections.removals.insertMany(
-        removed.map((id, index) => ({ id, seq: changeNumbers[index] ?? 0 })),
-        { session },
-      );
+      if (put.length) await this.putInSession(session, put);
+      if (remove.length) await this.deleteInSession(session, remove);
     });
+  }
+
+  private async deleteInSession(session: ClientSession, ids: readonly string[]): Promise<void> {
+    const present = await this.collections.records.find({ id: { $in: [...ids] } }, { session, projection: { _id: 0, id: 1 } }).toArray();
+    const removed = ids.filter((id, index) => ids.indexOf(id) === index && present.some((record) => record.id === id));
+    if (removed.length === 0) return;
+    const changeNumbers = await this.takeChangeNumbers(session, removed.length, -removed.length);
+    await this.collections.records.deleteMany({ id: { $in: removed } }, { session });
+    await this.collections.removals.insertMany(
+      removed.map((id, index) => ({ id, seq: changeNumbers[index] ?? 0 })),
+      { session },
+    );
   }
 
   async getRecord(id: string): Promise<StoredRecord | undefined> {

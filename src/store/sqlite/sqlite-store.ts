@@ -152,6 +152,19 @@ export class SqliteRecordStore implements RecordStore {
   }
 
   async deleteRecords(ids: readonly string[]): Promise<void> {
+    this.deleteRecordsNow(ids);
+  }
+
+  async replaceRecords(put: readonly CanonicalRecord[], remove: readonly string[]): Promise<void> {
+    this.db
+      .transaction(() => {
+        this.putRecordsNow(put);
+        this.deleteRecordsNow(remove);
+      })
+      .immediate();
+  }
+
+  private deleteRecordsNow(ids: readonly string[]): void {
     if (ids.length === 0) return;
     this.db.transaction(() => {
       let changeNumber = Number(this.statements.readMeta.get('change_number')?.value ?? 0);
