@@ -9,9 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -19,97 +17,23 @@ import sharp from 'sharp';
 import { openBackend } from '../../src/backend.ts';
 import type { Backend } from '../../src/backend.ts';
 import { loadConfig } from '../../src/config.ts';
-import type { Submission } from '../../src/domain/submission.ts';
 import { FINAL_STATUSES } from '../../src/domain/submission.ts';
 import { createLogger } from '../../src/logger.ts';
 import { storePreview, THUMBNAIL_SIZE } from '../../src/media/media-files.ts';
 import { decodeAnalysisRaster, inspectImage, measureChannels } from '../../indexer/media/inspect-image.ts';
-import { AMBIGUOUS_MAX_DISTANCE, contentHash, hammingDistance } from '../../indexer/media/perceptual-hash.ts';
+import { contentHash } from '../../indexer/media/perceptual-hash.ts';
 import { fetchImage } from '../../indexer/media/safe-fetch.ts';
 import { createPublisher } from '../../indexer/run-publisher.ts';
 import type { PublisherResult, PublisherRun, StageTime } from './types.ts';
 import { setting } from './settings.ts';
+import { benchSubmission, closeServer, PREVIEWS_PER_SUBMISSION, previewUrl, renderPreviews, serve } from './works.ts';
+import type { Preview } from './works.ts';
 
-const PREVIEWS_PER_SUBMISSION = 3;
 /** Distinct model labels by default: a mixed queue. */
 const MODELS = 10;
-/** Generated previews must be at least this far apart (perceptual distance), a margin over the ambiguity limit. */
-const MIN_DISTANCE = AMBIGUOUS_MAX_DISTANCE + 12;
 /** Previews timed one at a time, stage by stage, after the run. */
 const STAGE_SAMPLE = 30;
 const POLL_MS = 10;
-
-/** A deterministic line drawing on white (curves, circles, a polyline), like a typical SVG work's preview. */
-function drawingSvg(seed: number, width = 600, height = 400): string {
-  let state = (seed * 2654435761 + 12345) >>> 0;
-  const random = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const x = (): string => (40 + random() * (width - 80)).toFixed(0);
-  const y = (): string => (30 + random() * (height - 60)).toFixed(0);
-  const stroke = (): string => `stroke="#${['222', '1a4d8f', '8f1a1a', '2d6b2d'][Math.floor(random() * 4)] ?? '222'}" stroke-width="${(3 + random() * 6).toFixed(0)}" fill="none"`;
-  const shapes: string[] = [];
-  const count = 8 + Math.floor(random() * 8);
-  for (let i = 0; i < count; i += 1) {
-    const pick = random();
-    if (pick < 0.3) shapes.push(`<circle cx="${x()}" cy="${y()}" r="${(10 + random() * 70).toFixed(0)}" ${stroke()}/>`);
-    else if (pick < 0.45) shapes.push(`<rect x="${x()}" y="${y()}" width="${(20 + random() * 120).toFixed(0)}" height="${(20 + random() * 90).toFixed(0)}" fill="#${['333', '7a9cc6', 'd9a441'][Math.floor(random() * 3)] ?? '333'}"/>`);
-    else if (pick < 0.7) shapes.push(`<polyline points="${x()},${y()} ${x()},${y()} ${x()},${y()} ${x()},${y()}" ${stroke()}/>`);
-    else shapes.push(`<path d="M${x()} ${y()} Q${x()} ${y()} ${x()} ${y()} T${x()} ${y()}" ${stroke()}/>`);
-  }
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#fff"/>${shapes.join('')}</svg>`;
-}
-
-interface Preview {
-  bytes: Buffer;
-  hash: string;
-}
-
-/** count PNG previews, each farther than MIN_DISTANCE from every other; seeds that come too close are skipped. */
-async function renderPreviews(count: number): Promise<{ previews: Preview[]; closest: number }> {
-  const previews: Preview[] = [];
-  let seed = 1;
-  let closest = 256;
-  while (previews.length < count) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(16, count - previews.length) }, async (_, i) => {
-        const bytes = await sharp(Buffer.from(drawingSvg(seed + i))).png().toBuffer();
-        const inspection = await inspectImage(bytes);
-        if (!inspection.ok || inspection.blank) throw new Error(`drawing ${seed + i} does not pass inspection`);
-        return { bytes, hash: inspection.blockhash };
-      }),
-    );
-    seed += batch.length;
-    for (const candidate of batch) {
-      if (previews.length >= count) break;
-      const nearest = previews.reduce((least, other) => Math.min(least, hammingDistance(candidate.hash, other.hash)), 256);
-      if (nearest < MIN_DISTANCE) continue;
-      closest = Math.min(closest, nearest);
-      previews.push(candidate);
-    }
-    if (seed > count * 20) throw new Error(`only ${previews.length} of ${count} previews could be made distinct`);
-  }
-  return { previews, closest };
-}
-
-/** A loopback server of the previews at /preview-{i}.png. */
-async function serve(previews: readonly Preview[]): Promise<{ server: Server; host: string }> {
-  const server = createServer((request, response) => {
-    const match = /^\/preview-(\d+)\.png$/.exec(request.url ?? '');
-    const preview = match ? previews[Number(match[1])] : undefined;
-    if (!preview) {
-      response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
-      return;
-    }
-    response.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': preview.bytes.length }).end(preview.bytes);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, host: `127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
 
 /** Wall time of calls by name. */
 class Timings {
@@ -153,28 +77,13 @@ function timed<T extends object>(target: T, prefix: string, timings: Timings): T
   });
 }
 
-function submission(i: number, models: number, urls: readonly string[]): Submission {
-  const month = String((i % 12) + 1).padStart(2, '0');
-  const day = String((i % 28) + 1).padStart(2, '0');
-  return {
-    sourceUrl: `https://github.com/bench-owner/work-${i}`,
-    date: `2025-${month}-${day}`,
-    model: `Bench-Model-${i % models}`,
-    author: 'Bench Owner',
-    format: 'svg',
-    title: { zh: `基准作品第${i}号`, en: `Bench work number ${i}` },
-    notes: { zh: '发布器基准测试的作品。', en: 'A work of the publisher benchmark.' },
-    media: [...urls],
-  };
-}
-
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Times the publisher's per-preview stages one preview at a time, outside the run. */
 async function timeStages(previews: readonly Preview[], host: string, mediaDir: string): Promise<StageTime[]> {
   const stages = new Timings();
   for (let i = 0; i < Math.min(STAGE_SAMPLE, previews.length); i += 1) {
-    const { bytes } = await stages.time('fetch (loopback, SSRF-safe)', () => fetchImage(`http://${host}/preview-${i}.png`, { allowPrivate: true }));
+    const { bytes } = await stages.time('fetch (loopback, SSRF-safe)', () => fetchImage(previewUrl(host, i), { allowPrivate: true }));
     await stages.time('inspect (all: header, decode, analysis, hash)', () => inspectImage(bytes));
     const raster = await stages.time('  decode to analysis raster (sharp)', () => decodeAnalysisRaster(bytes));
     await stages.time('  channels + content hash (JS)', async () => {
@@ -212,10 +121,9 @@ async function runOnce(folder: string, host: string, count: number, concurrency:
   });
   const backend = await openBackend({ databaseFile: config.databaseFile }, { migrate: true });
   try {
-    const url = (index: number): string => `http://${host}/preview-${index}.png`;
     const items = Array.from({ length: count }, (_, i) => ({
       tokenName: 'bench',
-      submission: submission(i, models, Array.from({ length: PREVIEWS_PER_SUBMISSION }, (__, k) => url(i * PREVIEWS_PER_SUBMISSION + k))),
+      submission: benchSubmission(i, models, Array.from({ length: PREVIEWS_PER_SUBMISSION }, (__, k) => previewUrl(host, i * PREVIEWS_PER_SUBMISSION + k))),
     }));
     const enqueued = await backend.submissions.enqueue(items);
     if (enqueued.kind !== 'accepted') throw new Error(`enqueue answered ${enqueued.kind}`);
@@ -307,10 +215,7 @@ async function main(): Promise<void> {
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
-    if (server) {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server?.close(() => resolve()));
-    }
+    if (server) await closeServer(server);
     rmSync(folder, { recursive: true, force: true });
   }
 }
