@@ -55,9 +55,13 @@ async function main(): Promise<void> {
   if (config.paths.length === 0) throw new Error('no paths to request');
   const method = config.method ?? 'GET';
   const bodies = config.bodies;
-  if (method === 'POST' && !bodies?.length) throw new Error('POST needs bodies');
+  if (method === 'POST' && !bodies?.some((body) => body !== null)) throw new Error('POST needs bodies');
   const count = bodies?.length ?? config.paths.length;
   const pathOf = (index: number): string => config.paths[config.paths.length === 1 ? 0 : index] ?? '?';
+  const bodyOf = (index: number): string | undefined => bodies?.[index] ?? undefined;
+  // A fresh header object per request: autocannon writes Content-Length into the one it is given.
+  const getHeaders = (): Record<string, string> => ({ ...config.headers });
+  const postHeaders = (): Record<string, string> => ({ ...config.headers, ...config.bodyHeaders });
   const check = config.bodyCheck ?? 'none';
   const tags = config.tags ?? [];
   const latencies = new Map<string, number[]>();
@@ -68,6 +72,7 @@ async function main(): Promise<void> {
   let badBodies = 0;
   const cpuBefore = process.cpuUsage();
   const startedAt = performance.now();
+  const startedAtMs = Date.now();
 
   const result = await autocannon({
     url: config.url,
@@ -83,7 +88,9 @@ async function main(): Promise<void> {
           next += 1;
           context.index = index;
           context.sentAt = performance.now();
-          return bodies ? { ...request, method, path: pathOf(index), body: bodies[index] } : { ...request, path: pathOf(index) };
+          const body = bodyOf(index);
+          if (body === undefined) return { ...request, method: 'GET', path: pathOf(index), headers: getHeaders(), body: undefined };
+          return { ...request, method: 'POST', path: pathOf(index), headers: postHeaders(), body };
         },
         onResponse: (status, body, context) => {
           const index = typeof context.index === 'number' ? context.index : -1;
@@ -98,12 +105,12 @@ async function main(): Promise<void> {
             slowest.sort((a, b) => b.ms - a.ms);
             slowest.length = Math.min(slowest.length, SLOWEST);
           }
-          const problem = status < 200 || status > 299 ? `status ${status}` : bodyProblem(check, body);
+          const problem = status < 200 || status > 299 ? `status ${status}` : bodyOf(index) === undefined ? undefined : bodyProblem(check, body);
           if (problem !== undefined) {
             if (status >= 200 && status <= 299) badBodies += 1;
             badByTag.set(tag, (badByTag.get(tag) ?? 0) + 1);
             if (failures.length < MAX_FAILURES) {
-              const request = bodies?.[index]?.slice(0, 300);
+              const request = bodyOf(index)?.slice(0, 300);
               failures.push({ path: pathOf(index), ...(request === undefined ? {} : { request }), status, body: `${problem}: ${body.slice(0, 400)}` });
             }
           }
@@ -125,6 +132,7 @@ async function main(): Promise<void> {
   const total = Object.values(statusCodes).reduce((sum, count) => sum + count, 0);
   const output: LoadResult = {
     title: config.title,
+    startedAtMs,
     requestsPerSecond: round(result.requests.average),
     total,
     seconds: result.duration,
@@ -142,7 +150,7 @@ async function main(): Promise<void> {
     byTag,
     failures,
     loadCpuPercent,
-    slowest: slowest.map(({ index, ms }) => ({ path: bodies ? `${pathOf(index)} ${bodies[index] ?? ''}` : pathOf(index), ms: round(ms) })),
+    slowest: slowest.map(({ index, ms }) => ({ path: `${pathOf(index)} ${bodyOf(index) ?? ''}`.trim(), ms: round(ms) })),
   };
   process.stdout.write(`${JSON.stringify(output)}\n`);
 }

@@ -17,9 +17,11 @@ export interface LoadConfig {
   paths: string[];
   /** GET unless given; POST needs bodies. */
   method?: 'GET' | 'POST';
-  /** Request bodies, in order; when given, they set the number of requests in the list. */
-  bodies?: string[];
-  /** How to judge the answer's body; none by default (only the status counts). */
+  /** Request bodies, in order; when given, they set the number of requests in the list. A null body makes that request a GET (a mixed list). */
+  bodies?: (string | null)[];
+  /** Headers added to the requests that carry a body (e.g. MCP's), on top of headers. */
+  bodyHeaders?: Record<string, string>;
+  /** How to judge the answer's body of a request that carried one; none by default (only the status counts). */
   bodyCheck?: BodyCheck;
   /** A class name per request (same length as the list), for per-class latency; optional. */
   tags?: string[];
@@ -49,6 +51,8 @@ export interface Failure {
 
 export interface LoadResult {
   title: string;
+  /** When autocannon started, in ms since the epoch (to line up samples taken by the runner). */
+  startedAtMs: number;
   requestsPerSecond: number;
   total: number;
   seconds: number;
@@ -201,4 +205,59 @@ export interface ExportsResult {
   downloads: ExportDownload[];
   /** Each server process over the whole scenario: RSS before the first download, peak over all, CPU summed. */
   processes: ProcessMemory[];
+}
+
+/** One server process's RSS (MB) in the first and the last window of the soak, or all of them summed. */
+export interface MemoryWindow {
+  /** The process id, or 0 for the sum over all processes. */
+  pid: number;
+  /** The primary, an HTTP worker, a helper of another program (tsx's esbuild service), or the sum. */
+  role: 'primary' | 'worker' | 'helper' | 'total';
+  firstMegabytes: number;
+  lastMegabytes: number;
+  peakMegabytes: number;
+  /** How far the last window's mean may lie above the first's: max(10 %, 30 MB per process). */
+  allowedMegabytes: number;
+  grew: boolean;
+  /** Mean RSS of each 5 s of the run, to see whether growth levels off. */
+  everyFiveSeconds: number[];
+}
+
+/** What happened to the soak's submissions: sent over HTTP during the run, then followed to a final status. */
+export interface SoakSubmissions {
+  /** Submitted during the measured run (besides the few of the warm-up). */
+  planned: number;
+  accepted: number;
+  warmupAccepted: number;
+  /** Ingest requests that did not answer 202 with every item accepted, with the first answers. */
+  failedRequests: number;
+  failures: string[];
+  /** Of the run's submissions: published, and final (published, duplicate or needs_review) when the load stopped. */
+  publishedDuringRun: number;
+  finalDuringRun: number;
+  /** Statuses of all of them (warm-up included) at the end, and whether every one was final. */
+  statuses: Record<string, number>;
+  allFinal: boolean;
+  /** Seconds after the load stopped until every submission was final (or the wait ran out). */
+  drainSeconds: number;
+  /** Records the catalog gained from before the warm-up to the end. */
+  recordsAdded: number;
+}
+
+/** What the soak scenario measures: a mixed read load while submissions are published, and the servers' memory over it. */
+export interface SoakResult {
+  seconds: number;
+  warmupSeconds: number;
+  connections: number;
+  warmup: LoadResult;
+  load: LoadResult;
+  submissions: SoakSubmissions;
+  /** Length of the first and the last window compared, and the samples taken (one a second). */
+  windowSeconds: number;
+  samples: number;
+  /** Per process, then the total. */
+  memory: MemoryWindow[];
+  /** Server processes that appeared or vanished during the run (a worker restarted). */
+  processChanges: number;
+  renderSeconds: number;
 }
