@@ -109,7 +109,8 @@ function rssKilobytes(pid: number): number {
   }
 }
 
-function commandName(pid: number): string {
+/** The command name of a process (e.g. node, esbuild), ? when it is gone. */
+export function commandName(pid: number): string {
   try {
     return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
   } catch {

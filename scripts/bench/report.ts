@@ -1,6 +1,6 @@
 /** Printing of the benchmark's figures: scenario lines, loud failures, goal checks and the final table. */
 import { FLAT_MEMORY_LIMIT_MB } from './exports.ts';
-import type { ExportDownload, ExportsResult, HashesResult, LoadResult, PublisherResult, PublisherRun, StageTime } from './types.ts';
+import type { ExportDownload, ExportsResult, HashesResult, LoadResult, PublisherResult, PublisherRun, SoakResult, StageTime } from './types.ts';
 
 /** The server's figures, when the HTTP scenarios ran. */
 export interface ServerFacts {
@@ -17,12 +17,14 @@ export interface Facts {
   hashes?: HashesResult;
   publisher?: PublisherResult;
   exports?: ExportsResult;
+  soak?: SoakResult;
 }
 
 /** The HTTP scenario an MCP scenario is compared with. */
 export const MCP_COUNTERPART: Readonly<Record<string, string>> = { 'mcp-distinct': 'search-distinct', 'mcp-repeated': 'search-repeated' };
 
-const number = (value: number, digits = 0): string => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+/** A figure in en-US digits grouping, with the given fixed decimals. */
+export const number = (value: number, digits = 0): string => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /** Errors, timeouts, non-2xx answers and failed bodies (JSON-RPC errors, isError results) of a scenario. */
 export function badCount(result: LoadResult): number {
@@ -41,8 +43,9 @@ export function printScenario(name: string, result: LoadResult, baseline: LoadRe
       `max ${number(result.max)} ms  ${number(result.total)} requests  bad ${badCount(result)}  ${ratio(result, baseline)} healthz${versus}  (load process ${result.loadCpuPercent}% CPU)`,
   );
   if (result.byTag.length > 1) {
+    const width = Math.max(8, ...result.byTag.map((tag) => tag.tag.length));
     for (const tag of result.byTag) {
-      console.log(`      ${tag.tag.padEnd(8)} ${number(tag.count).padStart(7)} req  p50 ${number(tag.p50, 1)} ms  p99 ${number(tag.p99, 1)} ms  max ${number(tag.max)} ms${tag.bad ? `  BAD ${tag.bad}` : ''}`);
+      console.log(`      ${tag.tag.padEnd(width)} ${number(tag.count).padStart(7)} req  p50 ${number(tag.p50, 1)} ms  p99 ${number(tag.p99, 1)} ms  max ${number(tag.max)} ms${tag.bad ? `  BAD ${tag.bad}` : ''}`);
     }
   }
   if (process.env.BENCH_SLOWEST === '1') {
@@ -174,7 +177,8 @@ export function printPublisher(result: PublisherResult): void {
   for (const stage of result.stages) console.log(`    ${stageLine(stage)}`);
 }
 
-interface Goal {
+/** A goal line: PASS or MISS with the measured figure. */
+export interface Goal {
   label: string;
   pass: boolean;
   figure: string;

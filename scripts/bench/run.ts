@@ -31,7 +31,10 @@ import { distinctSearches, EXTRA_CLASSES, MCP_HEADERS, MCP_PATH, mcpSearchBodies
 import type { QueryClass } from './queries.ts';
 import { allPublished, badCount, exportsFailed, goals, MCP_COUNTERPART, printExportDownload, printExportsOverall, printFailures, printGoals, printHashes, printPublisher, printScenario, printTable } from './report.ts';
 import type { Facts, ServerFacts } from './report.ts';
-import type { ExportsResult, LoadConfig, LoadResult } from './types.ts';
+import { printSoak, printSoakSummary, soakFailed, soakGoals } from './report-soak.ts';
+import { runSoak, soakSettings, startPreviewServer } from './soak.ts';
+import type { PreviewServer } from './soak.ts';
+import type { ExportsResult, LoadConfig, LoadResult, SoakResult } from './types.ts';
 import { setting } from './settings.ts';
 
 const DISTINCT_SEARCHES = 200_000;
@@ -49,8 +52,8 @@ const connections = setting('BENCH_CONNECTIONS', 50);
 const warmupSeconds = setting('BENCH_WARMUP', 3);
 const headers = process.env.BENCH_ENCODING ? { 'accept-encoding': process.env.BENCH_ENCODING } : undefined;
 const CLASS_SCENARIOS = [...QUERY_CLASSES, ...EXTRA_CLASSES].map((kind) => `distinct:${kind}`);
-/** Scenarios against the server, in the order they run (exports after the load scenarios). */
-const HTTP_SCENARIOS = ['healthz', 'record', 'search-repeated', 'search-distinct', 'mcp-distinct', 'mcp-repeated', 'exports'];
+/** Scenarios against the server, in the order they run (exports after the load scenarios, soak last: its submissions change the catalog). */
+const HTTP_SCENARIOS = ['healthz', 'record', 'search-repeated', 'search-distinct', 'mcp-distinct', 'mcp-repeated', 'exports', 'soak'];
 /** Scenarios without the server, run after it stopped. */
 const LOCAL_SCENARIOS = ['hashes', 'publisher'];
 const DEFAULT_PUBLISHER_RUNS = '8,4,8:1';
@@ -92,6 +95,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 let workFolder: string | undefined;
 let server: Server | undefined;
+let previewServer: PreviewServer | undefined;
 
 async function cleanUp(): Promise<void> {
   if (server) {
@@ -99,6 +103,8 @@ async function cleanUp(): Promise<void> {
     console.log(`server stopped (${how === 'clean' ? 'clean exit after SIGTERM' : 'KILLED: it did not exit within 15 s of SIGTERM'})`);
     server = undefined;
   }
+  await previewServer?.close();
+  previewServer = undefined;
   if (workFolder) rmSync(workFolder, { recursive: true, force: true });
   workFolder = undefined;
 }
@@ -122,6 +128,7 @@ interface HttpOutcome {
   warmups: LoadResult[];
   facts: ServerFacts;
   exports?: ExportsResult;
+  soak?: SoakResult;
 }
 
 /** Generates and imports the catalog, starts the server, runs the load scenarios and stops it. */
@@ -136,9 +143,16 @@ async function runHttp(scenarios: readonly string[]): Promise<HttpOutcome> {
   const importRate = printed ? Number(printed[1]) : records / imported.seconds;
   console.log(`import: ${imported.stdout.trim()} (${imported.seconds.toFixed(1)} s with process start)`);
 
+  const soak = scenarios.includes('soak') ? soakSettings() : undefined;
+  if (soak) {
+    previewServer = await startPreviewServer(soak);
+    console.log(`soak previews: ${previewServer.renderSeconds.toFixed(1)} s to render, served at http://${previewServer.host}/ for the server's own publisher`);
+  }
+  // The soak's publisher fetches previews from the loopback image server: allow that host and private addresses.
+  const publishing = previewServer ? { ARCHIVE_UPLOAD_HOSTS: previewServer.host, ARCHIVE_ALLOW_PRIVATE_MEDIA: '1' } : {};
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', ARCHIVE_DATA_DIR: dataDir, ARCHIVE_BASE_URL: origin, ARCHIVE_DEMO: '0', ARCHIVE_LOG_LEVEL: 'warn', ARCHIVE_RATE_LIMIT_READS: '0', ARCHIVE_RATE_LIMIT_INGEST: '0', ARCHIVE_INGEST_DAILY_QUOTA: '0' };
+  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', ARCHIVE_DATA_DIR: dataDir, ARCHIVE_BASE_URL: origin, ARCHIVE_DEMO: '0', ARCHIVE_LOG_LEVEL: 'warn', ARCHIVE_RATE_LIMIT_READS: '0', ARCHIVE_RATE_LIMIT_INGEST: '0', ARCHIVE_INGEST_DAILY_QUOTA: '0', ...publishing };
   const spawned = performance.now();
   server = startServer(env);
   const coldStart = await waitUntilReady(server, `${origin}/readyz`, spawned, 60);
@@ -221,13 +235,24 @@ async function runHttp(scenarios: readonly string[]): Promise<HttpOutcome> {
     exports.processes = overallMemory(exports.downloads);
     printExportsOverall(exports);
   }
-  const serverLines = [...server.lines];
+  let soakResult: SoakResult | undefined;
+  if (soak && previewServer) {
+    console.log(
+      `soak (mixed reads, searches, timeline, pages and MCP calls at ${soak.connections} connections for ${soak.seconds} s after a ${soak.warmupSeconds} s warm-up, ` +
+        `while ${soak.submissions} submissions are sent over HTTP and published; RSS of the server's processes sampled every second):`,
+    );
+    await sleep(SETTLE_MS);
+    soakResult = await runSoak({ origin, serverPid: server.pid, env, ids, previews: previewServer }, soak);
+    printSoak(soakResult, results.get('healthz'));
+  }
+  // The publisher's warning that private media addresses are allowed is expected when the soak runs.
+  const serverLines = server.lines.filter((line) => !line.includes('ARCHIVE_ALLOW_PRIVATE_MEDIA'));
   await cleanUp();
   if (serverLines.length) {
     console.log(`!!! the server wrote ${serverLines.length} line(s) at warn or above; the first:`);
     for (const line of serverLines.slice(0, 10)) console.log(`    ${line.slice(0, 400)}`);
   }
-  return { results, warmups, exports, facts: { importRecordsPerSecond: importRate, coldStartSeconds: coldStart, rssAfterWarmup: rssWarm.megabytes, rssAfterLoad: rssLoad.megabytes, processes: rssLoad.processes } };
+  return { results, warmups, exports, soak: soakResult, facts: { importRecordsPerSecond: importRate, coldStartSeconds: coldStart, rssAfterWarmup: rssWarm.megabytes, rssAfterLoad: rssLoad.megabytes, processes: rssLoad.processes } };
 }
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -254,6 +279,10 @@ async function main(): Promise<number> {
       facts.exports = outcome.exports;
       if (exportsFailed(outcome.exports)) problems.push('exports');
     }
+    if (outcome.soak) {
+      facts.soak = outcome.soak;
+      if (soakFailed(outcome.soak)) problems.push('soak');
+    }
   }
   if (scenarios.includes('hashes')) {
     console.log('duplicate lookup (HashIndex in its own process, server stopped):');
@@ -278,13 +307,14 @@ async function main(): Promise<number> {
     }
   }
 
-  const checks = goals(results, facts);
+  const checks = [...goals(results, facts), ...soakGoals(facts.soak)];
   console.log('goals:');
   printGoals(checks);
   console.log(`load average after: ${(loadavg()[0] ?? 0).toFixed(2)} (1 min)`);
   const setup = http ? `, ${records.toLocaleString('en-US')} records, ${connections} connections, ${seconds} s each` : '';
   console.log(`summary (${availableParallelism()} cores, node ${process.version}${setup}, total run ${((performance.now() - began) / 1000).toFixed(0)} s):`);
   printTable(results, facts);
+  printSoakSummary(facts.soak);
   const failed = [...results.values(), ...warmups].filter((result) => badCount(result) > 0);
   if (failed.length) console.log(`!!! FAILED REQUESTS in ${failed.map((result) => result.title).join(', ')}: see above; this is a bug`);
   if (problems.length) console.log(`!!! FAILED: ${problems.join(', ')}: see above; this is a bug`);
