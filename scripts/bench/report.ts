@@ -26,9 +26,9 @@ export const MCP_COUNTERPART: Readonly<Record<string, string>> = { 'mcp-distinct
 /** A figure in en-US digits grouping, with the given fixed decimals. */
 export const number = (value: number, digits = 0): string => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-/** Errors, timeouts, non-2xx answers and failed bodies (JSON-RPC errors, isError results) of a scenario. */
+/** Errors (timeouts included: autocannon counts a timeout as an error too), non-2xx answers and failed bodies (JSON-RPC errors, isError results) of a scenario. */
 export function badCount(result: LoadResult): number {
-  return result.errors + result.timeouts + result.non2xx + (result.badBodies ?? 0);
+  return result.errors + result.non2xx + (result.badBodies ?? 0);
 }
 
 function ratio(result: LoadResult, baseline: LoadResult | undefined): string {
@@ -67,7 +67,7 @@ function readable(path: string): string {
 export function printFailures(name: string, result: LoadResult): void {
   if (badCount(result) === 0) return;
   console.log('');
-  console.log(`  !!!!!!!! ${name}: ${result.non2xx} non-2xx, ${result.badBodies ?? 0} error bodies, ${result.errors} errors, ${result.timeouts} timeouts — this is a bug !!!!!!!!`);
+  console.log(`  !!!!!!!! ${name}: ${result.non2xx} non-2xx, ${result.badBodies ?? 0} error bodies, ${result.errors} errors (${result.timeouts} of them timeouts) — this is a bug !!!!!!!!`);
   console.log(`  !!! status codes: ${JSON.stringify(result.statusCodes)}`);
   for (const failure of result.failures) {
     console.log(`  !!! ${failure.status} ${readable(failure.path)}${failure.request ? ` ${failure.request}` : ''}\n        ${failure.body.replace(/\s+/g, ' ').slice(0, 300)}`);
