@@ -3,23 +3,27 @@
  * arguments: generates and imports a synthetic catalog into a temporary data folder, starts the
  * server on 127.0.0.1, loads it with autocannon from a separate process (HTTP searches and MCP
  * search_specimens calls), downloads each public bulk export once while sampling the server's
- * memory, stops it, then times HashIndex lookups at a million hashes and the real publisher over a
- * loopback image server, each in a child process, and prints req/s, latency, memory, throughput
- * and the goal checks.
+ * memory, runs the soak (a mixed read load at 100 connections for 60 s while 300 submissions are
+ * sent over HTTP and published by the server's own publisher from a loopback image server, RSS
+ * sampled every second), stops it, then times HashIndex lookups at a million hashes and the real
+ * publisher over a loopback image server, each in a child process, and prints req/s, latency,
+ * memory, throughput and the goal checks.
  *
  * Environment: BENCH_RECORDS (100000), BENCH_SECONDS per scenario (10), BENCH_CONNECTIONS (50),
  * BENCH_WARMUP seconds (3), BENCH_ONLY (comma-separated scenarios: healthz, record,
- * search-repeated, search-distinct, mcp-distinct, mcp-repeated, exports, hashes, publisher;
+ * search-repeated, search-distinct, mcp-distinct, mcp-repeated, exports, soak, hashes, publisher;
  * healthz runs whenever an HTTP scenario does; extra scenarios distinct:word, distinct:pair,
  * distinct:prefix, distinct:typo, distinct:zh, distinct:browse, or distinct:* for all),
  * BENCH_ENCODING (Accept-Encoding to send, none by default; not used by exports, which ask for
  * identity, then gzip once), BENCH_JSON (file for the results as JSON),
  * BENCH_SLOWEST=1 (print each scenario's slowest requests), BENCH_HASHES (1000000),
  * BENCH_SUBMISSIONS (100), BENCH_PUBLISHER_RUNS (publisher runs as "concurrency[:models]",
- * comma-separated; default "8,4,8:1", the first is the goal's). ARCHIVE_WORKERS and
- * ARCHIVE_RESPONSE_CACHE_MB pass through to the server.
- * Exits 1 when any request failed, any submission was not published or an export was wrong (a
- * bug), 0 otherwise.
+ * comma-separated; default "8,4,8:1", the first is the goal's), BENCH_SOAK_SECONDS (60),
+ * BENCH_SOAK_WARMUP seconds (30), BENCH_SOAK_CONNECTIONS (100), BENCH_SOAK_SUBMISSIONS (300),
+ * BENCH_SOAK_DRAIN (180: seconds to wait after the soak for its submissions to become final).
+ * ARCHIVE_WORKERS and ARCHIVE_RESPONSE_CACHE_MB pass through to the server.
+ * Exits 1 when any request failed, any submission was not published (in the soak: not final) or
+ * an export was wrong (a bug), 0 otherwise; a MISSed goal alone does not change the exit code.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -32,7 +36,7 @@ import type { QueryClass } from './queries.ts';
 import { allPublished, badCount, exportsFailed, goals, MCP_COUNTERPART, printExportDownload, printExportsOverall, printFailures, printGoals, printHashes, printPublisher, printScenario, printTable } from './report.ts';
 import type { Facts, ServerFacts } from './report.ts';
 import { printSoak, printSoakSummary, soakFailed, soakGoals } from './report-soak.ts';
-import { runSoak, soakSettings, startPreviewServer } from './soak.ts';
+import { runSoak, soakSettings, startPreviewServer, warmupSubmissions } from './soak.ts';
 import type { PreviewServer } from './soak.ts';
 import type { ExportsResult, LoadConfig, LoadResult, SoakResult } from './types.ts';
 import { setting } from './settings.ts';
@@ -239,7 +243,7 @@ async function runHttp(scenarios: readonly string[]): Promise<HttpOutcome> {
   if (soak && previewServer) {
     console.log(
       `soak (mixed reads, searches, timeline, pages and MCP calls at ${soak.connections} connections for ${soak.seconds} s after a ${soak.warmupSeconds} s warm-up, ` +
-        `while ${soak.submissions} submissions are sent over HTTP and published; RSS of the server's processes sampled every second):`,
+        `while submissions are sent over HTTP and published throughout (${warmupSubmissions(soak)} in the warm-up, ${soak.submissions} in the run); RSS of the server's processes sampled every second):`,
     );
     await sleep(SETTLE_MS);
     soakResult = await runSoak({ origin, serverPid: server.pid, env, ids, previews: previewServer }, soak);

@@ -35,16 +35,8 @@ export function soakSettings(): SoakSettings {
   };
 }
 
-/** Submissions at the start of the warm-up, so the publisher's image libraries are loaded before memory is measured; the rest of the warm-up fills the read caches. */
-const WARMUP_SUBMISSIONS = 10;
 /** Submissions per POST /api/v1/ingest/batch. */
 const BATCH_SIZE = 10;
-/**
- * The submissions are spread over the whole run, so both measured windows are taken while the
- * publisher writes: a catalog write empties each worker's row sets and makes its cached responses
- * stale, so a quiet stretch at the end would fill caches that the first window saw emptied.
- */
-const SUBMITTING_SHARE = 1;
 const MODELS = 10;
 /** More requests in the list than the server answers in the time at the rates seen, so searches never repeat. */
 const REQUESTS_PER_SECOND_CEILING = 4000;
@@ -53,6 +45,15 @@ const SOURCE_OWNER = 'bench-soak';
 const TOKEN_NAME = 'bench-soak';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Submissions of the warm-up: the run's rate over the warm-up's seconds. Publishing goes on from the
+ * start of the warm-up to the end of the run, so both measured windows see the state the writes
+ * keep the processes in: the publisher's image libraries busy, and in each worker row sets emptied
+ * and cached responses made stale by every write. A quiet stretch before or after would let caches
+ * fill in one window that the other saw emptied.
+ */
+export const warmupSubmissions = (settings: SoakSettings): number => Math.ceil((settings.submissions * settings.warmupSeconds) / settings.seconds);
 
 /** The loopback image server with every preview the soak submits, started before the archive so it can be named in ARCHIVE_UPLOAD_HOSTS. */
 export interface PreviewServer {
@@ -63,7 +64,7 @@ export interface PreviewServer {
 
 export async function startPreviewServer(settings: SoakSettings): Promise<PreviewServer> {
   const started = performance.now();
-  const { previews } = await renderPreviews((WARMUP_SUBMISSIONS + settings.submissions) * PREVIEWS_PER_SUBMISSION);
+  const { previews } = await renderPreviews((warmupSubmissions(settings) + settings.submissions) * PREVIEWS_PER_SUBMISSION);
   const renderSeconds = (performance.now() - started) / 1000;
   const { server, host } = await serve(previews);
   const running: HttpServer = server;
@@ -154,17 +155,17 @@ function countStatuses(statuses: readonly (SubmissionStatus | 'unknown')[]): Rec
   return counts;
 }
 
-/** Sends the run's submissions in batches spread evenly over the first SUBMITTING_SHARE of the run. */
-async function submitDuringRun(submitter: Submitter, settings: SoakSettings, running: () => boolean): Promise<number> {
-  const batches = Math.ceil(settings.submissions / BATCH_SIZE);
-  const intervalMs = (settings.seconds * 1000 * SUBMITTING_SHARE) / batches;
+/** Sends submissions first … first + count - 1 in batches spread evenly over the given seconds, while the load runs. */
+async function submitSpread(submitter: Submitter, first: number, count: number, seconds: number, running: () => boolean): Promise<number> {
+  const batches = Math.ceil(count / BATCH_SIZE);
+  const intervalMs = (seconds * 1000) / batches;
   const started = performance.now();
   let accepted = 0;
   for (let batch = 0; batch < batches && running(); batch += 1) {
     const wait = started + batch * intervalMs - performance.now();
     if (wait > 0) await sleep(wait);
-    const first = WARMUP_SUBMISSIONS + batch * BATCH_SIZE;
-    accepted += await submitter.submit(first, Math.min(BATCH_SIZE, WARMUP_SUBMISSIONS + settings.submissions - first));
+    const from = first + batch * BATCH_SIZE;
+    accepted += await submitter.submit(from, Math.min(BATCH_SIZE, first + count - from));
   }
   return accepted;
 }
@@ -196,14 +197,17 @@ export async function runSoak(target: SoakTarget, settings: SoakSettings): Promi
   };
 
   const warmupConfig = config('soak warm-up', settings.warmupSeconds, 4242);
-  const [warmup, warmupAccepted] = await Promise.all([runLoad(warmupConfig), submitter.submit(0, WARMUP_SUBMISSIONS)]);
+  const warmupCount = warmupSubmissions(settings);
+  let warming = true;
+  const warmingUp = runLoad(warmupConfig).finally(() => (warming = false));
+  const [warmup, warmupAccepted] = await Promise.all([warmingUp, submitSpread(submitter, 0, warmupCount, settings.warmupSeconds, () => warming)]);
 
   const runConfig = config('soak', settings.seconds, 20261124);
   const sampler = new RssSampler(serverPid);
   sampler.start();
   let running = true;
   const loading = runLoad(runConfig).finally(() => (running = false));
-  const [load, accepted] = await Promise.all([loading, submitDuringRun(submitter, settings, () => running)]);
+  const [load, accepted] = await Promise.all([loading, submitSpread(submitter, warmupCount, settings.submissions, settings.seconds, () => running)]);
   sampler.stop();
 
   const runIds = submitter.ids.slice(warmupAccepted);
