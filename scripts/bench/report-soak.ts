@@ -28,7 +28,7 @@ export function printSoak(result: SoakResult, healthz: LoadResult | undefined): 
       `${JSON.stringify(submissions.statuses)}; the catalog gained ${number(submissions.recordsAdded)} records (previews rendered in ${number(result.renderSeconds, 1)} s)`,
   );
   console.log(`  RSS, mean of the first ${result.windowSeconds} s → mean of the last ${result.windowSeconds} s (${result.samples} samples, one a second):`);
-  for (const window of result.memory) console.log(`    ${label(window).padEnd(14)} ${growth(window)}  peak ${number(window.peakMegabytes)} MB${window.grew ? '  GREW' : ''}`);
+  for (const window of result.memory) console.log(`    ${label(window).padEnd(14)} ${growth(window)}  peak ${number(window.peakMegabytes)} MB  CPU ${window.cpuPercent}%${window.grew ? '  GREW' : ''}`);
   console.log('  RSS every 5 s (mean MB), to see whether it levels off:');
   for (const window of result.memory) console.log(`    ${label(window).padEnd(14)} ${window.everyFiveSeconds.map((value) => number(value)).join(' ')}`);
   if (result.processChanges) console.log(`  !!! ${result.processChanges} server process(es) came or went during the run (a worker restarted?)`);

@@ -2,7 +2,7 @@
  * RSS of the server's processes sampled once a second, and the soak's growth rule: the mean of
  * the last window against the mean of the first, per process and in total.
  */
-import { processTree, rssMegabytes } from './processes.ts';
+import { cpuSeconds, processTree, rssMegabytes } from './processes.ts';
 import type { MemoryWindow } from './types.ts';
 
 /** Growth allowed between the first and the last window: this share of the first mean, or this many MB per process, whichever is larger. */
@@ -13,6 +13,8 @@ export interface RssSample {
   atMs: number;
   /** MB by pid. */
   megabytes: Map<number, number>;
+  /** CPU seconds used so far, by pid. */
+  cpu: Map<number, number>;
 }
 
 const mean = (values: readonly number[]): number => (values.length ? values.reduce((sum, value) => sum + value, 0) / values.length : 0);
@@ -38,8 +40,8 @@ export class RssSampler {
   }
 
   private sample(): void {
-    const megabytes = new Map(processTree(this.primary).map((pid) => [pid, rssMegabytes(pid)] as const));
-    this.samples.push({ atMs: Date.now(), megabytes });
+    const pids = processTree(this.primary);
+    this.samples.push({ atMs: Date.now(), megabytes: new Map(pids.map((pid) => [pid, rssMegabytes(pid)])), cpu: new Map(pids.map((pid) => [pid, cpuSeconds(pid)])) });
   }
 
   /** The samples taken from fromMs (epoch) for the given seconds. */
@@ -60,7 +62,16 @@ const FIVE_SECONDS = 5;
 /** The growth a window of `first` MB may show: the larger of the share and the MB per server process. */
 const allowed = (first: number, processes: number): number => Math.max(first * GROWTH_SHARE, GROWTH_MEGABYTES * processes);
 
-function window(role: MemoryWindow['role'], pid: number, values: readonly number[], windowSeconds: number, processes: number): MemoryWindow {
+/** CPU the process used between its first and its last sample, in % of one core. */
+function cpuPercent(samples: readonly RssSample[], pid: number): number {
+  const seen = samples.filter((sample) => sample.cpu.has(pid));
+  const first = seen[0];
+  const last = seen.at(-1);
+  if (!first || !last || last.atMs <= first.atMs) return 0;
+  return Math.round((((last.cpu.get(pid) ?? 0) - (first.cpu.get(pid) ?? 0)) * 100_000) / (last.atMs - first.atMs));
+}
+
+function window(role: MemoryWindow['role'], pid: number, values: readonly number[], windowSeconds: number, processes: number, cpu: number): MemoryWindow {
   const firstMean = mean(values.slice(0, windowSeconds));
   const lastMean = mean(values.slice(-windowSeconds));
   const limit = allowed(firstMean, processes);
@@ -73,6 +84,7 @@ function window(role: MemoryWindow['role'], pid: number, values: readonly number
     allowedMegabytes: round(limit),
     grew: lastMean - firstMean > limit,
     everyFiveSeconds: meansOf(values, FIVE_SECONDS),
+    cpuPercent: cpu,
   };
 }
 
@@ -86,10 +98,10 @@ export function memoryWindows(samples: readonly RssSample[], primary: number, wi
   const roleOf = (pid: number): MemoryWindow['role'] => (pid === primary ? 'primary' : nameOf(pid) === 'node' ? 'worker' : 'helper');
   const windows = pids.map((pid) => {
     const values = samples.flatMap((sample) => (sample.megabytes.has(pid) ? [sample.megabytes.get(pid) ?? 0] : []));
-    return window(roleOf(pid), pid, values, windowSeconds, 1);
+    return window(roleOf(pid), pid, values, windowSeconds, 1, cpuPercent(samples, pid));
   });
   const servers = windows.filter((each) => each.role !== 'helper').length;
-  windows.push(window('total', 0, totals(samples), windowSeconds, servers));
+  windows.push(window('total', 0, totals(samples), windowSeconds, servers, windows.reduce((sum, each) => sum + each.cpuPercent, 0)));
   return windows;
 }
 

@@ -221,6 +221,8 @@ export interface MemoryWindow {
   grew: boolean;
   /** Mean RSS of each 5 s of the run, to see whether growth levels off. */
   everyFiveSeconds: number[];
+  /** CPU the process used during the run, in % of one core (who takes the cores while the publisher works). */
+  cpuPercent: number;
 }
 
 /** What happened to the soak's submissions: sent over HTTP during the run, then followed to a final status. */
