@@ -20,6 +20,7 @@ const windowsGrew = (result: SoakResult): MemoryWindow[] => result.memory.filter
 
 /** The soak as it finishes: the load by class, memory per process, the submissions, and failures shouted. */
 export function printSoak(result: SoakResult, healthz: LoadResult | undefined): void {
+  printScenario('soak warm-up', result.warmup, healthz);
   printScenario('soak', result.load, healthz);
   const { submissions } = result;
   console.log(
@@ -44,13 +45,14 @@ export function printSoak(result: SoakResult, healthz: LoadResult | undefined): 
 export function soakGoals(result: SoakResult | undefined): Goal[] {
   if (!result) return [];
   const bad = badCount(result.load) + result.submissions.failedRequests;
+  const badWarmup = badCount(result.warmup);
   const total = result.memory.find((window) => window.role === 'total');
   const grew = windowsGrew(result);
   return [
     {
       label: `soak: zero errors, mixed reads at ${result.connections} connections while publishing`,
-      pass: bad === 0,
-      figure: `${number(bad)} bad of ${number(result.load.total)} requests; ${number(result.load.requestsPerSecond)} req/s, p99 ${number(result.load.p99, 1)} ms`,
+      pass: bad === 0 && badWarmup === 0,
+      figure: `${number(bad)} bad of ${number(result.load.total)} requests (warm-up: ${number(badWarmup)} of ${number(result.warmup.total)}); ${number(result.load.requestsPerSecond)} req/s, p99 ${number(result.load.p99, 1)} ms`,
     },
     {
       label: `soak: RSS last ${result.windowSeconds} s ≤ first ${result.windowSeconds} s + max(${GROWTH_SHARE * 100} %, ${GROWTH_MEGABYTES} MB/process)`,

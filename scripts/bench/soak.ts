@@ -41,6 +41,7 @@ const MODELS = 10;
 /** More requests in the list than the server answers in the time at the rates seen, so searches never repeat. */
 const REQUESTS_PER_SECOND_CEILING = 4000;
 const WINDOW_SECONDS = 10;
+const STATUS_REQUESTS_AT_ONCE = 8;
 const SOURCE_OWNER = 'bench-soak';
 const TOKEN_NAME = 'bench-soak';
 
@@ -125,10 +126,9 @@ class Submitter {
   /** The status of each of the given submissions, a few requests at a time; an unanswered one counts as "unknown". */
   async statuses(ids: readonly string[]): Promise<(SubmissionStatus | 'unknown')[]> {
     const result: (SubmissionStatus | 'unknown')[] = [];
-    const PARALLEL = 8;
-    for (let i = 0; i < ids.length; i += PARALLEL) {
+    for (let i = 0; i < ids.length; i += STATUS_REQUESTS_AT_ONCE) {
       const part = await Promise.all(
-        ids.slice(i, i + PARALLEL).map(async (id) => {
+        ids.slice(i, i + STATUS_REQUESTS_AT_ONCE).map(async (id) => {
           try {
             const response = await fetch(`${this.origin}/api/v1/ingest/${id}`, { headers: { authorization: `Bearer ${this.token}` }, signal: AbortSignal.timeout(10_000) });
             if (response.status !== 200) {
@@ -196,13 +196,14 @@ export async function runSoak(target: SoakTarget, settings: SoakSettings): Promi
     return { ...base, title, seconds, paths: workload.paths, bodies: workload.bodies, tags: workload.tags };
   };
 
+  // Both lists are made first, so no pause without load lies between the warm-up and the run.
   const warmupConfig = config('soak warm-up', settings.warmupSeconds, 4242);
+  const runConfig = config('soak', settings.seconds, 20261124);
   const warmupCount = warmupSubmissions(settings);
   let warming = true;
   const warmingUp = runLoad(warmupConfig).finally(() => (warming = false));
   const [warmup, warmupAccepted] = await Promise.all([warmingUp, submitSpread(submitter, 0, warmupCount, settings.warmupSeconds, () => warming)]);
 
-  const runConfig = config('soak', settings.seconds, 20261124);
   const sampler = new RssSampler(serverPid);
   sampler.start();
   let running = true;
