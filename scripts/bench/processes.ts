@@ -52,8 +52,14 @@ export interface Server {
   exited: Promise<void>;
 }
 
+/** With BENCH_PROFILE_DIR set, every server process writes a V8 CPU profile there when it exits (cluster workers inherit the flags). */
+function profilingArgs(): string[] {
+  const directory = process.env.BENCH_PROFILE_DIR;
+  return directory ? ['--cpu-prof', `--cpu-prof-dir=${directory}`] : [];
+}
+
 export function startServer(env: NodeJS.ProcessEnv): Server {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...profilingArgs(), '--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   if (child.pid === undefined) throw new Error('could not start the server');
   const lines: string[] = [];
   const keep = (chunk: Buffer): void => {

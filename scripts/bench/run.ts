@@ -20,7 +20,8 @@
  * BENCH_SUBMISSIONS (100), BENCH_PUBLISHER_RUNS (publisher runs as "concurrency[:models]",
  * comma-separated; default "8,4,8:1", the first is the goal's), BENCH_SOAK_SECONDS (60),
  * BENCH_SOAK_WARMUP seconds (30), BENCH_SOAK_CONNECTIONS (100), BENCH_SOAK_SUBMISSIONS (300),
- * BENCH_SOAK_DRAIN (180: seconds to wait after the soak for its submissions to become final).
+ * BENCH_SOAK_DRAIN (180: seconds to wait after the soak for its submissions to become final),
+ * BENCH_PROFILE_DIR (a folder for V8 CPU profiles of every server process, written as they exit).
  * ARCHIVE_WORKERS and ARCHIVE_RESPONSE_CACHE_MB pass through to the server.
  * Exits 1 when any request failed, any submission was not published (in the soak: not final) or
  * an export was wrong (a bug), 0 otherwise; a MISSed goal alone does not change the exit code.

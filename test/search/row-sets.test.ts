@@ -10,6 +10,38 @@ import { syntheticCatalog } from '../../src/catalog/synthetic.ts';
 import { distinctSearches } from '../../scripts/bench/queries.ts';
 import type { SearchQuery } from '../../src/domain/search-query.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
+import type { CanonicalRecord } from '../../src/domain/record.ts';
+
+/** A small deterministic generator (mulberry32), so a failing round can be replayed. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The query a bench search path asks for. */
+function queryOf(path: string): SearchQuery {
+  const params = new URL(path, 'http://archive.test').searchParams;
+  const text = params.get('q') ?? undefined;
+  const filters: SearchQuery['filters'] = {};
+  for (const name of ['source', 'format', 'kind', 'year'] as const) {
+    const value = params.get(name);
+    if (value) Object.assign(filters, { [name]: value });
+  }
+  return {
+    lang: params.get('lang') === 'en' ? 'en' : 'zh',
+    ...(text ? { text } : {}),
+    filters,
+    order: (params.get('sort') as SearchQuery['order'] | null) ?? 'relevance',
+    offset: Number(params.get('offset') ?? 0),
+    limit: Number(params.get('limit') ?? 20),
+  };
+}
 
 describe('row sets', () => {
   const universe = new RowUniverse(Float64Array.from([10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160, 170, 180, 190, 200, 210, 220, 230, 240, 250, 260, 270, 280, 290, 300, 310, 320, 330, 340, 350]));
@@ -43,13 +75,49 @@ describe('row sets', () => {
 
   it('keeps cached sets within the byte bound, dropping the least recently used', () => {
     const cache = new RowSetCache(universe.none().bytes * 2);
-    cache.set('a', universe.none());
-    cache.set('b', universe.none());
+    const entry = () => ({ set: universe.none(), covered: universe.size });
+    cache.set('a', entry());
+    cache.set('b', entry());
     cache.get('a');
-    cache.set('c', universe.none());
+    cache.set('c', entry());
     expect(cache.get('b')).to.equal(undefined);
     expect(cache.get('a')).to.not.equal(undefined);
     expect(cache.size).to.equal(2);
+  });
+
+  it('after appends and kills, counts live rows and pages them in sort-key order', () => {
+    const random = seededRandom(7);
+    for (let round = 0; round < 200; round += 1) {
+      const start = Array.from({ length: 40 + Math.floor(random() * 60) }, (_, i) => (i + 1) * 10);
+      const changing = new RowUniverse(Float64Array.from(start));
+      const live = new Set(start);
+      const early = changing.setOf(start.filter(() => random() < 0.5));
+      for (let step = 0; step < 30; step += 1) {
+        const key = Math.floor(random() * 1100);
+        if (random() < 0.35) {
+          changing.kill(key);
+          live.delete(key);
+        } else {
+          changing.append(key);
+          live.add(key);
+        }
+      }
+      const members = [...live].filter(() => random() < 0.6).sort((a, b) => a - b);
+      const set = changing.setOf(members);
+      expect(set.count(), 'members').to.equal(members.length);
+      expect(changing.all().count(), 'live rows').to.equal(live.size);
+      expect(changing.rows).to.equal(live.size);
+      // A set made before the changes keeps only the rows that are still live once masked.
+      const earlyLive = early.and(changing.all());
+      for (const ordinal of changing.page(earlyLive, 0, 1000, true)) expect(live.has(changing.keyAt(ordinal))).to.equal(true);
+      for (const ascending of [true, false]) {
+        const ordered = ascending ? members : [...members].reverse();
+        const offset = Math.floor(random() * (members.length + 3));
+        const limit = 1 + Math.floor(random() * 12);
+        const page = changing.page(set, offset, limit, ascending).map((ordinal) => changing.keyAt(ordinal));
+        expect(page, `round ${round}, offset ${offset}, limit ${limit}, ascending ${ascending}`).to.deep.equal(ordered.slice(offset, offset + limit));
+      }
+    }
   });
 
   it('ranks title over metadata over text, rarer terms higher, ties in given order', () => {
@@ -86,21 +154,7 @@ describe('search with row sets and with FTS5 counting give the same answers', fu
     let compared = 0;
     let ranked = 0;
     for (const path of paths) {
-      const params = new URL(path, 'http://archive.test').searchParams;
-      const text = params.get('q') ?? undefined;
-      const filters: SearchQuery['filters'] = {};
-      for (const name of ['source', 'format', 'kind', 'year'] as const) {
-        const value = params.get(name);
-        if (value) Object.assign(filters, { [name]: value });
-      }
-      const query: SearchQuery = {
-        lang: params.get('lang') === 'en' ? 'en' : 'zh',
-        ...(text ? { text } : {}),
-        filters,
-        order: (params.get('sort') as SearchQuery['order'] | null) ?? 'relevance',
-        offset: Number(params.get('offset') ?? 0),
-        limit: Number(params.get('limit') ?? 20),
-      };
+      const query = queryOf(path);
       const expected = await withoutSets.search(query);
       const actual = await withSets.search(query);
       expect(actual, path).to.deep.equal(expected);
@@ -109,5 +163,52 @@ describe('search with row sets and with FTS5 counting give the same answers', fu
     }
     expect(compared).to.equal(600);
     expect(ranked).to.be.above(200);
+  });
+});
+
+describe('row sets kept current across writes of another connection', function () {
+  this.timeout(60_000);
+  let dataDir = '';
+
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('answer like FTS5 counting after every small write: new, re-indexed, re-dated and removed records', async () => {
+    dataDir = temporaryDataDir();
+    const path = join(dataDir, 'archive.sqlite');
+    const writerDb = openDatabase(path);
+    SqliteRecordStore.migrate(writerDb);
+    SqliteSearchIndex.migrate(writerDb);
+    const writer = new SqliteSearchIndex(writerDb, 'never');
+    const records = [...syntheticCatalog(2400, '2026-11-20')];
+    await writer.upsert(records.slice(0, 2000));
+    // Readers on connections of their own, as in another process.
+    const withSets = new SqliteSearchIndex(openDatabase(path), 'always');
+    const withoutSets = new SqliteSearchIndex(openDatabase(path), 'never');
+    const { paths } = distinctSearches(400, 11);
+    const queries = paths.map(queryOf);
+    const random = seededRandom(3);
+    let fresh = 2000;
+    let compared = 0;
+    for (let round = 0; round < 40; round += 1) {
+      for (const query of queries.slice(round * 10, round * 10 + 10)) {
+        expect(await withSets.search(query), `round ${round}: ${JSON.stringify(query)}`).to.deep.equal(await withoutSets.search(query));
+        compared += 1;
+      }
+      const pick = (): CanonicalRecord => records[Math.floor(random() * fresh)] as CanonicalRecord;
+      const roll = random();
+      if (roll < 0.4) {
+        await writer.upsert(records.slice(fresh, fresh + 1 + Math.floor(random() * 5)));
+        fresh = Math.min(records.length, fresh + 6);
+      } else if (roll < 0.6) {
+        const other = pick();
+        await writer.upsert([{ ...pick(), title: other.title, notes: other.notes }]);
+      } else if (roll < 0.8) {
+        const moved = pick();
+        await writer.upsert([{ ...moved, date: `20${10 + Math.floor(random() * 16)}-0${1 + Math.floor(random() * 9)}-1${Math.floor(random() * 10)}` }]);
+      } else {
+        await writer.remove([pick().id, pick().id]);
+      }
+    }
+    expect(compared).to.equal(400);
   });
 });

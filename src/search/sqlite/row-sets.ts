@@ -7,28 +7,116 @@
  * sort-key order (date descending, then id), a "newest first" page is read straight off the bits.
  */
 
-/** The rows of the catalog at one moment: every sort key, ascending; a row's ordinal is its index. */
+/**
+ * The rows of the catalog as one process knows them; a row's ordinal is its bit. Built from every
+ * sort key in ascending order, then kept current by the writes it is told of: a new or re-indexed
+ * row is appended after the ordered ones, a removed or re-indexed row is killed (its bit leaves
+ * the live set). Sets made before an append simply lack the new ordinals (see `size`), so writes
+ * never force re-reading the sets of frequent words; pages merge the appended rows back into
+ * sort-key order. A full rebuild is due once `changes` grows large.
+ */
 export class RowUniverse {
-  readonly words: number;
+  private keys: Float64Array;
+  private used: number;
+  /** Ordinals below this are in ascending sort-key order. */
+  readonly ordered: number;
+  private readonly appended = new Map<number, number>();
+  private liveBits: Uint32Array;
+  private liveRows: number;
+  private killed = 0;
+  private liveSet: RowSet | undefined;
 
-  constructor(readonly keys: Float64Array) {
-    this.words = Math.ceil(keys.length / 32);
+  constructor(ascendingKeys: Float64Array) {
+    this.keys = ascendingKeys;
+    this.used = ascendingKeys.length;
+    this.ordered = ascendingKeys.length;
+    this.liveBits = filledBits(this.used, Math.ceil(this.used / 32));
+    this.liveRows = this.used;
   }
 
+  /** Ordinals given out, killed ones included: a set covering fewer lacks the rows appended since. */
   get size(): number {
-    return this.keys.length;
+    return this.used;
   }
 
-  /** The set of the given sort keys, which must be ascending (FTS5 returns rowids in that order). */
+  /** Rows alive now. */
+  get rows(): number {
+    return this.liveRows;
+  }
+
+  get words(): number {
+    return Math.ceil(this.used / 32);
+  }
+
+  /** Rows appended or killed since the build. */
+  get changes(): number {
+    return this.appended.size + this.killed;
+  }
+
+  keyAt(ordinal: number): number {
+    return this.keys[ordinal] as number;
+  }
+
+  isLive(ordinal: number): boolean {
+    return (((this.liveBits[ordinal >>> 5] ?? 0) >>> (ordinal & 31)) & 1) === 1;
+  }
+
+  /** The live ordinal of a sort key, if the key is a row. */
+  private ordinalOf(key: number): number | undefined {
+    const appended = this.appended.get(key);
+    if (appended !== undefined) return appended;
+    const ordinal = lowerBound(this.keys, this.ordered, key);
+    return ordinal < this.ordered && this.keys[ordinal] === key && this.isLive(ordinal) ? ordinal : undefined;
+  }
+
+  /** Takes a row out: its ordinal stays, but no longer counts or pages. */
+  kill(key: number): void {
+    const ordinal = this.ordinalOf(key);
+    if (ordinal === undefined) return;
+    this.appended.delete(key);
+    this.liveBits[ordinal >>> 5] = ((this.liveBits[ordinal >>> 5] ?? 0) & ~(1 << (ordinal & 31))) >>> 0;
+    this.liveRows -= 1;
+    this.killed += 1;
+    this.liveSet = undefined;
+  }
+
+  /** Gives a (new or re-indexed) row a fresh ordinal after every other, and returns it. */
+  append(key: number): number {
+    this.kill(key);
+    if (this.used === this.keys.length) {
+      const grown = new Float64Array(Math.max(64, this.keys.length * 2));
+      grown.set(this.keys);
+      this.keys = grown;
+    }
+    const ordinal = this.used;
+    this.keys[ordinal] = key;
+    this.used += 1;
+    if (this.liveBits.length < this.words) {
+      const grown = new Uint32Array(Math.max(this.words, this.liveBits.length * 2));
+      grown.set(this.liveBits);
+      this.liveBits = grown;
+    }
+    this.liveBits[ordinal >>> 5] = ((this.liveBits[ordinal >>> 5] ?? 0) | (1 << (ordinal & 31))) >>> 0;
+    this.appended.set(key, ordinal);
+    this.liveRows += 1;
+    this.liveSet = undefined;
+    return ordinal;
+  }
+
+  /** The set of the given sort keys, which must be ascending (FTS5 returns rowids in that order); keys that are not live rows are left out. */
   setOf(ascendingKeys: readonly number[]): RowSet {
     const bits = new Uint32Array(this.words);
     let ordinal = 0;
     for (const key of ascendingKeys) {
-      while (ordinal < this.keys.length && (this.keys[ordinal] as number) < key) ordinal += 1;
-      if (ordinal >= this.keys.length) break;
-      if (this.keys[ordinal] === key) bits[ordinal >>> 5] = (bits[ordinal >>> 5] as number) | (1 << (ordinal & 31));
+      const appended = this.appended.size > 0 ? this.appended.get(key) : undefined;
+      if (appended !== undefined) {
+        setBit(bits, appended);
+        continue;
+      }
+      while (ordinal < this.ordered && (this.keys[ordinal] as number) < key) ordinal += 1;
+      if (ordinal < this.ordered && this.keys[ordinal] === key) setBit(bits, ordinal);
     }
-    return new RowSet(bits);
+    return new RowSet(bits).and(this.all());
   }
 
   /** No row. */
@@ -36,17 +124,86 @@ export class RowUniverse {
     return new RowSet(new Uint32Array(this.words));
   }
 
-  /** Every row. */
+  /** Every live row. */
   all(): RowSet {
-    const bits = new Uint32Array(this.words).fill(0xffffffff);
-    const spare = this.words * 32 - this.keys.length;
-    if (spare > 0) bits[this.words - 1] = 0xffffffff >>> spare;
-    return new RowSet(bits);
+    this.liveSet ??= new RowSet(this.liveBits.slice(0, this.words));
+    return this.liveSet;
   }
 
-  keyAt(ordinal: number): number {
-    return this.keys[ordinal] as number;
+  /**
+   * Ordinals of one page of a set in sort-key order (ascending, or descending): the ordered rows
+   * straight off the bits, merged with the set's appended rows sorted by key.
+   */
+  page(set: RowSet, offset: number, limit: number, ascending: boolean): number[] {
+    const tail = set.membersFrom(this.ordered);
+    if (tail.length === 0) return set.page(offset, limit, ascending);
+    const direction = ascending ? 1 : -1;
+    tail.sort((a, b) => direction * (this.keyAt(a) - this.keyAt(b)));
+    const head = set.below(this.ordered);
+    const ranks = head.rankIndex();
+    const headTotal = head.count();
+    // Where each appended row falls among the ordered rows of the set, in the page's direction.
+    const headBefore = (ordinal: number): number => {
+      const key = this.keyAt(ordinal);
+      return ascending ? ranks(lowerBound(this.keys, this.ordered, key)) : headTotal - ranks(upperBound(this.keys, this.ordered, key));
+    };
+    let tailBefore = 0;
+    while (tailBefore < tail.length && headBefore(tail[tailBefore] as number) + tailBefore < offset) tailBefore += 1;
+    const fromHead = head.page(offset - tailBefore, limit, ascending);
+    const fromTail = tail.slice(tailBefore, tailBefore + limit);
+    const merged: number[] = [];
+    let i = 0;
+    let j = 0;
+    while (merged.length < limit && (i < fromHead.length || j < fromTail.length)) {
+      const a = fromHead[i];
+      const b = fromTail[j];
+      if (b === undefined || (a !== undefined && direction * (this.keyAt(a) - this.keyAt(b)) < 0)) {
+        merged.push(a as number);
+        i += 1;
+      } else {
+        merged.push(b);
+        j += 1;
+      }
+    }
+    return merged;
   }
+}
+
+/** The first index below end whose key is at least key. */
+function lowerBound(keys: Float64Array, end: number, key: number): number {
+  let low = 0;
+  let high = end;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((keys[middle] as number) < key) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** The first index below end whose key is above key. */
+function upperBound(keys: Float64Array, end: number, key: number): number {
+  let low = 0;
+  let high = end;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((keys[middle] as number) <= key) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+function setBit(bits: Uint32Array, ordinal: number): void {
+  bits[ordinal >>> 5] = ((bits[ordinal >>> 5] ?? 0) | (1 << (ordinal & 31))) >>> 0;
+}
+
+/** Words with the first `count` bits set. */
+function filledBits(count: number, words: number): Uint32Array {
+  const bits = new Uint32Array(words);
+  const full = count >>> 5;
+  bits.fill(0xffffffff, 0, full);
+  if (count & 31) bits[full] = 0xffffffff >>> (32 - (count & 31));
+  return bits;
 }
 
 function bitCount(word: number): number {
@@ -55,7 +212,7 @@ function bitCount(word: number): number {
   return (((value + (value >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
-/** A set of rows of one RowUniverse. Immutable: every operation returns a new set. */
+/** A set of rows of one RowUniverse. Immutable: every operation returns a new set. Sets made at different universe sizes combine as if the shorter were padded with zeros. */
 export class RowSet {
   private counted: number | undefined;
 
@@ -66,30 +223,41 @@ export class RowSet {
   }
 
   and(other: RowSet): RowSet {
-    const bits = new Uint32Array(this.bits.length);
+    const bits = new Uint32Array(Math.min(this.bits.length, other.bits.length));
     for (let i = 0; i < bits.length; i += 1) bits[i] = (this.bits[i] as number) & (other.bits[i] as number);
     return new RowSet(bits);
   }
 
   or(other: RowSet): RowSet {
-    const bits = new Uint32Array(this.bits.length);
-    for (let i = 0; i < bits.length; i += 1) bits[i] = (this.bits[i] as number) | (other.bits[i] as number);
+    const [longer, shorter] = this.bits.length >= other.bits.length ? [this.bits, other.bits] : [other.bits, this.bits];
+    const bits = longer.slice();
+    for (let i = 0; i < shorter.length; i += 1) bits[i] = (bits[i] as number) | (shorter[i] as number);
     return new RowSet(bits);
   }
 
   andNot(other: RowSet): RowSet {
-    const bits = new Uint32Array(this.bits.length);
-    for (let i = 0; i < bits.length; i += 1) bits[i] = (this.bits[i] as number) & ~(other.bits[i] as number);
+    const bits = this.bits.slice();
+    const common = Math.min(bits.length, other.bits.length);
+    for (let i = 0; i < common; i += 1) bits[i] = (bits[i] as number) & ~(other.bits[i] as number);
+    return new RowSet(bits);
+  }
+
+  /** This set with the given ordinals added. */
+  with(ordinals: readonly number[], words: number): RowSet {
+    const bits = new Uint32Array(Math.max(words, this.bits.length));
+    bits.set(this.bits);
+    for (const ordinal of ordinals) setBit(bits, ordinal);
     return new RowSet(bits);
   }
 
   equals(other: RowSet): boolean {
-    for (let i = 0; i < this.bits.length; i += 1) if (this.bits[i] !== other.bits[i]) return false;
+    const words = Math.max(this.bits.length, other.bits.length);
+    for (let i = 0; i < words; i += 1) if ((this.bits[i] ?? 0) !== (other.bits[i] ?? 0)) return false;
     return true;
   }
 
   has(ordinal: number): boolean {
-    return (((this.bits[ordinal >>> 5] as number) >>> (ordinal & 31)) & 1) === 1;
+    return (((this.bits[ordinal >>> 5] ?? 0) >>> (ordinal & 31)) & 1) === 1;
   }
 
   count(): number {
@@ -99,6 +267,40 @@ export class RowSet {
       this.counted = total;
     }
     return this.counted;
+  }
+
+  /** Members at or above an ordinal, ascending. */
+  membersFrom(first: number): number[] {
+    const members: number[] = [];
+    for (let index = first >>> 5; index < this.bits.length; index += 1) {
+      let word = this.bits[index] as number;
+      if (index === first >>> 5) word &= ~((1 << (first & 31)) - 1);
+      while (word !== 0) {
+        const bit = 31 - Math.clz32(word & -word);
+        word = (word & ~(1 << bit)) >>> 0;
+        members.push(index * 32 + bit);
+      }
+    }
+    return members;
+  }
+
+  /** The members below an ordinal. */
+  below(end: number): RowSet {
+    const bits = this.bits.slice(0, Math.ceil(end / 32));
+    if (end & 31 && bits.length > end >>> 5) bits[end >>> 5] = ((bits[end >>> 5] as number) & ((1 << (end & 31)) - 1)) >>> 0;
+    return new RowSet(bits);
+  }
+
+  /** A function counting the members below an ordinal, in constant time. */
+  rankIndex(): (ordinal: number) => number {
+    const before = new Uint32Array(this.bits.length + 1);
+    for (let i = 0; i < this.bits.length; i += 1) before[i + 1] = (before[i] as number) + bitCount(this.bits[i] as number);
+    return (ordinal) => {
+      const index = ordinal >>> 5;
+      if (index >= this.bits.length) return before[this.bits.length] as number;
+      const partial = ordinal & 31 ? bitCount(((this.bits[index] as number) & ((1 << (ordinal & 31)) - 1)) >>> 0) : 0;
+      return (before[index] as number) + partial;
+    };
   }
 
   /** Ordinals of one page: skip `offset` members, then take up to `limit`, from the low end (ascending) or the high end. */
@@ -131,14 +333,20 @@ export class RowSet {
   }
 }
 
-/** Row sets of query parts, kept up to a byte bound; the oldest entries go first. */
+/** A cached row set and the universe size it was read at: rows appended since are yet to be tested. */
+export interface CoveredRowSet {
+  set: RowSet;
+  covered: number;
+}
+
+/** Row sets of query parts, kept up to a byte bound; the least recently used go first. */
 export class RowSetCache {
-  private readonly entries = new Map<string, RowSet>();
+  private readonly entries = new Map<string, CoveredRowSet>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {}
 
-  get(key: string): RowSet | undefined {
+  get(key: string): CoveredRowSet | undefined {
     const found = this.entries.get(key);
     if (found) {
       this.entries.delete(key);
@@ -147,17 +355,17 @@ export class RowSetCache {
     return found;
   }
 
-  set(key: string, set: RowSet): void {
-    if (set.bytes > this.maxBytes) return;
+  set(key: string, entry: CoveredRowSet): void {
+    if (entry.set.bytes > this.maxBytes) return;
     const replaced = this.entries.get(key);
-    if (replaced) this.bytes -= replaced.bytes;
+    if (replaced) this.bytes -= replaced.set.bytes;
     this.entries.delete(key);
-    this.entries.set(key, set);
-    this.bytes += set.bytes;
-    for (const [oldest, entry] of this.entries) {
+    this.entries.set(key, entry);
+    this.bytes += entry.set.bytes;
+    for (const [oldest, old] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(oldest);
-      this.bytes -= entry.bytes;
+      this.bytes -= old.set.bytes;
     }
   }
 

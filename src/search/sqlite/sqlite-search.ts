@@ -7,15 +7,18 @@ import type { Migration, SqliteDatabase } from '../../store/sqlite/database.ts';
 import type { Statement } from 'better-sqlite3';
 import type { SameTransactionIndex } from '../../store/sqlite/sqlite-store.ts';
 import { dayNumber, keyBetween, spreadKeys } from './sort-key.ts';
-import { foldDiacritics, indexText, parseQuery, quote, typoBudget } from './text.ts';
+import { foldDiacritics, indexTerms, indexText, parseQuery, quote, typoBudget } from './text.ts';
 import type { QueryTerm } from './text.ts';
 import { Vocabulary } from './typo.ts';
 import { RowSetCache, RowUniverse } from './row-sets.ts';
+import type { CoveredRowSet } from './row-sets.ts';
+import { holdsPhrase, phraseTokens, rowTokens } from './row-match.ts';
 import { inverseDocumentFrequency, rankRows } from './relevance.ts';
 import type { TermEvidence } from './relevance.ts';
 import type { RowSet } from './row-sets.ts';
 
-const FTS_COLUMNS = 'title, notes, model, author, prompt, category, facets';
+const FTS_COLUMN_NAMES = ['title', 'notes', 'model', 'author', 'prompt', 'category', 'facets'];
+const FTS_COLUMNS = FTS_COLUMN_NAMES.join(', ');
 const TEXT_COLUMNS = '{title notes model author prompt category}';
 const METADATA_COLUMNS = '{model author category}';
 
@@ -43,7 +46,17 @@ const SEARCH_MIGRATIONS: readonly Migration[] = [
       ).join('\n')}
     `,
   },
+  {
+    version: 2,
+    description: 'a log of changed sort keys, so processes keep their row sets current instead of dropping them',
+    sql: `CREATE TABLE search_changes (seq INTEGER PRIMARY KEY, sort_key INTEGER);`,
+  },
 ];
+
+/** A write of more rows than this logs "everything may have changed" rather than each key. */
+const LOGGED_KEYS_PER_WRITE = 256;
+/** Changes the log keeps; a process further behind rebuilds its row sets. */
+const CHANGE_LOG_KEPT = 16384;
 
 /** Hits above which relevance ranking gives way to a cheaper order (title matches first, then newest). */
 export const RANK_LIMIT = 500;
@@ -79,32 +92,47 @@ type TermMatch = 'exact' | 'prefix' | 'typo';
 
 /**
  * When searches use row sets (see row-sets.ts): `always`, `never` (FTS5 counts every time), or
- * `auto`: row sets, except that after a write they are rebuilt at most once per REBUILD_INTERVAL_MS
- * and searches in between count with FTS5, so a burst of writes cannot turn every search into a rebuild.
+ * `auto`: row sets, which follow ordinary writes through the change log; when they must be rebuilt
+ * (a bulk write, or more changes than MIN_CHANGES_BEFORE_REBUILD and 1/32 of the rows), they are
+ * rebuilt at most once per REBUILD_INTERVAL_MS and searches in between count with FTS5, so a
+ * burst of bulk writes cannot turn every search into a rebuild.
  */
 export type RowSetMode = 'always' | 'never' | 'auto';
 const REBUILD_INTERVAL_MS = 1000;
+const MIN_CHANGES_BEFORE_REBUILD = 1024;
+/**
+ * Testing one appended row against an expression (an FTS5 lookup, about 40 µs) costs about what
+ * reading 128 of its rows does (about 0.3 µs each): a cached set further behind is read again.
+ */
+const ROWS_READ_PER_LOOKUP = 128;
+/** How stale a vocabulary may grow after another process's bulk write before it is read again. */
+const VOCABULARY_RELOAD_MS = 5000;
 /** Memory bound of the row sets one process keeps (at 100,000 records a set takes 12.5 KB). */
 const ROW_SET_CACHE_BYTES = 48 * 1024 * 1024;
 
 interface LanguageState {
   vocabulary?: Vocabulary;
   vocabularyBuiltAt: number;
+  /** A bulk write happened since the vocabulary was read. */
+  vocabularyStale: boolean;
 }
 
 /** The embedded search index: FTS5 tables in the store's own database file. */
 export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
   private readonly statements;
-  private readonly tables: { lang: Lang; insert: Statement; remove: Statement; move: Statement }[];
-  private readonly languages = new Map<Lang, LanguageState>(LANGS.map((lang) => [lang, { vocabularyBuiltAt: 0 }]));
+  private readonly tables: { lang: Lang; insert: Statement; remove: Statement; move: Statement; text: Statement<[bigint], string[]> }[];
+  private readonly languages = new Map<Lang, LanguageState>(LANGS.map((lang) => [lang, { vocabularyBuiltAt: 0, vocabularyStale: false }]));
   private readonly countCache = new Map<string, number>();
   private readonly prepared = new Map<string, Statement>();
   private seenDataVersion = -1;
   private localWrites = 0;
   private seenLocalWrites = 0;
+  private seenChange = -1;
   private universe: RowUniverse | undefined;
   private universeBuiltAt = -Infinity;
   private readonly rowSets = new RowSetCache(ROW_SET_CACHE_BYTES);
+  /** Tokens of rows appended to the universe, by language and sort key (see appendedRowTokens). */
+  private readonly appendedTokens = new Map<string, Map<string, string[]> | undefined>();
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -122,12 +150,18 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
       allKeys: db.prepare<[], number>('SELECT sort_key FROM search_keys ORDER BY sort_key').pluck(),
       idOfKey: db.prepare<[number], string>('SELECT id FROM search_keys WHERE sort_key = ?').pluck(),
       dataVersion: db.prepare<[], { data_version: number }>('PRAGMA data_version'),
+      logChange: db.prepare<[number | null]>('INSERT INTO search_changes (sort_key) VALUES (?)'),
+      pruneChanges: db.prepare<[number]>('DELETE FROM search_changes WHERE seq <= ?'),
+      lastChange: db.prepare<[], number>('SELECT coalesce(max(seq), 0) FROM search_changes').pluck(),
+      changesAfter: db.prepare<[number, number], { seq: number; sort_key: number | null }>('SELECT seq, sort_key FROM search_changes WHERE seq > ? ORDER BY seq LIMIT ?'),
+      keyExists: db.prepare<[number], number>('SELECT 1 FROM search_keys WHERE sort_key = ?').pluck(),
     };
     this.tables = LANGS.map((lang) => ({
       lang,
       insert: db.prepare(`INSERT INTO ${ftsTable(lang)} (rowid, ${FTS_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
       remove: db.prepare(`DELETE FROM ${ftsTable(lang)} WHERE rowid = ?`),
       move: db.prepare(`UPDATE ${ftsTable(lang)} SET rowid = ? WHERE rowid = ?`),
+      text: db.prepare<[bigint], string[]>(`SELECT ${FTS_COLUMNS} FROM ${ftsTable(lang)} WHERE rowid = ?`).raw(),
     }));
   }
 
@@ -145,6 +179,8 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
   }
 
   upsertInTransaction(records: readonly CanonicalRecord[]): void {
+    const changed: number[] = [];
+    let renumbered = false;
     for (const record of records) {
       const day = dayNumber(record.date);
       const existing = this.statements.keyOf.get(record.id);
@@ -153,9 +189,15 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
         key = existing.sort_key;
         for (const table of this.tables) table.remove.run(key);
       } else {
-        if (existing) this.removeKey(existing.sort_key);
-        key = this.allocateKey(day, record.id);
+        if (existing) {
+          this.removeKey(existing.sort_key);
+          changed.push(existing.sort_key);
+        }
+        const allocated = this.allocateKey(day, record.id);
+        key = allocated.key;
+        renumbered ||= allocated.renumbered;
       }
+      changed.push(key);
       for (const { lang, insert } of this.tables) {
         insert.run(
           key,
@@ -169,15 +211,29 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
         );
       }
     }
-    this.localWrites += 1;
+    this.logChanges(renumbered ? undefined : changed);
   }
 
   removeInTransaction(ids: readonly string[]): void {
+    const changed: number[] = [];
     for (const id of ids) {
       const existing = this.statements.keyOf.get(id);
-      if (existing) this.removeKey(existing.sort_key);
+      if (existing) {
+        this.removeKey(existing.sort_key);
+        changed.push(existing.sort_key);
+      }
     }
+    this.logChanges(changed);
+  }
+
+  /** Logs the sort keys a write touched (undefined: any key may have changed), for every process's row sets. */
+  private logChanges(keys: readonly number[] | undefined): void {
     this.localWrites += 1;
+    if (keys?.length === 0) return;
+    const logged = keys === undefined || keys.length > LOGGED_KEYS_PER_WRITE ? [null] : keys;
+    let seq = 0;
+    for (const key of logged) seq = Number(this.statements.logChange.run(key).lastInsertRowid);
+    if (seq % 1024 < logged.length) this.statements.pruneChanges.run(seq - CHANGE_LOG_KEPT);
   }
 
   private removeKey(key: number): void {
@@ -185,17 +241,19 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     for (const table of this.tables) table.remove.run(key);
   }
 
-  private allocateKey(day: number, id: string): number {
+  /** A new sort key for a record, and whether the day's other keys had to move to make room. */
+  private allocateKey(day: number, id: string): { key: number; renumbered: boolean } {
     const previous = this.statements.previousInDay.get(day, id)?.sort_key;
     const next = this.statements.nextInDay.get(day, id)?.sort_key;
     let key = keyBetween(day, previous, next);
+    const renumbered = key === undefined;
     if (key === undefined) {
       this.renumberDay(day);
       key = keyBetween(day, this.statements.previousInDay.get(day, id)?.sort_key, this.statements.nextInDay.get(day, id)?.sort_key);
       if (key === undefined) throw new Error(`no sort key left for day ${day}`);
     }
     this.statements.insertKey.run(key, id, day);
-    return key;
+    return { key, renumbered };
   }
 
   /** Spreads a day's keys evenly again; rare, when repeated inserts between two neighbours used up the gap. */
@@ -212,24 +270,72 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     rows.forEach((row, i) => move(-row.sort_key - 1, keys[i] ?? 0));
   }
 
-  /** Drops cached counts and vocabulary when this or another connection has written. */
+  /**
+   * Brings cached counts, row sets and vocabularies up to the search tables as they are now, when
+   * this or another connection has changed them: row sets follow the change log where they can
+   * (see RowUniverse) and are dropped for a rebuild otherwise. Writes to other tables (the
+   * submission queue) change the database but not the search tables, and leave every cache alone.
+   */
   private refreshCaches(): void {
     const dataVersion = this.statements.dataVersion.get()?.data_version ?? 0;
     if (dataVersion === this.seenDataVersion && this.localWrites === this.seenLocalWrites) return;
     const changedHere = this.localWrites !== this.seenLocalWrites;
     this.seenDataVersion = dataVersion;
     this.seenLocalWrites = this.localWrites;
+    const lastChange = this.statements.lastChange.get() ?? 0;
+    if (lastChange === this.seenChange) return;
     this.countCache.clear();
-    this.universe = undefined;
-    this.rowSets.clear();
-    for (const state of this.languages.values()) {
-      // Writes of this connection rebuild the vocabulary at once; writes of other processes at most every few seconds.
-      if (changedHere || Date.now() - state.vocabularyBuiltAt > 5000) state.vocabulary = undefined;
+    const keys = this.changedKeys(lastChange);
+    this.seenChange = lastChange;
+    for (const key of keys ?? []) for (const lang of LANGS) this.appendedTokens.delete(`${lang}:${key}`);
+    if (keys === undefined) {
+      this.universe = undefined;
+      this.rowSets.clear();
+      this.appendedTokens.clear();
+      for (const state of this.languages.values()) {
+        // Writes of this connection reload the vocabulary at once; writes of other processes once it is a few seconds old.
+        state.vocabularyStale = true;
+        if (changedHere) state.vocabulary = undefined;
+      }
+      return;
+    }
+    const present = keys.filter((key) => this.statements.keyExists.get(key) !== undefined);
+    const universe = this.universe;
+    if (universe && universe.changes + keys.length > Math.max(MIN_CHANGES_BEFORE_REBUILD, universe.ordered >>> 5)) {
+      this.universe = undefined;
+      this.rowSets.clear();
+      this.appendedTokens.clear();
+    } else if (universe) {
+      for (const key of keys) universe.kill(key);
+      for (const key of present) universe.append(key);
+    }
+    for (const { lang, text } of this.tables) {
+      const vocabulary = this.languages.get(lang)?.vocabulary;
+      if (!vocabulary) continue;
+      const terms = new Set<string>();
+      for (const key of present) for (const field of text.get(BigInt(key)) ?? []) for (const term of indexTerms(field ?? '')) if (!FACET_TOKEN.test(term)) terms.add(term);
+      vocabulary.add(terms);
     }
   }
 
+  /** The sort keys the logged changes after the last one seen touched; undefined when any key may have changed (a bulk write, or a log pruned past that point). */
+  private changedKeys(lastChange: number): number[] | undefined {
+    const pending = lastChange - this.seenChange;
+    if (this.seenChange < 0 || pending <= 0 || pending > MIN_CHANGES_BEFORE_REBUILD * 4) return undefined;
+    const changes = this.statements.changesAfter.all(this.seenChange, pending);
+    // The log is contiguous unless pruned past what this process saw.
+    if (changes.length !== pending || changes[0]?.seq !== this.seenChange + 1) return undefined;
+    const keys = new Set<number>();
+    for (const change of changes) {
+      if (change.sort_key === null) return undefined;
+      keys.add(change.sort_key);
+    }
+    return [...keys];
+  }
+
   private vocabulary(lang: Lang): Vocabulary {
-    const state = this.languages.get(lang) ?? { vocabularyBuiltAt: 0 };
+    const state = this.languages.get(lang) ?? { vocabularyBuiltAt: 0, vocabularyStale: false };
+    if (state.vocabulary && state.vocabularyStale && Date.now() - state.vocabularyBuiltAt > VOCABULARY_RELOAD_MS) state.vocabulary = undefined;
     if (!state.vocabulary) {
       const rows = this.db.prepare<[], { term: string; doc: number }>(`SELECT term, doc FROM ${ftsTable(lang)}_vocab`).all();
       state.vocabulary = new Vocabulary(
@@ -237,6 +343,7 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
         (term) => DICTIONARY_WORD.test(term),
       );
       state.vocabularyBuiltAt = Date.now();
+      state.vocabularyStale = false;
       this.languages.set(lang, state);
     }
     return state.vocabulary;
@@ -345,27 +452,69 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     return this.universe;
   }
 
-  /** The rows matching one FTS5 expression (a term in its columns, or a facet token), read once and cached. */
-  private rowSet(universe: RowUniverse, lang: Lang, expression: string): RowSet {
+  /**
+   * The rows matching one FTS5 expression (a term in its columns, or a facet token), read once and
+   * cached; rows appended since are each tested against the expression, unless reading the set
+   * again costs less. The set may still hold
+   * rows killed since: callers mask with the live rows.
+   */
+  private rowSet(universe: RowUniverse, lang: Lang, columns: string, alternative: Alternative): RowSet {
+    const expression = `${columns} : ${ftsAlternative(alternative)}`;
     const cacheKey = `${lang}\u0000${expression}`;
-    let set = this.rowSets.get(cacheKey);
-    if (!set) {
-      const table = ftsTable(lang);
-      const keys = this.cachedStatement(`SELECT rowid FROM ${table} WHERE ${table} MATCH ?`).pluck().all(expression) as number[];
-      set = universe.setOf(keys);
-      this.rowSets.set(cacheKey, set);
-    }
+    const cached = this.rowSets.get(cacheKey);
+    if (cached?.covered === universe.size) return cached.set;
+    const added = cached ? this.appendedMatches(universe, lang, columns, alternative, cached) : undefined;
+    const set = cached && added ? cached.set.with(added, universe.words) : universe.setOf(this.cachedStatement(`SELECT rowid FROM ${ftsTable(lang)} WHERE ${ftsTable(lang)} MATCH ?`).pluck().all(expression) as number[]);
+    this.rowSets.set(cacheKey, { set, covered: universe.size });
     return set;
+  }
+
+  /**
+   * The live rows appended since a cached set was read that match its expression: tested in
+   * JavaScript where the row's text allows (row-match.ts), otherwise by FTS5 lookups; undefined
+   * when the lookups would cost more than reading the set again.
+   */
+  private appendedMatches(universe: RowUniverse, lang: Lang, columns: string, alternative: Alternative, cached: CoveredRowSet): number[] | undefined {
+    const tokens = phraseTokens(alternative.tokens.join(' '));
+    const phrase = tokens && { columns: columns.slice(1, -1).split(' '), tokens, prefix: alternative.prefix };
+    const table = ftsTable(lang);
+    const expression = `${columns} : ${ftsAlternative(alternative)}`;
+    let lookupsLeft = 1 + cached.set.count() / ROWS_READ_PER_LOOKUP;
+    const added: number[] = [];
+    for (let ordinal = cached.covered; ordinal < universe.size; ordinal += 1) {
+      if (!universe.isLive(ordinal)) continue;
+      const key = universe.keyAt(ordinal);
+      const row = phrase && this.appendedRowTokens(lang, key);
+      if (phrase && row) {
+        if (holdsPhrase(row, phrase)) added.push(ordinal);
+        continue;
+      }
+      lookupsLeft -= 1;
+      if (lookupsLeft < 0) return undefined;
+      // FTS5 applies a rowid constraint only to an SQL integer, so keys are bound as BigInts.
+      if (this.cachedStatement(`SELECT 1 FROM ${table} WHERE ${table} MATCH ? AND rowid = ?`).get(expression, BigInt(key)) !== undefined) added.push(ordinal);
+    }
+    return added;
+  }
+
+  /** An appended row's columns as tokens, read once; undefined when its text is not certain to tokenize as FTS5 does. */
+  private appendedRowTokens(lang: Lang, key: number): Map<string, string[]> | undefined {
+    const cacheKey = `${lang}:${key}`;
+    if (!this.appendedTokens.has(cacheKey)) {
+      const values = this.tables.find((table) => table.lang === lang)?.text.get(BigInt(key));
+      this.appendedTokens.set(cacheKey, values ? rowTokens(FTS_COLUMN_NAMES, values) : undefined);
+    }
+    return this.appendedTokens.get(cacheKey);
   }
 
   /** Rows holding every term (each as the tier matches it) in the given columns and every facet. */
   private termsSet(universe: RowUniverse, lang: Lang, terms: readonly QueryTerm[], match: TermMatch, facets: readonly string[], columns = TEXT_COLUMNS): RowSet {
     const termSet = (term: QueryTerm): RowSet => {
-      const [first, ...others] = this.termAlternatives(term, lang, match).map((alternative) => this.rowSet(universe, lang, `${columns} : ${ftsAlternative(alternative)}`));
+      const [first, ...others] = this.termAlternatives(term, lang, match).map((alternative) => this.rowSet(universe, lang, columns, alternative));
       return others.reduce((union, set) => union.or(set), first ?? universe.none());
     };
-    const sets = [...terms.map(termSet), ...facets.map((token) => this.rowSet(universe, lang, `{facets} : ${quote(token)}`))].sort((a, b) => a.count() - b.count());
-    return sets.slice(1).reduce((result, set) => result.and(set), sets[0] ?? universe.all());
+    const sets = [...terms.map(termSet), ...facets.map((token) => this.rowSet(universe, lang, '{facets}', { tokens: [token], prefix: false }))].sort((a, b) => a.count() - b.count());
+    return sets.reduce((result, set) => result.and(set), universe.all());
   }
 
   private idsOf(universe: RowUniverse, ordinals: readonly number[]): string[] {
@@ -377,7 +526,7 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     const ascending = query.order !== 'oldest';
     if (query.order !== 'relevance' || terms.length === 0) {
       const hits = this.termsSet(universe, lang, terms, 'typo', facets);
-      return { total: hits.count(), ids: this.idsOf(universe, hits.page(offset, limit, ascending)) };
+      return { total: hits.count(), ids: this.idsOf(universe, universe.page(hits, offset, limit, ascending)) };
     }
     // Relevance: the same three disjoint tiers as searchFts, each a set.
     const expressions = this.tierExpressions(lang, terms, facets);
@@ -402,20 +551,20 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
           const inTitle = this.termsSet(universe, lang, [term], tier.match, [], '{title}');
           const inMetadata = this.termsSet(universe, lang, [term], tier.match, [], METADATA_COLUMNS);
           return {
-            idf: inverseDocumentFrequency(universe.size, this.termsSet(universe, lang, [term], tier.match, []).count()),
+            idf: inverseDocumentFrequency(universe.rows, this.termsSet(universe, lang, [term], tier.match, []).count()),
             inTitle: (ordinal) => inTitle.has(ordinal),
             inMetadata: (ordinal) => inMetadata.has(ordinal),
           };
         });
-        const ranked = rankRows(tier.set.page(0, size, true), evidence);
+        const ranked = rankRows(universe.page(tier.set, 0, size, true), evidence);
         ids.push(...this.idsOf(universe, ranked.slice(skip, skip + limit - ids.length)));
       } else {
         // Too many hits to rank on every request: records whose title holds the words come first, newest first.
         const inTitle = tier.set.and(this.termsSet(universe, lang, terms, 'prefix', [], '{title}'));
         const rest = tier.set.andNot(inTitle);
-        const fromTitle = inTitle.page(skip, limit - ids.length, true);
+        const fromTitle = universe.page(inTitle, skip, limit - ids.length, true);
         ids.push(...this.idsOf(universe, fromTitle));
-        if (ids.length < limit) ids.push(...this.idsOf(universe, rest.page(Math.max(0, skip - inTitle.count()), limit - ids.length, true)));
+        if (ids.length < limit) ids.push(...this.idsOf(universe, universe.page(rest, Math.max(0, skip - inTitle.count()), limit - ids.length, true)));
       }
       skip = 0;
     }

@@ -29,3 +29,8 @@ export function indexText(text: string): string {
 export function quote(token: string): string {
   return `"${token.replace(/"/g, '""')}"`;
 }
+
+/** The tokens unicode61 (with remove_diacritics) makes of an indexed column: runs of letters, digits and private-use characters, folded. */
+export function indexTerms(indexed: string): string[] {
+  return foldDiacritics(indexed.toLowerCase()).match(/[\p{L}\p{N}\p{Co}]+/gu) ?? [];
+}

@@ -39,27 +39,54 @@ export class Vocabulary {
    * @param entries every term of the index with its document count
    * @param isDictionaryWord which terms may be typo candidates
    */
-  constructor(entries: readonly { term: string; documents: number }[], isDictionaryWord: (term: string) => boolean) {
-    for (const entry of entries) {
-      if (!isDictionaryWord(entry.term)) continue;
-      const bucket = this.byLength.get(entry.term.length) ?? [];
-      bucket.push(entry);
-      this.byLength.set(entry.term.length, bucket);
-    }
+  constructor(
+    entries: readonly { term: string; documents: number }[],
+    private readonly isDictionaryWord: (term: string) => boolean,
+  ) {
+    for (const entry of entries) this.addToBuckets(entry);
     this.sorted = entries.map((entry) => entry.term).sort();
   }
 
-  /** Every term that starts with prefix (the prefix itself included), or undefined when more than limit do. */
-  withPrefix(prefix: string, limit: number): string[] | undefined {
+  private addToBuckets(entry: { term: string; documents: number }): void {
+    if (!this.isDictionaryWord(entry.term)) return;
+    const bucket = this.byLength.get(entry.term.length) ?? [];
+    bucket.push(entry);
+    this.byLength.set(entry.term.length, bucket);
+  }
+
+  /** The first index of sorted whose term is not below term. */
+  private position(term: string): number {
     let low = 0;
     let high = this.sorted.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if ((this.sorted[middle] ?? '') < prefix) low = middle + 1;
+      if ((this.sorted[middle] ?? '') < term) low = middle + 1;
       else high = middle;
     }
+    return low;
+  }
+
+  /**
+   * Adds the terms of newly indexed rows that the vocabulary lacks, each as held by one document.
+   * Terms of removed rows stay until the next full load: they can only offer a candidate that
+   * matches nothing.
+   */
+  add(terms: Iterable<string>): void {
+    let added = false;
+    for (const term of terms) {
+      const at = this.position(term);
+      if (this.sorted[at] === term) continue;
+      this.sorted.splice(at, 0, term);
+      this.addToBuckets({ term, documents: 1 });
+      added = true;
+    }
+    if (added) this.cache.clear();
+  }
+
+  /** Every term that starts with prefix (the prefix itself included), or undefined when more than limit do. */
+  withPrefix(prefix: string, limit: number): string[] | undefined {
     const found: string[] = [];
-    for (let i = low; i < this.sorted.length; i += 1) {
+    for (let i = this.position(prefix); i < this.sorted.length; i += 1) {
       const term = this.sorted[i] ?? '';
       if (!term.startsWith(prefix)) break;
       if (found.length === limit) return undefined;
