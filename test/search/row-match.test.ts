@@ -2,20 +2,9 @@ import { expect } from 'chai';
 import Database from 'better-sqlite3';
 import { holdsPhrase, isCertainText, phraseTokens, rowTokens } from '../../src/search/sqlite/row-match.ts';
 import { indexText, quote } from '../../src/search/sqlite/text.ts';
+import { seededRandom } from '../../src/random.ts';
 
 const COLUMNS = ['title', 'notes'];
-
-/** A small deterministic generator (mulberry32). */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('testing a row against a phrase without FTS5', () => {
   it('matches a phrase in the named columns only, the last token as a prefix when asked', () => {

@@ -10,19 +10,8 @@ import { syntheticCatalog } from '../../src/catalog/synthetic.ts';
 import { distinctSearches } from '../../scripts/bench/queries.ts';
 import type { SearchQuery } from '../../src/domain/search-query.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
+import { seededRandom } from '../../src/random.ts';
 import type { CanonicalRecord } from '../../src/domain/record.ts';
-
-/** A small deterministic generator (mulberry32), so a failing round can be replayed. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The query a bench search path asks for. */
 function queryOf(path: string): SearchQuery {

@@ -65,7 +65,7 @@ export class RowUniverse {
   private ordinalOf(key: number): number | undefined {
     const appended = this.appended.get(key);
     if (appended !== undefined) return appended;
-    const ordinal = lowerBound(this.keys, this.ordered, key);
+    const ordinal = searchKeys(this.keys, this.ordered, key);
     return ordinal < this.ordered && this.keys[ordinal] === key && this.isLive(ordinal) ? ordinal : undefined;
   }
 
@@ -145,7 +145,7 @@ export class RowUniverse {
     // Where each appended row falls among the ordered rows of the set, in the page's direction.
     const headBefore = (ordinal: number): number => {
       const key = this.keyAt(ordinal);
-      return ascending ? ranks(lowerBound(this.keys, this.ordered, key)) : headTotal - ranks(upperBound(this.keys, this.ordered, key));
+      return ascending ? ranks(searchKeys(this.keys, this.ordered, key)) : headTotal - ranks(searchKeys(this.keys, this.ordered, key, true));
     };
     let tailBefore = 0;
     while (tailBefore < tail.length && headBefore(tail[tailBefore] as number) + tailBefore < offset) tailBefore += 1;
@@ -169,25 +169,14 @@ export class RowUniverse {
   }
 }
 
-/** The first index below end whose key is at least key. */
-function lowerBound(keys: Float64Array, end: number, key: number): number {
+/** The first index below end whose key is at least key (or, when above is set, above key). */
+function searchKeys(keys: Float64Array, end: number, key: number, above = false): number {
   let low = 0;
   let high = end;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if ((keys[middle] as number) < key) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
-/** The first index below end whose key is above key. */
-function upperBound(keys: Float64Array, end: number, key: number): number {
-  let low = 0;
-  let high = end;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((keys[middle] as number) <= key) low = middle + 1;
+    const middleKey = keys[middle] as number;
+    if (middleKey < key || (above && middleKey === key)) low = middle + 1;
     else high = middle;
   }
   return low;
