@@ -1,0 +1,127 @@
+import { expect } from 'chai';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { Publisher } from '../../indexer/publisher.ts';
+import { createPreviewLoader } from '../../indexer/preview-loader.ts';
+import type { RecordStore, SubmissionQueue } from '../../src/domain/ports.ts';
+import type { SubmissionRecord } from '../../src/domain/submission.ts';
+import { createLogger } from '../../src/logger.ts';
+import { openTestBackend } from '../helpers/backend.ts';
+import type { TestBackend } from '../helpers/backend.ts';
+import { ImageServer, lineDrawingPng } from '../helpers/image-server.ts';
+import { temporaryDataDir } from '../helpers/server.ts';
+
+/**
+ * The publisher stopping on a submission's last allowed attempt. A stop is simulated the way a
+ * crash looks to the queue: the attempt throws at a chosen step, its heartbeat ends and its lease
+ * lapses. The queue, store and image fetching are the real ones.
+ */
+describe('publisher: a submission whose last allowed attempt stopped', function () {
+  this.timeout(30_000);
+  const images = new ImageServer();
+  let dataDir = '';
+  let testBackend: TestBackend;
+  let counter = 0;
+
+  before(async () => {
+    await images.start();
+    images.files.set('/drawing.png', { type: 'image/png', body: await lineDrawingPng(4) });
+  });
+  after(async () => {
+    await images.stop();
+  });
+  beforeEach(async () => {
+    dataDir = temporaryDataDir();
+    testBackend = await openTestBackend(dataDir);
+  });
+  afterEach(async () => {
+    await testBackend.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** Runs a publisher allowed one attempt, whose first attempt stops at the step `stopAt` wraps, until the submission is final. */
+  async function publishWithOneStop(stopAt: (store: RecordStore, submissions: SubmissionQueue, stopped: () => boolean) => { store: RecordStore; submissions: SubmissionQueue }): Promise<SubmissionRecord> {
+    const { store, submissions } = testBackend.backend;
+    counter += 1;
+    const result = await submissions.enqueue([
+      {
+        tokenName: 'maintainer',
+        submission: {
+          sourceUrl: `https://github.com/demo-owner/stopping-work-${counter}`,
+          date: '2025-03-01',
+          model: 'Stop-Test-Model',
+          author: 'Demo Owner',
+          format: 'svg',
+          title: { zh: '中断测试', en: 'Stopping test' },
+          notes: { zh: '测试。', en: 'A test.' },
+          media: [images.url('/drawing.png')],
+        },
+      },
+    ]);
+    if (result.kind !== 'accepted') throw new Error(`not accepted: ${result.kind}`);
+    const submissionId = result.records[0]?.submissionId ?? '';
+    let stops = 0;
+    const faulty = stopAt(store, submissions, () => {
+      stops += 1;
+      return stops === 1;
+    });
+    const publisher = new Publisher(
+      { ...faulty, previews: createPreviewLoader({ allowPrivate: true }), logger: createLogger('error', () => undefined) },
+      { owner: 'stopping-publisher', concurrency: 1, leaseMs: 300, maxAttempts: 1, pollMs: 20, retryDelayMs: 20, uploadHosts: [images.host], mediaDir: join(dataDir, 'media') },
+    );
+    publisher.start();
+    try {
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const status = await submissions.getSubmission(submissionId);
+        if (status && ['published', 'duplicate', 'needs_review'].includes(status.status)) return status;
+        if (Date.now() > deadline) throw new Error(`still ${status?.status}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    } finally {
+      await publisher.stop();
+    }
+  }
+
+  it('is published, with its records, when the attempt stopped after writing them', async () => {
+    const settled = await publishWithOneStop((store, submissions, stopNow) => ({
+      store,
+      submissions: new Proxy(submissions, {
+        get(target, property, receiver) {
+          const value = Reflect.get(target, property, receiver) as unknown;
+          if (property !== 'complete' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
+          return async (...args: Parameters<SubmissionQueue['complete']>) => {
+            if (stopNow()) throw new Error('stopped between writing the records and the status');
+            return target.complete(...args);
+          };
+        },
+      }),
+    }));
+    const written = (await testBackend.backend.store.findByModel('Stop-Test-Model')).filter((record) => record.submissionId === settled.submissionId);
+    expect(written.map((record) => record.kind).sort()).to.deep.equal(['gallery', 'timeline']);
+    expect(settled.status).to.equal('published');
+    expect([...settled.recordIds].sort()).to.deep.equal(written.map((record) => record.id).sort());
+    expect(settled.checks.map((check) => check.outcome)).to.deep.equal(['pass', 'pass', 'pass', 'pass', 'pass']);
+    expect(settled.attempts).to.equal(2);
+  });
+
+  it('goes to needs_review, with nothing published, when the attempt stopped before writing', async () => {
+    const settled = await publishWithOneStop((store, submissions, stopNow) => ({
+      store: new Proxy(store, {
+        get(target, property, receiver) {
+          const value = Reflect.get(target, property, receiver) as unknown;
+          if (property !== 'replaceRecords' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
+          return async (...args: Parameters<RecordStore['replaceRecords']>) => {
+            if (stopNow()) throw new Error('stopped before writing the records');
+            return target.replaceRecords(...args);
+          };
+        },
+      }),
+      submissions,
+    }));
+    expect(settled.status).to.equal('needs_review');
+    expect(settled.reason).to.match(/stopped 1 time while checking/);
+    expect(settled.recordIds).to.deep.equal([]);
+    expect((await testBackend.backend.store.findByModel('Stop-Test-Model')).filter((record) => record.submissionId === settled.submissionId)).to.deep.equal([]);
+  });
+});
