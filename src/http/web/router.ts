@@ -143,6 +143,14 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
     }
   }
 
+  // Chinese pages live at the root; a reader who types /zh/… is sent there (leading slashes
+  // collapsed, so /zh//host can never become a protocol-relative redirect to another site).
+  router.all('/zh{/*rest}', async (ctx) => {
+    if (readOnly(ctx) === 'handled') return;
+    ctx.status = 301;
+    ctx.redirect(`/${ctx.path.slice(3).replace(/^\/+/, '')}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
+  });
+
   const assets = new Map<string, { type: string; file: URL }>([
     ['site.css', { type: 'text/css; charset=utf-8', file: new URL('../../web/assets/site.css', import.meta.url) }],
     ['site.js', { type: 'text/javascript; charset=utf-8', file: new URL('../../web/assets/site.js', import.meta.url) }],

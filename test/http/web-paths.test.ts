@@ -1,0 +1,33 @@
+import { expect } from 'chai';
+import { startTestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
+
+describe('website addresses', () => {
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  const redirected = async (path: string): Promise<{ status: number; location: string | null }> => {
+    const response = await server.get(path, { redirect: 'manual' });
+    return { status: response.status, location: response.headers.get('location') };
+  };
+
+  it('sends /zh addresses to the Chinese pages at the root, keeping the query', async () => {
+    expect(await redirected('/zh')).to.deep.equal({ status: 301, location: '/' });
+    expect(await redirected('/zh/')).to.deep.equal({ status: 301, location: '/' });
+    expect(await redirected('/zh/timeline/?year=2025')).to.deep.equal({ status: 301, location: '/timeline/?year=2025' });
+  });
+
+  it('never redirects /zh to another host', async () => {
+    expect(await redirected('/zh//evil.example/path')).to.deep.equal({ status: 301, location: '/evil.example/path' });
+  });
+
+  it('keeps the English folder redirect', async () => {
+    expect(await redirected('/en')).to.deep.equal({ status: 301, location: '/en/' });
+  });
+});
