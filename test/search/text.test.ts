@@ -50,6 +50,16 @@ describe('embedded search text handling', () => {
     expect(vocabulary.withPrefix('zzz', 2)).to.deep.equal([]);
   });
 
+  it('takes the terms of new rows into prefix completions and typo candidates, once each', () => {
+    const vocabulary = new Vocabulary([{ term: 'pelican', documents: 10 }, { term: 'zebra', documents: 1 }], (term) => /^[a-z]+$/.test(term));
+    expect(vocabulary.candidates('pelicam', 1)).to.deep.equal(['pelican']);
+    vocabulary.add(['pelicam', 'pelican', 'aardvark', 'pelicam', 'pelota', 'zz9']);
+    expect(vocabulary.withPrefix('', 100)).to.deep.equal(['aardvark', 'pelicam', 'pelican', 'pelota', 'zebra', 'zz9']);
+    expect(vocabulary.withPrefix('pel', 10)).to.deep.equal(['pelicam', 'pelican', 'pelota']);
+    expect(vocabulary.candidates('pelicaz', 1)).to.deep.equal(['pelican', 'pelicam']);
+    expect(vocabulary.candidates('zz8', 1)).to.deep.equal([]);
+  });
+
   it('orders sort keys by date descending, and ids of one day between their neighbours', () => {
     const day = dayNumber('2025-01-01');
     expect(dayBase(dayNumber('2025-01-02'))).to.be.below(dayBase(day));

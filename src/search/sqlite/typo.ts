@@ -33,7 +33,7 @@ export function damerauDistance(a: string, b: string, max: number): number {
 export class Vocabulary {
   private readonly byLength = new Map<number, { term: string; documents: number }[]>();
   private readonly cache = new Map<string, string[]>();
-  private readonly sorted: string[];
+  private sorted: string[];
 
   /**
    * @param entries every term of the index with its document count
@@ -72,15 +72,26 @@ export class Vocabulary {
    * matches nothing.
    */
   add(terms: Iterable<string>): void {
-    let added = false;
-    for (const term of terms) {
-      const at = this.position(term);
-      if (this.sorted[at] === term) continue;
-      this.sorted.splice(at, 0, term);
-      this.addToBuckets({ term, documents: 1 });
-      added = true;
+    const fresh = [...new Set(terms)].filter((term) => this.sorted[this.position(term)] !== term).sort();
+    if (fresh.length === 0) return;
+    // One merge pass rather than a splice per term: a Chinese vocabulary can hold a million bigrams.
+    const merged = new Array<string>(this.sorted.length + fresh.length);
+    let old = 0;
+    let added = 0;
+    for (let at = 0; at < merged.length; at += 1) {
+      const next = this.sorted[old];
+      const addition = fresh[added];
+      if (addition === undefined || (next !== undefined && next < addition)) {
+        merged[at] = next as string;
+        old += 1;
+      } else {
+        merged[at] = addition;
+        added += 1;
+      }
     }
-    if (added) this.cache.clear();
+    this.sorted = merged;
+    for (const term of fresh) this.addToBuckets({ term, documents: 1 });
+    this.cache.clear();
   }
 
   /** Every term that starts with prefix (the prefix itself included), or undefined when more than limit do. */
