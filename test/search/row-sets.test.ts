@@ -64,7 +64,7 @@ describe('row sets', () => {
 
   it('keeps cached sets within the byte bound, dropping the least recently used', () => {
     const cache = new RowSetCache(universe.none().bytes * 2);
-    const entry = () => ({ set: universe.none(), covered: universe.size });
+    const entry = () => ({ set: universe.none(), covered: universe.size, kills: universe.kills });
     cache.set('a', entry());
     cache.set('b', entry());
     cache.get('a');

@@ -48,6 +48,16 @@ export class RowUniverse {
     return Math.ceil(this.used / 32);
   }
 
+  /** Rows killed since the build; a set made when this was lower may hold rows that are gone. */
+  get kills(): number {
+    return this.killed;
+  }
+
+  /** A set without the killed rows (the set itself when there are none). */
+  live(set: RowSet): RowSet {
+    return this.killed > 0 ? set.and(this.all()) : set;
+  }
+
   /** Rows appended or killed since the build. */
   get changes(): number {
     return this.appended.size + this.killed;
@@ -116,7 +126,7 @@ export class RowUniverse {
       while (ordinal < this.ordered && (this.keys[ordinal] as number) < key) ordinal += 1;
       if (ordinal < this.ordered && this.keys[ordinal] === key) setBit(bits, ordinal);
     }
-    return new RowSet(bits).and(this.all());
+    return this.live(new RowSet(bits));
   }
 
   /** No row. */
@@ -322,10 +332,11 @@ export class RowSet {
   }
 }
 
-/** A cached row set and the universe size it was read at: rows appended since are yet to be tested. */
+/** A cached row set, the universe size it was read at (rows appended since are yet to be tested) and the kills it has seen. */
 export interface CoveredRowSet {
   set: RowSet;
   covered: number;
+  kills: number;
 }
 
 /** Row sets of query parts, kept up to a byte bound; the least recently used go first. */

@@ -466,17 +466,20 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
   /**
    * The rows matching one FTS5 expression (a term in its columns, or a facet token), read once and
    * cached; rows appended since are each tested against the expression, unless reading the set
-   * again costs less. The set may still hold
-   * rows killed since: callers mask with the live rows.
+   * again costs less, and rows killed since are taken out, so every set holds live rows only.
    */
   private rowSet(universe: RowUniverse, lang: Lang, columns: string, alternative: Alternative): RowSet {
     const expression = `${columns} : ${ftsAlternative(alternative)}`;
     const cacheKey = `${lang}\u0000${expression}`;
     const cached = this.rowSets.get(cacheKey);
-    if (cached?.covered === universe.size) return cached.set;
-    const added = cached ? this.appendedMatches(universe, lang, columns, alternative, cached) : undefined;
-    const set = cached && added ? cached.set.with(added, universe.words) : universe.setOf(this.cachedStatement(`SELECT rowid FROM ${ftsTable(lang)} WHERE ${ftsTable(lang)} MATCH ?`).pluck().all(expression) as number[]);
-    this.rowSets.set(cacheKey, { set, covered: universe.size });
+    if (cached?.covered === universe.size && cached.kills === universe.kills) return cached.set;
+    let set: RowSet | undefined;
+    if (cached) {
+      const added = cached.covered === universe.size ? [] : this.appendedMatches(universe, lang, columns, alternative, cached);
+      if (added) set = universe.live(added.length > 0 ? cached.set.with(added, universe.words) : cached.set);
+    }
+    set ??= universe.setOf(this.cachedStatement(`SELECT rowid FROM ${ftsTable(lang)} WHERE ${ftsTable(lang)} MATCH ?`).pluck().all(expression) as number[]);
+    this.rowSets.set(cacheKey, { set, covered: universe.size, kills: universe.kills });
     return set;
   }
 
@@ -525,7 +528,7 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
       return others.reduce((union, set) => union.or(set), first ?? universe.none());
     };
     const sets = [...terms.map(termSet), ...facets.map((token) => this.rowSet(universe, lang, '{facets}', { tokens: [token], prefix: false }))].sort((a, b) => a.count() - b.count());
-    return sets.reduce((result, set) => result.and(set), universe.all());
+    return sets.slice(1).reduce((result, set) => result.and(set), sets[0] ?? universe.all());
   }
 
   private idsOf(universe: RowUniverse, ordinals: readonly number[]): string[] {
