@@ -48,7 +48,7 @@ export async function storePreview(mediaDir: string, original: Buffer, extension
   const thumbnailPath = `${sha256.slice(0, 2)}/${sha256}.thumb.webp`;
   const image = sharp(bytes, { limitInputPixels: 50_000_000 });
   const metadata = await image.metadata();
-  const thumbnail = await sharp(bytes).resize({ width: THUMBNAIL_SIZE, height: THUMBNAIL_SIZE, fit: 'inside', withoutEnlargement: true }).webp({ quality: 78 }).toBuffer();
+  const thumbnail = await sharp(bytes).resize({ width: THUMBNAIL_SIZE, height: THUMBNAIL_SIZE, fit: 'inside', withoutEnlargement: true }).webp({ quality: 78, effort: 2 }).toBuffer();
   await writeOnce(join(mediaDir, path), bytes);
   await writeOnce(join(mediaDir, thumbnailPath), thumbnail);
   return { path, width: metadata.width ?? 0, height: metadata.height ?? 0, sha256, thumbnailPath };
