@@ -97,7 +97,7 @@ describe('search in every worker follows what the publisher writes', function ()
     });
     expect(response.status).to.equal(202);
     const { statusUrl } = (await response.json()) as { statusUrl: string };
-    let recordIds: string[] = [];
+    let recordIds: string[];
     const deadline = Date.now() + 30_000;
     for (;;) {
       const status = (await (await fetch(statusUrl, { headers: { Authorization: `Bearer ${secret}` } })).json()) as { status: string; recordIds: string[] };
