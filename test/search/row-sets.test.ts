@@ -161,14 +161,14 @@ describe('row sets kept current across writes of another connection', function (
 
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('answer like FTS5 counting after every small write: new, re-indexed, re-dated and removed records', async () => {
+  it('answer like FTS5 counting after every write: new, re-indexed, re-dated and removed records, and a bulk write', async () => {
     dataDir = temporaryDataDir();
     const path = join(dataDir, 'archive.sqlite');
     const writerDb = openDatabase(path);
     SqliteRecordStore.migrate(writerDb);
     SqliteSearchIndex.migrate(writerDb);
     const writer = new SqliteSearchIndex(writerDb, 'never');
-    const records = [...syntheticCatalog(2400, '2026-11-20')];
+    const records = [...syntheticCatalog(2700, '2026-11-20')];
     await writer.upsert(records.slice(0, 2000));
     // Readers on connections of their own, as in another process.
     const withSets = new SqliteSearchIndex(openDatabase(path), 'always');
@@ -185,9 +185,12 @@ describe('row sets kept current across writes of another connection', function (
       }
       const pick = (): CanonicalRecord => records[Math.floor(random() * fresh)] as CanonicalRecord;
       const roll = random();
-      if (roll < 0.4) {
+      if (round === 20) {
+        // A bulk write logs "everything changed": readers rebuild rather than follow.
+        await writer.upsert(records.slice(2400, 2700));
+      } else if (roll < 0.4) {
         await writer.upsert(records.slice(fresh, fresh + 1 + Math.floor(random() * 5)));
-        fresh = Math.min(records.length, fresh + 6);
+        fresh = Math.min(2400, fresh + 6);
       } else if (roll < 0.6) {
         const other = pick();
         await writer.upsert([{ ...pick(), title: other.title, notes: other.notes }]);
