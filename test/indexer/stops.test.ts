@@ -10,6 +10,23 @@ import { openTestBackend } from '../helpers/backend.ts';
 import type { TestBackend } from '../helpers/backend.ts';
 import { ImageServer, lineDrawingPng } from '../helpers/image-server.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
+import { makeSubmission } from '../helpers/factories.ts';
+
+/** The object with one method that throws, as a stopping publisher would, when stopNow says so. */
+function stoppingOnce<T extends object>(target: T, method: keyof T & string, stopNow: () => boolean, message: string): T {
+  return new Proxy(target, {
+    get(object, property, receiver) {
+      const value = Reflect.get(object, property, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      const bound = (value as (...args: unknown[]) => unknown).bind(object);
+      if (property !== method) return bound;
+      return async (...args: unknown[]) => {
+        if (stopNow()) throw new Error(message);
+        return bound(...args);
+      };
+    },
+  });
+}
 
 /**
  * The publisher stopping on a submission's last allowed attempt. A stop is simulated the way a
@@ -46,16 +63,7 @@ describe('publisher: a submission whose last allowed attempt stopped', function 
     const result = await submissions.enqueue([
       {
         tokenName: 'maintainer',
-        submission: {
-          sourceUrl: `https://github.com/demo-owner/stopping-work-${counter}`,
-          date: '2025-03-01',
-          model: 'Stop-Test-Model',
-          author: 'Demo Owner',
-          format: 'svg',
-          title: { zh: '中断测试', en: 'Stopping test' },
-          notes: { zh: '测试。', en: 'A test.' },
-          media: [images.url('/drawing.png')],
-        },
+        submission: makeSubmission({ sourceUrl: `https://github.com/demo-owner/stopping-work-${counter}`, model: 'Stop-Test-Model', media: [images.url('/drawing.png')] }),
       },
     ]);
     if (result.kind !== 'accepted') throw new Error(`not accepted: ${result.kind}`);
@@ -86,16 +94,7 @@ describe('publisher: a submission whose last allowed attempt stopped', function 
   it('is published, with its records, when the attempt stopped after writing them', async () => {
     const settled = await publishWithOneStop((store, submissions, stopNow) => ({
       store,
-      submissions: new Proxy(submissions, {
-        get(target, property, receiver) {
-          const value = Reflect.get(target, property, receiver) as unknown;
-          if (property !== 'complete' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
-          return async (...args: Parameters<SubmissionQueue['complete']>) => {
-            if (stopNow()) throw new Error('stopped between writing the records and the status');
-            return target.complete(...args);
-          };
-        },
-      }),
+      submissions: stoppingOnce(submissions, 'complete', stopNow, 'stopped between writing the records and the status'),
     }));
     const written = (await testBackend.backend.store.findByModel('Stop-Test-Model')).filter((record) => record.submissionId === settled.submissionId);
     expect(written.map((record) => record.kind).sort()).to.deep.equal(['gallery', 'timeline']);
@@ -107,16 +106,7 @@ describe('publisher: a submission whose last allowed attempt stopped', function 
 
   it('goes to needs_review, with nothing published, when the attempt stopped before writing', async () => {
     const settled = await publishWithOneStop((store, submissions, stopNow) => ({
-      store: new Proxy(store, {
-        get(target, property, receiver) {
-          const value = Reflect.get(target, property, receiver) as unknown;
-          if (property !== 'replaceRecords' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
-          return async (...args: Parameters<RecordStore['replaceRecords']>) => {
-            if (stopNow()) throw new Error('stopped before writing the records');
-            return target.replaceRecords(...args);
-          };
-        },
-      }),
+      store: stoppingOnce(store, 'replaceRecords', stopNow, 'stopped before writing the records'),
       submissions,
     }));
     expect(settled.status).to.equal('needs_review');
