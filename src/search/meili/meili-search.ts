@@ -38,14 +38,19 @@ async function indexExists(client: Meilisearch, uid: string): Promise<boolean> {
   }
 }
 
+/** Creates an empty index when there is none of that name. */
+export async function createIndexIfMissing(client: Meilisearch, uid: string): Promise<void> {
+  // Another process may create it between the look and the creation; that failure counts as done.
+  if (!(await indexExists(client, uid))) await settleUnless(client.createIndex(uid, { primaryKey: 'id' }), ['index_already_exists']);
+}
+
 /**
  * Creates the index when missing and sends the settings that differ from the server's. A changed
  * setting re-indexes the documents in place; Meilisearch answers from the previous state until
  * that task is done, and this waits for it.
  */
 export async function prepareIndex(client: Meilisearch, uid: string, settings: Settings): Promise<void> {
-  // Another process may create it between the look and the creation; that failure counts as done.
-  if (!(await indexExists(client, uid))) await settleUnless(client.createIndex(uid, { primaryKey: 'id' }), ['index_already_exists']);
+  await createIndexIfMissing(client, uid);
   const index = client.index<MeiliDocument>(uid);
   const changes = settingsToUpdate(settings, await index.getSettings());
   if (Object.keys(changes).length > 0) await settle(index.updateSettings(changes), SETTINGS_TASK_TIMEOUT_MS);

@@ -6,9 +6,14 @@ import type { SearchFilters, SearchOrder } from '../../domain/search-query.ts';
 import { CJK_RUN, cjkBigrams, normalizeText, wordTokens } from '../search-text.ts';
 import { cjkCode } from './documents.ts';
 
-/** A Meilisearch filter string literal: double quotes, with backslash and quote escaped. */
+/**
+ * A Meilisearch filter string literal: double quotes, with inner quotes escaped. Meilisearch's
+ * filter parser unescapes only `\"`, never `\\`, so a value holding a backslash cannot be written
+ * exactly and is refused (filter values are enum members or years, so none does).
+ */
 export function filterValue(value: string): string {
-  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  if (value.includes('\\')) throw new RangeError(`a filter value cannot hold a backslash: ${JSON.stringify(value)}`);
+  return `"${value.replace(/"/g, '\\"')}"`;
 }
 
 const FILTER_NAMES: readonly (keyof SearchFilters)[] = ['source', 'format', 'kind', 'year'];

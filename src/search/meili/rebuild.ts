@@ -6,7 +6,7 @@
 import type { EnqueuedTask, Meilisearch } from 'meilisearch';
 import type { CanonicalRecord, Lang } from '../../domain/record.ts';
 import { LANGS } from '../../domain/record.ts';
-import { meiliClient, prepareIndex, writeDocuments } from './meili-search.ts';
+import { createIndexIfMissing, meiliClient, prepareIndex, writeDocuments } from './meili-search.ts';
 import type { MeiliSearchOptions } from './meili-search.ts';
 import { freshIndexName, indexName, indexSettings } from './settings.ts';
 import { settleEnqueued, settleUnless } from './tasks.ts';
@@ -44,8 +44,9 @@ export async function rebuildIndexes(options: MeiliSearchOptions, records: Async
   for (const lang of LANGS) {
     await deleteIndex(client, fresh[lang]);
     await prepareIndex(client, fresh[lang], indexSettings(lang));
-    // Swapping needs both sides to exist; a first deployment has no live index yet.
-    await prepareIndex(client, live[lang], indexSettings(lang));
+    // Swapping needs both sides to exist; a first deployment has no live index yet. Its settings
+    // do not matter: it is swapped out and deleted, so changing them would re-index for nothing.
+    await createIndexIfMissing(client, live[lang]);
   }
   let documents = 0;
   let batch: CanonicalRecord[] = [];
