@@ -2,7 +2,7 @@ import PQueue from 'p-queue';
 import type { RecordStore, SubmissionQueue } from '../src/domain/ports.ts';
 import type { CanonicalRecord, StoredMedia } from '../src/domain/record.ts';
 import { recordId } from '../src/domain/ids.ts';
-import { CHECK_NAMES } from '../src/domain/submission.ts';
+import { CHECK_NAMES, stoppedReason } from '../src/domain/submission.ts';
 import type { CheckVerdict, SubmissionOutcome, SubmissionRecord } from '../src/domain/submission.ts';
 import type { Logger } from '../src/logger.ts';
 import { storePreview } from '../src/media/media-files.ts';
@@ -183,8 +183,7 @@ export class Publisher {
       const detail = `Passed in attempt ${stops} or earlier, which wrote the records before the publisher stopped.`;
       return { status: 'published', checks: CHECK_NAMES.map((name) => ({ name, outcome: 'pass', detail })), recordIds: written.map((entry) => entry.id), duplicateOf: null, reason: null };
     }
-    const reason = `The publisher stopped ${stops} time${stops === 1 ? '' : 's'} while checking this submission (crash or timeout); a maintainer should look at it.`;
-    return { status: 'needs_review', checks: [], recordIds: [], duplicateOf: null, reason };
+    return { status: 'needs_review', checks: [], recordIds: [], duplicateOf: null, reason: stoppedReason(stops) };
   }
 
   private async oneAtATimePerModel<T>(model: string, work: () => Promise<T>): Promise<T> {

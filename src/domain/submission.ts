@@ -12,6 +12,18 @@ export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
 /** Statuses a submission never leaves. */
 export const FINAL_STATUSES: readonly SubmissionStatus[] = ['published', 'duplicate', 'needs_review'];
 
+/**
+ * The reason a submission goes to needs_review when the publisher stopped (crash or timeout) in
+ * every attempt at it; split around a plural count too, for stores that build it in a query.
+ */
+const STOPPED_REASON_END = ' while checking this submission (crash or timeout); a maintainer should look at it.';
+export const STOPPED_REASON_BEFORE_COUNT = 'The publisher stopped ';
+export const STOPPED_REASON_AFTER_COUNT = ` times${STOPPED_REASON_END}`;
+
+export function stoppedReason(stops: number): string {
+  return `${STOPPED_REASON_BEFORE_COUNT}${stops} time${stops === 1 ? '' : 's'}${STOPPED_REASON_END}`;
+}
+
 export const CHECK_NAMES = ['source-identity', 'date', 'preview-ownership', 'duplicates', 'images'] as const;
 export type CheckName = (typeof CHECK_NAMES)[number];
 

@@ -1,5 +1,6 @@
 import type { ClientSession } from 'mongodb';
 import type { EnqueueResult, IdempotencyRequest, NewSubmission, SubmissionQueue } from '../../domain/ports.ts';
+import { STOPPED_REASON_AFTER_COUNT, STOPPED_REASON_BEFORE_COUNT } from '../../domain/submission.ts';
 import type { SubmissionOutcome, SubmissionRecord } from '../../domain/submission.ts';
 import { newSubmissionId } from '../sqlite/sqlite-submissions.ts';
 import { fromSubmissionDocument, newSubmissionDocument } from './documents.ts';
@@ -12,8 +13,6 @@ interface DailyLimit {
 }
 
 /** What a claim found that ran out of attempts is told. */
-const GAVE_UP_REASON_START = 'The publisher stopped ';
-const GAVE_UP_REASON_END = ' times while checking this submission (crash or timeout); a maintainer should look at it.';
 
 /**
  * The submission queue in MongoDB. A claim is one `findOneAndUpdate` (atomic on the document),
@@ -104,7 +103,7 @@ export class MongoSubmissionQueue implements SubmissionQueue {
           leaseOwner: null,
           leaseUntil: null,
           updatedAt: { $literal: iso },
-          reason: { $concat: [{ $literal: GAVE_UP_REASON_START }, { $toString: '$attempts' }, { $literal: GAVE_UP_REASON_END }] },
+          reason: { $concat: [{ $literal: STOPPED_REASON_BEFORE_COUNT }, { $toString: '$attempts' }, { $literal: STOPPED_REASON_AFTER_COUNT }] },
         },
       },
     ]);

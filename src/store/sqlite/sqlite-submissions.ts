@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DailyQuota, EnqueueResult, IdempotencyRequest, NewSubmission, SubmissionQueue } from '../../domain/ports.ts';
+import { stoppedReason } from '../../domain/submission.ts';
 import type { Submission, SubmissionOutcome, SubmissionRecord, SubmissionStatus } from '../../domain/submission.ts';
 import type { SqliteDatabase } from './database.ts';
 
@@ -123,7 +124,7 @@ export class SqliteSubmissionQueue implements SubmissionQueue {
             this.statements.claim.run(owner, now + leaseMs, iso, expired.id);
             return toRecord(this.statements.get.get(expired.id) as SubmissionRow);
           }
-          this.statements.giveUp.run(`The publisher stopped ${expired.attempts} times while checking this submission (crash or timeout); a maintainer should look at it.`, iso, expired.id);
+          this.statements.giveUp.run(stoppedReason(expired.attempts), iso, expired.id);
         }
         const due = this.statements.due.get(now);
         if (!due) return undefined;
