@@ -121,6 +121,12 @@ const VOCABULARY_RELOAD_MS = 5000;
 /** Memory bound of the row sets one process keeps (at 100,000 records a set takes 12.5 KB). */
 const ROW_SET_CACHE_BYTES = 48 * 1024 * 1024;
 
+/** A row as read back from FTS5 after a write: its column values, and their tokens when certain (row-match.ts). */
+interface AppendedRow {
+  values: string[];
+  tokens: Map<string, string[]> | undefined;
+}
+
 interface LanguageState {
   vocabulary?: Vocabulary;
   vocabularyBuiltAt: number;
@@ -142,8 +148,8 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
   private universe: RowUniverse | undefined;
   private universeBuiltAt = -Infinity;
   private readonly rowSets = new RowSetCache(ROW_SET_CACHE_BYTES);
-  /** Tokens of rows appended to the universe, by language and sort key (see appendedRowTokens). */
-  private readonly appendedTokens = new Map<string, Map<string, string[]> | undefined>();
+  /** Rows appended to the universe, read once, by language and sort key (see appendedRow). */
+  private readonly appendedRows = new Map<string, AppendedRow | undefined>();
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -298,11 +304,11 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     this.countCache.clear();
     const keys = this.changedKeys(lastChange);
     this.seenChange = lastChange;
-    for (const key of keys ?? []) for (const lang of LANGS) this.appendedTokens.delete(`${lang}:${key}`);
+    for (const key of keys ?? []) for (const lang of LANGS) this.appendedRows.delete(`${lang}:${key}`);
     if (keys === undefined) {
       this.universe = undefined;
       this.rowSets.clear();
-      this.appendedTokens.clear();
+      this.appendedRows.clear();
       for (const state of this.languages.values()) {
         // Writes of this connection reload the vocabulary at once; writes of other processes once it is a few seconds old.
         state.vocabularyStale = true;
@@ -315,18 +321,24 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     if (universe && universe.changes + keys.length > Math.max(MIN_CHANGES_BEFORE_REBUILD, universe.ordered >>> 5)) {
       this.universe = undefined;
       this.rowSets.clear();
-      this.appendedTokens.clear();
+      this.appendedRows.clear();
     } else if (universe) {
       for (const key of keys) universe.kill(key);
       for (const key of present) universe.append(key);
     }
-    for (const { lang, text } of this.tables) {
+    for (const lang of LANGS) {
       const vocabulary = this.languages.get(lang)?.vocabulary;
       if (!vocabulary) continue;
       const terms = new Set<string>();
-      for (const key of present) for (const field of text.get(BigInt(key)) ?? []) for (const term of indexTerms(field ?? '')) if (!FACET_TOKEN.test(term)) terms.add(term);
+      for (const key of present) {
+        const row = this.appendedRow(lang, key);
+        const columns = row?.tokens ? [...row.tokens.values()] : (row?.values ?? []).map((value) => indexTerms(value ?? ''));
+        for (const term of columns.flat()) if (!FACET_TOKEN.test(term)) terms.add(term);
+      }
       vocabulary.add(terms);
     }
+    // Rows are kept for testing against the universe's sets; without one there is nothing to test.
+    if (!this.universe) this.appendedRows.clear();
   }
 
   /** The sort keys the logged changes after the last one seen touched; undefined when any key may have changed (a bulk write, or a log pruned past that point). */
@@ -475,7 +487,7 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     if (cached?.covered === universe.size && cached.kills === universe.kills) return cached.set;
     let set: RowSet | undefined;
     if (cached) {
-      const added = cached.covered === universe.size ? [] : this.appendedMatches(universe, lang, columns, alternative, cached);
+      const added = cached.covered === universe.size ? [] : this.appendedMatches(universe, lang, columns, alternative, expression, cached);
       if (added) set = universe.live(added.length > 0 ? cached.set.with(added, universe.words) : cached.set);
     }
     set ??= universe.setOf(this.cachedStatement(`SELECT rowid FROM ${ftsTable(lang)} WHERE ${ftsTable(lang)} MATCH ?`).pluck().all(expression) as number[]);
@@ -488,17 +500,16 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
    * JavaScript where the row's text allows (row-match.ts), otherwise by FTS5 lookups; undefined
    * when the lookups would cost more than reading the set again.
    */
-  private appendedMatches(universe: RowUniverse, lang: Lang, columns: string, alternative: Alternative, cached: CoveredRowSet): number[] | undefined {
+  private appendedMatches(universe: RowUniverse, lang: Lang, columns: string, alternative: Alternative, expression: string, cached: CoveredRowSet): number[] | undefined {
     const tokens = phraseTokens(alternative.tokens.join(' '));
     const phrase = tokens && { columns: columns.slice(1, -1).split(' '), tokens, prefix: alternative.prefix };
     const table = ftsTable(lang);
-    const expression = `${columns} : ${ftsAlternative(alternative)}`;
     let lookupsLeft = 1 + cached.set.count() / ROWS_READ_PER_LOOKUP;
     const added: number[] = [];
     for (let ordinal = cached.covered; ordinal < universe.size; ordinal += 1) {
       if (!universe.isLive(ordinal)) continue;
       const key = universe.keyAt(ordinal);
-      const row = phrase && this.appendedRowTokens(lang, key);
+      const row = phrase && this.appendedRow(lang, key)?.tokens;
       if (phrase && row) {
         if (holdsPhrase(row, phrase)) added.push(ordinal);
         continue;
@@ -511,14 +522,14 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     return added;
   }
 
-  /** An appended row's columns as tokens, read once; undefined when its text is not certain to tokenize as FTS5 does. */
-  private appendedRowTokens(lang: Lang, key: number): Map<string, string[]> | undefined {
+  /** An appended row, read once for both its tests (appendedMatches) and its vocabulary terms; undefined when it is gone. */
+  private appendedRow(lang: Lang, key: number): AppendedRow | undefined {
     const cacheKey = `${lang}:${key}`;
-    if (!this.appendedTokens.has(cacheKey)) {
+    if (!this.appendedRows.has(cacheKey)) {
       const values = this.tables.find((table) => table.lang === lang)?.text.get(BigInt(key));
-      this.appendedTokens.set(cacheKey, values ? rowTokens(FTS_COLUMN_NAMES, values) : undefined);
+      this.appendedRows.set(cacheKey, values ? { values, tokens: rowTokens(FTS_COLUMN_NAMES, values) } : undefined);
     }
-    return this.appendedTokens.get(cacheKey);
+    return this.appendedRows.get(cacheKey);
   }
 
   /** Rows holding every term (each as the tier matches it) in the given columns and every facet. */
