@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { request } from 'node:http';
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -59,4 +60,18 @@ export async function startServerProcess(dataDir: string, env: Record<string, st
   }
   await server.stop('SIGKILL');
   throw new Error(`server did not become ready:\n${output}`);
+}
+
+/** One GET on a connection of its own, so cluster workers take turns answering it. */
+export function getOnNewConnection(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(url, { agent: false, headers: { Connection: 'close' } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
 }

@@ -1,12 +1,11 @@
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
-import { get } from 'node:http';
 import { join } from 'node:path';
 import { generateSecret, secretSha256 } from '../../src/auth/secrets.ts';
 import { openBackend } from '../../src/backend.ts';
 import { syntheticCatalog } from '../../src/catalog/synthetic.ts';
 import { ImageServer, lineDrawingPng } from '../helpers/image-server.ts';
-import { startServerProcess } from '../helpers/server-process.ts';
+import { getOnNewConnection, startServerProcess } from '../helpers/server-process.ts';
 import type { ServerProcess } from '../helpers/server-process.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
 
@@ -49,24 +48,12 @@ describe('search in every worker follows what the publisher writes', function ()
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  /** One GET on a connection of its own, so the cluster's round robin gives it to the next worker. */
-  function getOnNewConnection(path: string): Promise<{ status: number; body: string }> {
-    return new Promise((resolve, reject) => {
-      get(`${server.url}${path}`, { agent: false }, (response) => {
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (body += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-      }).on('error', reject);
-    });
-  }
-
   /** The answers of several requests for one search, spread over the workers. */
   async function searchEverywhere(query: string): Promise<Page[]> {
     const pages: Page[] = [];
     for (let i = 0; i < 6; i += 1) {
       // Each page size is a URL of its own, so no worker answers from its response cache.
-      const { status, body } = await getOnNewConnection(`/api/v1/specimens?${query}&limit=${40 + i}`);
+      const { status, body } = await getOnNewConnection(`${server.url}/api/v1/specimens?${query}&limit=${40 + i}`);
       expect(status, query).to.equal(200);
       pages.push(JSON.parse(body) as Page);
     }

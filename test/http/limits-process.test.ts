@@ -1,22 +1,9 @@
 import { expect } from 'chai';
-import { request } from 'node:http';
 import { connect } from 'node:net';
 import { rmSync } from 'node:fs';
-import { startServerProcess } from '../helpers/server-process.ts';
+import { getOnNewConnection, startServerProcess } from '../helpers/server-process.ts';
 import type { ServerProcess } from '../helpers/server-process.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
-
-/** One GET on a connection of its own, so cluster workers take turns answering. */
-function getOnNewConnection(url: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const outgoing = request(url, { agent: false, headers: { Connection: 'close' } }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
-    });
-    outgoing.on('error', reject);
-    outgoing.end();
-  });
-}
 
 /** Writes raw bytes on a socket and collects what the server answers until it closes the connection. */
 function rawExchange(port: number, bytes: string, timeoutMs: number): Promise<string> {
@@ -52,10 +39,10 @@ describe('limits of the server process', function () {
   it('keeps one count per client across cluster workers', async () => {
     server = await startServerProcess(dataDir, { ARCHIVE_WORKERS: '2', ARCHIVE_RATE_LIMIT_READS: '10' });
     const statuses: number[] = [];
-    for (let i = 0; i < 16; i += 1) statuses.push(await getOnNewConnection(`${server.url}/api/v1/specimens?lang=en`));
+    for (let i = 0; i < 16; i += 1) statuses.push((await getOnNewConnection(`${server.url}/api/v1/specimens?lang=en`)).status);
     expect(statuses.filter((status) => status === 200)).to.have.length(10);
     expect(statuses.slice(10)).to.deep.equal([429, 429, 429, 429, 429, 429]);
-    expect(await getOnNewConnection(`${server.url}/healthz`)).to.equal(200);
+    expect((await getOnNewConnection(`${server.url}/healthz`)).status).to.equal(200);
   });
 
   it('answers 408 to a client that does not finish its request in time, and 431 to oversized headers', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Publisher } from '../../indexer/publisher.ts';
 import { createPreviewLoader } from '../../indexer/preview-loader.ts';
 import type { RecordStore, SubmissionQueue } from '../../src/domain/ports.ts';
+import { FINAL_STATUSES } from '../../src/domain/submission.ts';
 import type { SubmissionRecord } from '../../src/domain/submission.ts';
 import { createLogger } from '../../src/logger.ts';
 import { openTestBackend } from '../helpers/backend.ts';
@@ -82,7 +83,7 @@ describe('publisher: a submission whose last allowed attempt stopped', function 
       const deadline = Date.now() + 15_000;
       for (;;) {
         const status = await submissions.getSubmission(submissionId);
-        if (status && ['published', 'duplicate', 'needs_review'].includes(status.status)) return status;
+        if (status && FINAL_STATUSES.includes(status.status)) return status;
         if (Date.now() > deadline) throw new Error(`still ${status?.status}`);
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
