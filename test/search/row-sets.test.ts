@@ -203,4 +203,22 @@ describe('row sets kept current across writes of another connection', function (
     }
     expect(compared).to.equal(400);
   });
+
+  it('finds by prefix a word first written after the reader loaded its vocabulary at start', async () => {
+    const ownDir = temporaryDataDir();
+    const path = join(ownDir, 'archive.sqlite');
+    const writerDb = openDatabase(path);
+    SqliteRecordStore.migrate(writerDb);
+    SqliteSearchIndex.migrate(writerDb);
+    const writer = new SqliteSearchIndex(writerDb, 'never');
+    await writer.upsert([...syntheticCatalog(50, '2026-11-20')]);
+    const reader = new SqliteSearchIndex(openDatabase(path), 'auto');
+    reader.warm();
+    const [record] = [...syntheticCatalog(51, '2026-11-20')].slice(50);
+    if (!record) throw new Error('no record');
+    await writer.upsert([{ ...record, id: 'svg-fresh-word-00000001', title: { zh: '新词', en: 'A quixotrellis lantern' } }]);
+    const found = await reader.search({ lang: 'en', text: 'quixotrel', filters: {}, order: 'relevance', offset: 0, limit: 5 });
+    rmSync(ownDir, { recursive: true, force: true });
+    expect(found.ids).to.deep.equal(['svg-fresh-word-00000001']);
+  });
 });

@@ -372,9 +372,17 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     return state.vocabulary;
   }
 
-  /** Loads the vocabularies ahead of the first query. */
+  /**
+   * Loads the vocabularies ahead of the first query, in one snapshot with the change log's
+   * position, so the writes that follow are added to them rather than waiting for a reload.
+   */
   warm(): void {
-    for (const lang of LANGS) this.vocabulary(lang);
+    this.db
+      .transaction(() => {
+        this.refreshCaches();
+        for (const lang of LANGS) this.vocabulary(lang);
+      })
+      .deferred();
   }
 
   private cachedStatement(sql: string): Statement {
