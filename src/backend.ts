@@ -3,6 +3,7 @@ import type { BackendSettings, Config, SearchSettings } from './config.ts';
 import type { RecordStore, SearchIndex, SubmissionQueue, TokenStore } from './domain/ports.ts';
 import { openDatabase } from './store/sqlite/database.ts';
 import type { SqliteDatabase } from './store/sqlite/database.ts';
+import { migrateSchema } from './store/sqlite/schema.ts';
 import { SqliteRecordStore } from './store/sqlite/sqlite-store.ts';
 import { SqliteSearchIndex } from './search/sqlite/sqlite-search.ts';
 import { SqliteSubmissionQueue } from './store/sqlite/sqlite-submissions.ts';
@@ -61,13 +62,12 @@ export async function openBackend(config: BackendConfig, options: BackendOptions
   }
   if (store.kind === 'mongo' && search.kind === 'meili') return openMongoBackend(store, search, options);
   const db = openDatabase(config.databaseFile);
-  if (options.migrate) SqliteRecordStore.migrate(db);
-  if (search.kind === 'embedded') return openEmbeddedBackend(db, options);
+  if (options.migrate) migrateSchema(db);
+  if (search.kind === 'embedded') return openEmbeddedBackend(db);
   return openSqliteWithFollowingSearch(db, await openMeiliSearch(search));
 }
 
-function openEmbeddedBackend(db: SqliteDatabase, options: BackendOptions): Backend {
-  if (options.migrate) SqliteSearchIndex.migrate(db);
+function openEmbeddedBackend(db: SqliteDatabase): Backend {
   const search = new SqliteSearchIndex(db);
   const store = new SqliteRecordStore(db, search);
   return {

@@ -15,7 +15,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, open, readFile, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import type { CanonicalRecord } from '../domain/record.ts';
+import { SqliteRecordStore } from '../store/sqlite/sqlite-store.ts';
+import { SqliteSubmissionQueue } from '../store/sqlite/sqlite-submissions.ts';
 
 export const BACKUP_DATABASE_FILE = 'archive.sqlite';
 export const BACKUP_MEDIA_DIR = 'media';
@@ -113,8 +114,11 @@ interface SnapshotContents {
   media: ReferencedMedia[];
 }
 
-/** Lists what a database copy's records reference; when verifying, first checks it with PRAGMA integrity_check. */
-function readSnapshot(databaseFile: string, access: 'finish-copy' | 'verify'): SnapshotContents {
+/**
+ * Lists what a database copy's records reference, through the store's own adapters; when
+ * verifying, first checks the file with PRAGMA integrity_check.
+ */
+async function readSnapshot(databaseFile: string, access: 'finish-copy' | 'verify'): Promise<SnapshotContents> {
   const db = new Database(databaseFile, { fileMustExist: true, readonly: access === 'verify' });
   try {
     // A single self-contained file: no -wal beside it. The server turns WAL back on when it opens it.
@@ -124,13 +128,13 @@ function readSnapshot(databaseFile: string, access: 'finish-copy' | 'verify'): S
     if (problems.length !== 1 || problems[0]?.integrity_check !== 'ok') {
       throw new BackupError(`the database copy fails PRAGMA integrity_check: ${problems.slice(0, 5).map((row) => row.integrity_check).join('; ')}`);
     }
-    const changeNumber = Number(db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'change_number'").get()?.value ?? 0);
-    const submissions = db.prepare<[], { total: number }>('SELECT count(*) AS total FROM submissions').get()?.total ?? 0;
+    const store = new SqliteRecordStore(db);
+    const { changeNumber } = store.catalogStateNow();
+    const submissions = Object.values(await new SqliteSubmissionQueue(db).countByStatus()).reduce((sum, count) => sum + count, 0);
     const media: ReferencedMedia[] = [];
     let records = 0;
-    for (const row of db.prepare<[], { doc: string }>('SELECT doc FROM records ORDER BY id').iterate()) {
+    for await (const record of store.streamRecords()) {
       records += 1;
-      const record = JSON.parse(row.doc) as CanonicalRecord;
       for (const stored of record.media) {
         media.push({ path: stored.path, sha256: stored.sha256, recordId: record.id });
         if (stored.thumbnailPath) media.push({ path: stored.thumbnailPath, recordId: record.id });
@@ -183,7 +187,7 @@ export async function backupDataFolder(source: { databaseFile: string; mediaDir:
     } finally {
       live.close();
     }
-    const snapshot = readSnapshot(databaseCopy, 'finish-copy');
+    const snapshot = await readSnapshot(databaseCopy, 'finish-copy');
     await syncFile(databaseCopy);
 
     const mediaRoot = resolve(source.mediaDir);
@@ -252,7 +256,7 @@ export async function verifyBackup(directory: string): Promise<BackupSummary> {
   if (database.sha256 !== manifest.database.sha256) {
     throw new BackupError(`${BACKUP_DATABASE_FILE} does not match the manifest's SHA-256: it changed after the backup (was the backup folder used as a live data folder? restore copies it first)`);
   }
-  const snapshot = readSnapshot(databaseFile, 'verify');
+  const snapshot = await readSnapshot(databaseFile, 'verify');
   if (snapshot.records !== manifest.records) problems.push(`the database holds ${snapshot.records} records, the manifest says ${manifest.records}`);
   const listed = new Map(manifest.media.map((entry) => [entry.path, entry]));
   let mediaBytes = 0;

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openBackend } from '../../src/backend.ts';
 import { openDatabase } from '../../src/store/sqlite/database.ts';
-import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { migrateSchema } from '../../src/store/sqlite/schema.ts';
 import { SqliteSubmissionQueue } from '../../src/store/sqlite/sqlite-submissions.ts';
 import { SqliteTokenStore } from '../../src/store/sqlite/sqlite-tokens.ts';
 import { SqliteSearchIndex } from '../../src/search/sqlite/sqlite-search.ts';
@@ -26,7 +26,7 @@ async function openEmbedded() {
 function openEmbeddedDatabase() {
   const dataDir = temporaryDataDir();
   const db = openDatabase(join(dataDir, 'archive.sqlite'));
-  SqliteRecordStore.migrate(db);
+  migrateSchema(db);
   const dispose = async (): Promise<void> => {
     db.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -47,7 +47,6 @@ searchIndexContract('embedded SQLite FTS5', async () => {
 for (const mode of ['always', 'never'] as const) {
   searchIndexContract(`embedded SQLite FTS5, row sets ${mode}`, async () => {
     const { db, dispose } = openEmbeddedDatabase();
-    SqliteSearchIndex.migrate(db);
     return { index: new SqliteSearchIndex(db, mode), dispose };
   });
 }

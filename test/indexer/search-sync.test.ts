@@ -9,6 +9,7 @@ import type { CanonicalRecord, StoredRecord } from '../../src/domain/record.ts';
 import type { SearchQuery } from '../../src/domain/search-query.ts';
 import { createLogger } from '../../src/logger.ts';
 import { openDatabase } from '../../src/store/sqlite/database.ts';
+import { migrateSchema } from '../../src/store/sqlite/schema.ts';
 import type { SqliteDatabase } from '../../src/store/sqlite/database.ts';
 import { SqliteSearchIndex } from '../../src/search/sqlite/sqlite-search.ts';
 import { makeRecord } from '../helpers/factories.ts';
@@ -114,7 +115,7 @@ describe('search index sync over the embedded store, into an FTS5 index in anoth
     dataDir = temporaryDataDir();
     backend = await openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true });
     targetDb = openDatabase(join(dataDir, 'follower.sqlite'));
-    SqliteSearchIndex.migrate(targetDb);
+    migrateSchema(targetDb);
     index = new CountingIndex(new SqliteSearchIndex(targetDb));
   });
 

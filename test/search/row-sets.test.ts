@@ -5,7 +5,7 @@ import { RowSetCache, RowUniverse } from '../../src/search/sqlite/row-sets.ts';
 import { rankRows } from '../../src/search/sqlite/relevance.ts';
 import { SqliteSearchIndex } from '../../src/search/sqlite/sqlite-search.ts';
 import { openDatabase } from '../../src/store/sqlite/database.ts';
-import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { migrateSchema } from '../../src/store/sqlite/schema.ts';
 import { syntheticCatalog } from '../../src/catalog/synthetic.ts';
 import { distinctSearches } from '../../scripts/bench/queries.ts';
 import type { SearchQuery } from '../../src/domain/search-query.ts';
@@ -130,8 +130,7 @@ describe('search with row sets and with FTS5 counting give the same answers', fu
   before(async () => {
     dataDir = temporaryDataDir();
     const db = openDatabase(join(dataDir, 'archive.sqlite'));
-    SqliteRecordStore.migrate(db);
-    SqliteSearchIndex.migrate(db);
+    migrateSchema(db);
     withSets = new SqliteSearchIndex(db, 'always');
     withoutSets = new SqliteSearchIndex(db, 'never');
     await withSets.upsert([...syntheticCatalog(3000, '2026-11-20')]);
@@ -165,8 +164,7 @@ describe('row sets kept current across writes of another connection', function (
     dataDir = temporaryDataDir();
     const path = join(dataDir, 'archive.sqlite');
     const writerDb = openDatabase(path);
-    SqliteRecordStore.migrate(writerDb);
-    SqliteSearchIndex.migrate(writerDb);
+    migrateSchema(writerDb);
     const writer = new SqliteSearchIndex(writerDb, 'never');
     const records = [...syntheticCatalog(2700, '2026-11-20')];
     await writer.upsert(records.slice(0, 2000));
@@ -208,8 +206,7 @@ describe('row sets kept current across writes of another connection', function (
     const ownDir = temporaryDataDir();
     const path = join(ownDir, 'archive.sqlite');
     const writerDb = openDatabase(path);
-    SqliteRecordStore.migrate(writerDb);
-    SqliteSearchIndex.migrate(writerDb);
+    migrateSchema(writerDb);
     const writer = new SqliteSearchIndex(writerDb, 'never');
     await writer.upsert([...syntheticCatalog(50, '2026-11-20')]);
     const reader = new SqliteSearchIndex(openDatabase(path), 'auto');

@@ -2,8 +2,8 @@ import type { CanonicalRecord, Lang } from '../../domain/record.ts';
 import { LANGS, yearOf } from '../../domain/record.ts';
 import type { SearchIndex } from '../../domain/ports.ts';
 import type { SearchFilters, SearchHits, SearchQuery } from '../../domain/search-query.ts';
-import { migrate } from '../../store/sqlite/database.ts';
-import type { Migration, SqliteDatabase } from '../../store/sqlite/database.ts';
+import type { SqliteDatabase } from '../../store/sqlite/database.ts';
+import { SEARCH_COLUMNS, searchTable as ftsTable } from '../../store/sqlite/schema.ts';
 import type { Statement } from 'better-sqlite3';
 import type { SameTransactionIndex } from '../../store/sqlite/sqlite-store.ts';
 import { dayNumber, keyBetween, spreadKeys } from './sort-key.ts';
@@ -17,7 +17,7 @@ import { inverseDocumentFrequency, rankRows } from './relevance.ts';
 import type { TermEvidence } from './relevance.ts';
 import type { RowSet } from './row-sets.ts';
 
-const FTS_COLUMN_NAMES = ['title', 'notes', 'model', 'author', 'prompt', 'category', 'facets'];
+const FTS_COLUMN_NAMES: readonly string[] = SEARCH_COLUMNS;
 const FTS_COLUMNS = FTS_COLUMN_NAMES.join(', ');
 const TEXT_COLUMNS = '{title notes model author prompt category}';
 const METADATA_COLUMNS = '{model author category}';
@@ -27,31 +27,6 @@ interface Alternative {
   tokens: string[];
   prefix: boolean;
 }
-
-function ftsTable(lang: Lang): string {
-  return `search_${lang}`;
-}
-
-const SEARCH_MIGRATIONS: readonly Migration[] = [
-  {
-    version: 1,
-    description: 'sort keys and one FTS5 table per language',
-    sql: `
-      CREATE TABLE search_keys (sort_key INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, day INTEGER NOT NULL);
-      CREATE INDEX search_keys_day_id ON search_keys (day, id);
-      ${LANGS.map(
-        (lang) => `
-        CREATE VIRTUAL TABLE ${ftsTable(lang)} USING fts5(${FTS_COLUMNS}, tokenize = "unicode61 remove_diacritics 2");
-        CREATE VIRTUAL TABLE ${ftsTable(lang)}_vocab USING fts5vocab(${ftsTable(lang)}, row);`,
-      ).join('\n')}
-    `,
-  },
-  {
-    version: 2,
-    description: 'a log of changed sort keys, so processes keep their row sets current instead of dropping them',
-    sql: `CREATE TABLE search_changes (seq INTEGER PRIMARY KEY, sort_key INTEGER);`,
-  },
-];
 
 /** A write of more rows than this logs "everything may have changed" rather than each key. */
 const LOGGED_KEYS_PER_WRITE = 256;
@@ -180,11 +155,6 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
       move: db.prepare(`UPDATE ${ftsTable(lang)} SET rowid = ? WHERE rowid = ?`),
       text: db.prepare<[bigint], string[]>(`SELECT ${FTS_COLUMNS} FROM ${ftsTable(lang)} WHERE rowid = ?`).raw(),
     }));
-  }
-
-  /** Creates or upgrades the search tables. */
-  static migrate(db: SqliteDatabase): void {
-    migrate(db, 'search', SEARCH_MIGRATIONS);
   }
 
   async upsert(records: readonly CanonicalRecord[]): Promise<void> {

@@ -1,88 +1,7 @@
 import { CATALOG_VERSION } from '../../domain/record.ts';
 import type { CanonicalRecord, StoredRecord } from '../../domain/record.ts';
 import type { CatalogState, RecordRemoval, RecordStore } from '../../domain/ports.ts';
-import { migrate } from './database.ts';
-import type { Migration, SqliteDatabase } from './database.ts';
-
-const STORE_MIGRATIONS: readonly Migration[] = [
-  {
-    version: 1,
-    description: 'records and catalog metadata',
-    sql: `
-      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-      CREATE TABLE records (
-        id TEXT PRIMARY KEY,
-        kind TEXT NOT NULL,
-        source TEXT NOT NULL,
-        format TEXT NOT NULL,
-        date TEXT NOT NULL,
-        source_url TEXT NOT NULL,
-        seq INTEGER NOT NULL,
-        doc TEXT NOT NULL,
-        UNIQUE (source_url, kind)
-      );
-      CREATE UNIQUE INDEX records_seq ON records (seq);
-      INSERT INTO meta (key, value) VALUES ('change_number', '0');
-    `,
-  },
-  {
-    version: 2,
-    description: 'model column, tokens, submissions queue, idempotency keys',
-    sql: `
-      ALTER TABLE records ADD COLUMN model TEXT;
-      UPDATE records SET model = json_extract(doc, '$.model');
-      CREATE INDEX records_model_date ON records (model, date, id);
-      CREATE TABLE tokens (
-        name TEXT PRIMARY KEY,
-        secret_sha256 TEXT NOT NULL UNIQUE,
-        scopes TEXT NOT NULL,
-        created_at TEXT NOT NULL,
-        revoked_at TEXT
-      );
-      CREATE TABLE submissions (
-        id TEXT PRIMARY KEY,
-        token_name TEXT NOT NULL,
-        status TEXT NOT NULL,
-        body TEXT NOT NULL,
-        submitted_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL,
-        attempts INTEGER NOT NULL DEFAULT 0,
-        due_at INTEGER NOT NULL,
-        lease_owner TEXT,
-        lease_until INTEGER,
-        checks TEXT NOT NULL DEFAULT '[]',
-        record_ids TEXT NOT NULL DEFAULT '[]',
-        duplicate_of TEXT,
-        reason TEXT
-      );
-      CREATE INDEX submissions_due ON submissions (status, due_at, id);
-      CREATE INDEX submissions_lease ON submissions (status, lease_until);
-      CREATE TABLE idempotency_keys (
-        token_name TEXT NOT NULL,
-        key TEXT NOT NULL,
-        request_sha256 TEXT NOT NULL,
-        status INTEGER NOT NULL,
-        body TEXT NOT NULL,
-        created_at INTEGER NOT NULL,
-        PRIMARY KEY (token_name, key)
-      );
-    `,
-  },
-  {
-    version: 3,
-    description: 'removals in the change feed',
-    sql: `
-      CREATE TABLE removals (seq INTEGER PRIMARY KEY, id TEXT NOT NULL);
-    `,
-  },
-  {
-    version: 4,
-    description: 'submissions per token and day, for the daily quota',
-    sql: `
-      CREATE INDEX submissions_token_day ON submissions (token_name, submitted_at);
-    `,
-  },
-];
+import type { SqliteDatabase } from './database.ts';
 
 /** Writes that must happen in the same transaction as a record write (the embedded search index). */
 export interface SameTransactionIndex {
@@ -124,11 +43,6 @@ export class SqliteRecordStore implements RecordStore {
       count: db.prepare<[], { total: number }>('SELECT count(*) AS total FROM records'),
       dataVersion: db.prepare<[], { data_version: number }>('PRAGMA data_version'),
     };
-  }
-
-  /** Creates or upgrades the store's tables. */
-  static migrate(db: SqliteDatabase): void {
-    migrate(db, 'store', STORE_MIGRATIONS);
   }
 
   async putRecords(records: readonly CanonicalRecord[]): Promise<void> {

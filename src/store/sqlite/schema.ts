@@ -1,0 +1,170 @@
+/**
+ * The embedded database's schema, all of it: records and the change feed, catalog metadata and
+ * follower checkpoints, submissions, tokens, idempotency keys, the search index and its change
+ * log. Tables are created and changed here and nowhere else; the adapters only read and write
+ * them.
+ *
+ * To change the schema, append ONE entry to MIGRATIONS below: the area it belongs to (an existing
+ * one, or a new name for new tables) and that area's next version. Never edit, remove or reorder
+ * an entry that has shipped: every database records the (area, version) pairs it has applied in
+ * `schema_migrations`, and applies the ones it lacks, in this list's order, when a process that
+ * owns the schema opens it (see `migrateSchema`).
+ */
+import { LANGS } from '../../domain/record.ts';
+import type { Lang } from '../../domain/record.ts';
+import type { SqliteDatabase } from './database.ts';
+
+/** One schema step; applied once, inside the transaction that applies the others. */
+export interface Migration {
+  /** The part of the schema it belongs to; versions count up from 1 within an area. */
+  area: string;
+  version: number;
+  description: string;
+  sql: string;
+}
+
+/** The FTS5 table of one language (its `fts5vocab` twin is `${table}_vocab`). */
+export function searchTable(lang: Lang): string {
+  return `search_${lang}`;
+}
+
+/** The FTS5 columns of every search table, in order: the record's texts, then its facet tokens. */
+export const SEARCH_COLUMNS = ['title', 'notes', 'model', 'author', 'prompt', 'category', 'facets'] as const;
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    area: 'store',
+    version: 1,
+    description: 'records and catalog metadata',
+    sql: `
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE records (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        source TEXT NOT NULL,
+        format TEXT NOT NULL,
+        date TEXT NOT NULL,
+        source_url TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        doc TEXT NOT NULL,
+        UNIQUE (source_url, kind)
+      );
+      CREATE UNIQUE INDEX records_seq ON records (seq);
+      INSERT INTO meta (key, value) VALUES ('change_number', '0');
+    `,
+  },
+  {
+    area: 'store',
+    version: 2,
+    description: 'model column, tokens, submissions queue, idempotency keys',
+    sql: `
+      ALTER TABLE records ADD COLUMN model TEXT;
+      UPDATE records SET model = json_extract(doc, '$.model');
+      CREATE INDEX records_model_date ON records (model, date, id);
+      CREATE TABLE tokens (
+        name TEXT PRIMARY KEY,
+        secret_sha256 TEXT NOT NULL UNIQUE,
+        scopes TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        revoked_at TEXT
+      );
+      CREATE TABLE submissions (
+        id TEXT PRIMARY KEY,
+        token_name TEXT NOT NULL,
+        status TEXT NOT NULL,
+        body TEXT NOT NULL,
+        submitted_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        due_at INTEGER NOT NULL,
+        lease_owner TEXT,
+        lease_until INTEGER,
+        checks TEXT NOT NULL DEFAULT '[]',
+        record_ids TEXT NOT NULL DEFAULT '[]',
+        duplicate_of TEXT,
+        reason TEXT
+      );
+      CREATE INDEX submissions_due ON submissions (status, due_at, id);
+      CREATE INDEX submissions_lease ON submissions (status, lease_until);
+      CREATE TABLE idempotency_keys (
+        token_name TEXT NOT NULL,
+        key TEXT NOT NULL,
+        request_sha256 TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (token_name, key)
+      );
+    `,
+  },
+  {
+    area: 'store',
+    version: 3,
+    description: 'removals in the change feed',
+    sql: `
+      CREATE TABLE removals (seq INTEGER PRIMARY KEY, id TEXT NOT NULL);
+    `,
+  },
+  {
+    area: 'store',
+    version: 4,
+    description: 'submissions per token and day, for the daily quota',
+    sql: `
+      CREATE INDEX submissions_token_day ON submissions (token_name, submitted_at);
+    `,
+  },
+  {
+    area: 'search',
+    version: 1,
+    description: 'sort keys and one FTS5 table per language',
+    sql: `
+      CREATE TABLE search_keys (sort_key INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, day INTEGER NOT NULL);
+      CREATE INDEX search_keys_day_id ON search_keys (day, id);
+      ${LANGS.map(
+        (lang) => `
+        CREATE VIRTUAL TABLE ${searchTable(lang)} USING fts5(${SEARCH_COLUMNS.join(', ')}, tokenize = "unicode61 remove_diacritics 2");
+        CREATE VIRTUAL TABLE ${searchTable(lang)}_vocab USING fts5vocab(${searchTable(lang)}, row);`,
+      ).join('\n')}
+    `,
+  },
+  {
+    area: 'search',
+    version: 2,
+    description: 'a log of changed sort keys, so processes keep their row sets current instead of dropping them',
+    sql: `CREATE TABLE search_changes (seq INTEGER PRIMARY KEY, sort_key INTEGER);`,
+  },
+  // Append new migrations here: { area, version: that area's next version, description, sql }.
+];
+
+/** The schema is newer than this code: the database was written by a later version of the archive. */
+export class SchemaTooNewError extends Error {}
+
+/**
+ * Creates or upgrades every table of the embedded database: applies, in one IMMEDIATE
+ * transaction, each migration above this database has not recorded. Refuses a database that
+ * records a migration this code does not know, rather than running old code on a newer schema.
+ * Run by the processes that own the schema (the server's primary, the indexer, the scripts);
+ * others open what exists.
+ */
+export function migrateSchema(db: SqliteDatabase, migrations: readonly Migration[] = MIGRATIONS): void {
+  // The ledger's key column is called `component` in databases written before the areas got their name.
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (component TEXT NOT NULL, version INTEGER NOT NULL, description TEXT NOT NULL, applied_at TEXT NOT NULL, PRIMARY KEY (component, version))');
+  const applied = db.prepare<[], { area: string; version: number }>('SELECT component AS area, max(version) AS version FROM schema_migrations GROUP BY component');
+  const record = db.prepare('INSERT INTO schema_migrations (component, version, description, applied_at) VALUES (?, ?, ?, ?)');
+  db.transaction(() => {
+    const current = new Map(applied.all().map((row) => [row.area, row.version]));
+    const newest = new Map<string, number>();
+    for (const migration of migrations) newest.set(migration.area, Math.max(newest.get(migration.area) ?? 0, migration.version));
+    const unknown = [...current].filter(([area, version]) => version > (newest.get(area) ?? 0));
+    if (unknown.length > 0) {
+      throw new SchemaTooNewError(`the database has schema ${unknown.map(([area, version]) => `${area} v${version}`).join(', ')}, newer than this version of the archive knows; run a newer version or restore a backup`);
+    }
+    const appliedAt = new Date().toISOString();
+    for (const migration of migrations) {
+      if (migration.version <= (current.get(migration.area) ?? 0)) continue;
+      db.exec(migration.sql);
+      record.run(migration.area, migration.version, migration.description, appliedAt);
+      current.set(migration.area, migration.version);
+    }
+  }).immediate();
+}

@@ -1,0 +1,114 @@
+import { expect } from 'chai';
+import { copyFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { openBackend } from '../../src/backend.ts';
+import { openDatabase } from '../../src/store/sqlite/database.ts';
+import type { SqliteDatabase } from '../../src/store/sqlite/database.ts';
+import { MIGRATIONS, SchemaTooNewError, migrateSchema } from '../../src/store/sqlite/schema.ts';
+import type { Migration } from '../../src/store/sqlite/schema.ts';
+import { makeRecord } from '../helpers/factories.ts';
+import { temporaryDataDir } from '../helpers/server.ts';
+
+/**
+ * An archive database written by the code of 2026-11-23, before the schema had one owner (ledger
+ * at store v4 and search v2): three records, one removal, a follower checkpoint, a token, a
+ * queued submission with its Idempotency-Key. Made with openBackend({ migrate: true }), the
+ * store, token and queue adapters, then VACUUMed with 1 KB pages to keep it small.
+ */
+const WRITTEN_2026_11_23 = new URL('../fixtures/archive-2026-11-23.sqlite', import.meta.url).pathname;
+
+/** Every table, index and trigger of a database, as SQLite holds their definitions. */
+function schemaOf(db: SqliteDatabase): { type: string; name: string; sql: string | null }[] {
+  return db.prepare<[], { type: string; name: string; sql: string | null }>("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all();
+}
+
+function ledgerOf(db: SqliteDatabase): { area: string; version: number }[] {
+  return db.prepare<[], { area: string; version: number }>('SELECT component AS area, version FROM schema_migrations ORDER BY component, version').all();
+}
+
+describe('SQLite schema', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = temporaryDataDir();
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('numbers each area 1, 2, 3 … in the order the list applies them', () => {
+    const areas = new Map<string, number>();
+    for (const migration of MIGRATIONS) {
+      expect(migration.version, `${migration.area} v${migration.version}`).to.equal((areas.get(migration.area) ?? 0) + 1);
+      areas.set(migration.area, migration.version);
+    }
+  });
+
+  it('upgrades a database written before the schema had one owner to what a new database gets', () => {
+    const upgraded = join(dataDir, 'old.sqlite');
+    copyFileSync(WRITTEN_2026_11_23, upgraded);
+    const old = openDatabase(upgraded);
+    const fresh = openDatabase(join(dataDir, 'new.sqlite'));
+    try {
+      migrateSchema(old);
+      migrateSchema(fresh);
+      expect(schemaOf(old)).to.deep.equal(schemaOf(fresh));
+      expect(ledgerOf(old)).to.deep.equal(ledgerOf(fresh));
+    } finally {
+      old.close();
+      fresh.close();
+    }
+  });
+
+  it('opens that database with every adapter and keeps its records, index, feed, tokens and queue', async () => {
+    const file = join(dataDir, 'archive.sqlite');
+    copyFileSync(WRITTEN_2026_11_23, file);
+    const backend = await openBackend({ databaseFile: file }, { migrate: true });
+    try {
+      const state = await backend.store.catalogState();
+      expect(state).to.include({ total: 3, changeNumber: 5, updated: '2026-11-23' });
+      expect(await backend.store.readCheckpoint('meili')).to.equal(2);
+      expect(await backend.store.removalsSince(0, 10)).to.have.length(1);
+      expect((await backend.search.search({ lang: 'en', text: 'pelican', filters: {}, order: 'relevance', offset: 0, limit: 10 })).total).to.equal(1);
+      expect((await backend.search.search({ lang: 'zh', text: '茶壶', filters: {}, order: 'relevance', offset: 0, limit: 10 })).total).to.equal(1);
+      expect((await backend.search.search({ lang: 'en', filters: { kind: 'timeline' }, order: 'newest', offset: 0, limit: 10 })).total).to.equal(1);
+      expect((await backend.tokens.findActiveToken('a'.repeat(64)))?.name).to.equal('fixture-bot');
+      expect(await backend.submissions.countByStatus()).to.deep.equal({ queued: 1 });
+      const replay = await backend.submissions.enqueue([], { tokenName: 'fixture-bot', key: 'k1', requestSha256: 'b'.repeat(64), render: () => ({ status: 500, body: '' }) });
+      expect(replay.kind).to.equal('replay');
+
+      // And it takes new writes: a record, found by search, after the records it already held.
+      const added = makeRecord({ title: { zh: '新的作品', en: 'Lighthouse at dusk' } });
+      await backend.store.putRecords([added]);
+      expect((await backend.search.search({ lang: 'en', text: 'lighthouse', filters: {}, order: 'relevance', offset: 0, limit: 10 })).ids).to.deep.equal([added.id]);
+      expect((await backend.store.changesSince(5, 10)).map((record) => record.id)).to.deep.equal([added.id]);
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it('applies a migration appended to the list once, to existing databases too', () => {
+    const file = join(dataDir, 'archive.sqlite');
+    copyFileSync(WRITTEN_2026_11_23, file);
+    const appended: Migration = { area: 'store', version: MIGRATIONS.filter((m) => m.area === 'store').length + 1, description: 'a test column', sql: 'ALTER TABLE submissions ADD COLUMN test_note TEXT' };
+    const db = openDatabase(file);
+    try {
+      migrateSchema(db, [...MIGRATIONS, appended]);
+      migrateSchema(db, [...MIGRATIONS, appended]);
+      expect(db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('submissions') WHERE name = 'test_note'").all()).to.have.length(1);
+      expect(ledgerOf(db).filter((row) => row.area === 'store').at(-1)).to.deep.equal({ area: 'store', version: appended.version });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('refuses a database whose schema is newer than the code, and changes nothing', () => {
+    const db = openDatabase(join(dataDir, 'archive.sqlite'));
+    try {
+      const newer: Migration = { area: 'sources', version: 1, description: 'a later table', sql: 'CREATE TABLE later (id TEXT)' };
+      migrateSchema(db, [...MIGRATIONS, newer]);
+      const before = schemaOf(db);
+      expect(() => migrateSchema(db)).to.throw(SchemaTooNewError, /sources v1/);
+      expect(schemaOf(db)).to.deep.equal(before);
+    } finally {
+      db.close();
+    }
+  });
+});
