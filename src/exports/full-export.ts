@@ -47,7 +47,8 @@ export function fullCsvHeader(lang: ExportLang): string {
   return `${[...columns, ...SUBMISSION_CSV_COLUMNS].join(',')}\r\n`;
 }
 
-function canonicalCsvRow(row: Record<string, unknown>): string {
+/** One canonical (lang all) record with its submission history as a CSV line. */
+export function canonicalCsvRow(row: Record<string, unknown>): string {
   const record = row as unknown as StoredRecord & { submission: SubmissionHistory | null };
   const cells = [
     record.id, record.kind, record.source, record.sourceUrl, record.date, record.model, record.author, record.format,

@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import type Koa from 'koa';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,8 @@ import { createPreviewLoader } from '../../indexer/preview-loader.ts';
 
 export interface TestServer {
   baseUrl: string;
+  /** The Koa application serving the requests (its routers can be enumerated). */
+  app: Koa;
   dataDir: string;
   backend: Backend;
   /** Log lines the app wrote, parsed. */
@@ -83,6 +86,7 @@ export async function startTestServer(options: { records?: CanonicalRecord[]; de
   server.on('request', app.callback());
   return {
     baseUrl,
+    app,
     dataDir,
     backend,
     logs,

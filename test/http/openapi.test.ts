@@ -1,16 +1,72 @@
 import { expect } from 'chai';
+import type Router from '@koa/router';
+import type Koa from 'koa';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { getJson, startTestServer } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
 
-type Document = { openapi: string; info: { version: string }; paths: Record<string, Record<string, { operationId: string }>>; components: { schemas: Record<string, object> } };
+interface MediaType {
+  schema?: object;
+  example?: unknown;
+  examples?: Record<string, { value: unknown }>;
+}
+interface Response {
+  headers?: Record<string, unknown>;
+  content?: Record<string, MediaType>;
+}
+interface Parameter {
+  name: string;
+  in: string;
+  example?: unknown;
+}
+interface Operation {
+  operationId: string;
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, MediaType> };
+  responses: Record<string, Response>;
+}
+type Document = { openapi: string; info: { version: string }; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, object> } };
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
+
+/** The operations of one path, keyed by method. */
+function operationsOf(path: Record<string, Operation>): [string, Operation][] {
+  return Object.entries(path).filter(([method]) => METHODS.includes(method));
+}
+
+/**
+ * The app's routes in OpenAPI form: `:id` and `*rest` become `{id}` and `{rest}`; an optional
+ * group (`/zh{/*rest}`) gives both the address without it and the one with it.
+ */
+function describedForms(routerPath: string): string[] {
+  const group = /\{([^{}]*)\}/.exec(routerPath);
+  if (group) {
+    const [whole, inner] = group;
+    const before = routerPath.slice(0, group.index);
+    const after = routerPath.slice(group.index + whole.length);
+    return [...describedForms(before + after), ...describedForms(before + inner + after)];
+  }
+  return [routerPath.replace(/[:*]([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}')];
+}
+
+/** Every path any router mounted on the app serves. */
+function servedPaths(app: Koa): string[] {
+  const paths = new Set<string>();
+  for (const middleware of app.middleware) {
+    const router = (middleware as unknown as { router?: Router }).router;
+    for (const layer of router?.stack ?? []) for (const path of describedForms(String(layer.path))) paths.add(path);
+  }
+  return [...paths].sort();
+}
 
 describe('GET /openapi.json', () => {
   let server: TestServer;
+  let document: Document;
   before(async () => {
     server = await startTestServer({ demo: true });
+    document = (await getJson<Document>(server, '/openapi.json')).body;
   });
   after(async () => server.close());
 
@@ -21,15 +77,89 @@ describe('GET /openapi.json', () => {
     expect(result.valid, JSON.stringify(result.errors)).to.equal(true);
     expect(body.openapi).to.equal('3.1.0');
     expect(body.info.version).to.equal('1.0.0');
-    const operations = Object.values(body.paths).flatMap((path) => Object.values(path).map((operation) => operation.operationId));
-    expect(operations).to.include.members(['searchSpecimens', 'getSpecimen', 'getTimeline', 'submitWork', 'submitWorks', 'getSubmission', 'exportCatalog']);
+    const operations = Object.values(body.paths).flatMap((path) => operationsOf(path).map(([, operation]) => operation.operationId));
+    expect(operations).to.include.members(['searchSpecimens', 'getSpecimen', 'getTimeline', 'submitWork', 'submitWorks', 'getSubmission', 'exportCatalog', 'callMcp', 'getAgentGuideEn', 'getHealth', 'getReadiness']);
+  });
+
+  /*
+   * Every route the app serves must be described, with exactly the methods it answers. The test
+   * enumerates the routers mounted on the app, builds a URL for each path from the path
+   * parameters' examples, asks it with OPTIONS for its `Allow` methods, and compares with the
+   * document. To describe a new route, add its operation to the module of its resource in
+   * src/openapi/paths/ (or a new module listed in src/openapi/document.ts) through `operation()`
+   * from src/openapi/responses.ts: an operationId, a summary, tags, every parameter (path
+   * parameters with an `example`), each answer with an example (jsonResponse, textResponse,
+   * problem). `operation()` adds the 429, 503 and 500 answers and the rate-limit fields.
+   * docs/api.md#the-openapi-description says the same.
+   */
+  it('describes every route the app serves, with the methods it answers, and nothing else', async () => {
+    const served = servedPaths(server.app);
+    const described = Object.keys(document.paths).sort();
+    const undescribed = served.filter((path) => !described.includes(path));
+    expect(undescribed, `routes the app serves that /openapi.json does not describe (see src/openapi/paths/): ${undescribed.join(', ')}`).to.deep.equal([]);
+    const stale = described.filter((path) => !served.includes(path));
+    expect(stale, `paths described that no route serves: ${stale.join(', ')}`).to.deep.equal([]);
+
+    for (const path of served) {
+      const operations = operationsOf(document.paths[path] ?? {});
+      const parameters = operations.flatMap(([, operation]) => operation.parameters ?? []).filter((parameter) => parameter.in === 'path');
+      const url = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+        const example = parameters.find((parameter) => parameter.name === name)?.example;
+        expect(example, `${path}: path parameter ${name} needs an example`).to.be.a('string');
+        return String(example);
+      });
+      const response = await server.get(url, { method: 'OPTIONS' });
+      const allowed = (response.headers.get('allow') ?? '').split(',').map((method) => method.trim().toLowerCase()).filter((method) => method && method !== 'head' && method !== 'options');
+      expect(allowed, `${path}: OPTIONS ${url} answered ${response.status} without Allow`).to.have.length.greaterThan(0);
+      expect(operations.map(([method]) => method).sort(), `${path}: the methods described`).to.deep.equal(allowed.sort());
+    }
+  });
+
+  it('gives every operation examples that match their own schemas', async () => {
+    const ajv = new Ajv2020({ strict: false });
+    (addFormatsModule as unknown as (instance: Ajv2020) => void)(ajv);
+    ajv.addSchema({ $id: 'openapi', components: document.components });
+    let checked = 0;
+    const check = (where: string, mediaType: string, media: MediaType): void => {
+      const examples = media.examples ? Object.values(media.examples).map((example) => example.value) : [media.example];
+      expect(examples.filter((example) => example !== undefined), `${where} ${mediaType}: no example`).to.have.length.greaterThan(0);
+      if (!media.schema || !/json/.test(mediaType)) return;
+      const validate = ajv.compile({ $id: `example-${(checked += 1)}`, allOf: [rewriteRefs(media.schema)] });
+      for (const example of examples) expect(validate(example), `${where} ${mediaType}: ${JSON.stringify(validate.errors)}`).to.equal(true);
+    };
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of operationsOf(item)) {
+        const where = `${method.toUpperCase()} ${path}`;
+        for (const [mediaType, media] of Object.entries(operation.requestBody?.content ?? {})) check(`${where} request`, mediaType, media);
+        const withContent = Object.entries(operation.responses).filter(([, response]) => response.content);
+        expect(withContent, `${where}: no answer with content`).to.have.length.greaterThan(0);
+        for (const [status, response] of withContent) for (const [mediaType, media] of Object.entries(response.content ?? {})) check(`${where} ${status}`, mediaType, media);
+      }
+    }
+    expect(checked).to.be.greaterThan(40);
+  });
+
+  it('names the 429 and 503 answers with RateLimit and Retry-After wherever they can happen', () => {
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of operationsOf(item)) {
+        const where = `${method.toUpperCase()} ${path}`;
+        const exempt = path === '/healthz' || path === '/readyz' || path.startsWith('/assets/');
+        if (exempt) expect(operation.responses[429], where).to.equal(undefined);
+        else {
+          expect(Object.keys(operation.responses[429]?.headers ?? {}), where).to.include.members(['Retry-After', 'RateLimit', 'RateLimit-Policy']);
+          const success = Object.entries(operation.responses).find(([status]) => /^2/.test(status))?.[1] ?? Object.entries(operation.responses).find(([status]) => /^3/.test(status))?.[1];
+          expect(Object.keys(success?.headers ?? {}), `${where}: the first answer's fields`).to.include.members(['RateLimit', 'RateLimit-Policy']);
+        }
+      }
+    }
+    expect(Object.keys(document.paths['/api/v1/specimens']?.get?.responses[503]?.headers ?? {})).to.include('Retry-After');
+    expect(Object.keys(document.paths['/readyz']?.get?.responses[503]?.headers ?? {})).to.include('Retry-After');
   });
 
   it('describes live responses: a sample validates against its component schemas', async () => {
-    const { body } = await getJson<Document>(server, '/openapi.json');
     const ajv = new Ajv2020({ strict: false });
     (addFormatsModule as unknown as (instance: Ajv2020) => void)(ajv);
-    ajv.addSchema({ $id: 'openapi', components: body.components });
+    ajv.addSchema({ $id: 'openapi', components: document.components });
     const validateAs = (name: string) => ajv.compile({ $ref: `openapi#/components/schemas/${name}` });
     const list = validateAs('SpecimenList');
     const problem = validateAs('Problem');
@@ -43,3 +173,12 @@ describe('GET /openapi.json', () => {
     }
   });
 });
+
+/** A schema from the document with its component references pointed at the registered copy. */
+function rewriteRefs(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(rewriteRefs);
+  if (schema && typeof schema === 'object') {
+    return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' ? value.replace(/^#\//, 'openapi#/') : rewriteRefs(value)]));
+  }
+  return schema;
+}

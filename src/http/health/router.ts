@@ -17,7 +17,7 @@ export function healthRouter(backend: Pick<Backend, 'store' | 'search'>): Router
     try {
       await Promise.all([backend.store.ping(), backend.search.ping()]);
     } catch (error) {
-      throw new ProblemError('service-unavailable', 'The store or the search index cannot be reached.', { cause: error });
+      throw new ProblemError('service-unavailable', 'The store or the search index cannot be reached.', { cause: error, headers: { 'Retry-After': '5' } });
     }
     const catalog = await backend.store.catalogState();
     ctx.body = { status: 'ready', catalog: { version: catalog.version, updated: catalog.updated, total: catalog.total } };

@@ -18,7 +18,7 @@ const CONTENT_TYPES: Record<string, string> = {
 export function mediaRouter(mediaDir: string): Router {
   const router = new Router();
   const root = resolve(mediaDir);
-  router.all('/media/{*path}', async (ctx) => {
+  router.all('/media/*path', async (ctx) => {
     if (readOnly(ctx) === 'handled') return;
     const captured: unknown = ctx.params.path;
     const relative = Array.isArray(captured) ? captured.join('/') : String(captured ?? '');

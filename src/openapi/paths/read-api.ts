@@ -1,0 +1,63 @@
+import { SCHEMAS, timelineParamsSchema } from '../../validation/schemas.ts';
+import { EXAMPLE_RECORD, exampleList, exampleRecord } from '../examples.ts';
+import { CACHE_HEADERS, jsonResponse, NOT_MODIFIED, operation, pathParameter, problem, queryParameters } from '../responses.ts';
+import type { DocContext, JsonObject } from '../responses.ts';
+
+type Properties = { properties: Record<string, JsonObject> };
+
+const SEARCH_EXAMPLES = { q: 'pelican', source: 'x', format: 'svg', kind: 'gallery', year: '2025', lang: 'en', sort: 'newest', limit: 20, offset: 0 };
+
+function listOperation(doc: DocContext, path: string, operationId: string, summary: string, description: string, parameters: JsonObject[]): JsonObject {
+  return operation(doc, {
+    path,
+    operationId,
+    summary,
+    description,
+    tags: ['records'],
+    parameters,
+    responses: {
+      200: jsonResponse('One page of matching records with the exact total.', { $ref: '#/components/schemas/SpecimenList' }, exampleList(doc.baseUrl), CACHE_HEADERS),
+      304: NOT_MODIFIED,
+      400: problem(doc, 400, path, { detail: 'Invalid parameters: limit.', errors: [{ parameter: 'limit', message: 'must be <= 50' }] }),
+      405: problem(doc, 405, path),
+    },
+  });
+}
+
+/** GET /api/v1/specimens, /api/v1/specimens/{id} and /api/v1/timeline. */
+export function readApiPaths(doc: DocContext): JsonObject {
+  const langParameter = queryParameters(SCHEMAS.recordParams as Properties, { lang: 'en' }).filter((parameter) => parameter.name === 'lang');
+  const idSchema = (SCHEMAS.recordParams.properties as Record<string, JsonObject>).id ?? {};
+  const recordPath = '/api/v1/specimens/{id}';
+  return {
+    '/api/v1/specimens': {
+      get: listOperation(
+        doc,
+        '/api/v1/specimens',
+        'searchSpecimens',
+        'Search archive records',
+        'Typo-tolerant words, prefix on the last word, any 2+ character Chinese substring, exact filters combined with AND. Ordered by relevance with q, else newest first. Pages hold at most 50 records and offsets stop at 10,000: read everything from the bulk exports.',
+        queryParameters(SCHEMAS.searchParams as Properties, SEARCH_EXAMPLES),
+      ),
+    },
+    [recordPath]: {
+      get: operation(doc, {
+        path: recordPath,
+        operationId: 'getSpecimen',
+        summary: 'Get one archive record',
+        tags: ['records'],
+        parameters: [pathParameter('id', String(idSchema.description ?? 'Record id.'), EXAMPLE_RECORD.id, { type: 'string', minLength: 1, maxLength: 128 }), ...langParameter],
+        responses: {
+          200: jsonResponse('The record in the asked language.', { $ref: '#/components/schemas/Specimen' }, exampleRecord(doc.baseUrl), CACHE_HEADERS),
+          304: NOT_MODIFIED,
+          400: problem(doc, 400, recordPath, { detail: 'Invalid parameters: lang.', errors: [{ parameter: 'lang', message: 'must be one of: zh, en' }] }),
+          404: problem(doc, 404, recordPath),
+          405: problem(doc, 405, recordPath),
+        },
+      }),
+    },
+    '/api/v1/timeline': {
+      get: listOperation(doc, '/api/v1/timeline', 'getTimeline', 'Read the model timeline', 'Timeline records (milestones of model history), oldest first.', queryParameters(timelineParamsSchema() as Properties, { ...SEARCH_EXAMPLES, kind: 'timeline', sort: 'oldest' })),
+    },
+  };
+}
