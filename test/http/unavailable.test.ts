@@ -1,15 +1,30 @@
 import { expect } from 'chai';
 import Koa from 'koa';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer } from 'node:net';
+import type { AddressInfo, Server as TcpServer, Socket } from 'node:net';
+import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { Meilisearch } from 'meilisearch';
+import type { Backend } from '../../src/backend.ts';
+import { createApp } from '../../src/http/app.ts';
 import { problems } from '../../src/http/middlewares/problems.ts';
 import { createLogger } from '../../src/logger.ts';
 import { isMeiliUnavailable } from '../../src/search/meili/unavailable.ts';
+import { SqliteSearchIndex } from '../../src/search/sqlite/sqlite-search.ts';
+import { MongoArchiveDatabase } from '../../src/store/mongo/mongo-database.ts';
+import { MongoRecordStore } from '../../src/store/mongo/mongo-record-store.ts';
+import { MongoSubmissionQueue } from '../../src/store/mongo/mongo-submissions.ts';
+import { MongoTokenStore } from '../../src/store/mongo/mongo-tokens.ts';
+import { DEFAULT_MONGO_TIMEOUTS, mongoClientOptions } from '../../src/store/mongo/timeouts.ts';
 import { isMongoUnavailable } from '../../src/store/mongo/unavailable.ts';
+import { openDatabase } from '../../src/store/sqlite/database.ts';
+import { migrateSchema } from '../../src/store/sqlite/schema.ts';
 import { isSqliteUnavailable } from '../../src/store/sqlite/unavailable.ts';
+import { failoverErrors } from '../helpers/mongo-errors.ts';
 import { freePort } from '../helpers/server-process.ts';
+import { temporaryDataDir } from '../helpers/server.ts';
 
 /** The error the official client really throws when nothing listens at the address. */
 async function errorOf(attempt: () => Promise<unknown>): Promise<unknown> {
@@ -60,6 +75,98 @@ describe('unreachable backing services', function () {
       expect((await fetch(`${base}/bug`)).status).to.equal(500);
     } finally {
       server.close();
+    }
+  });
+
+  it('answers 503 with Retry-After for MongoDB failover, shutdown, write-concern and exhausted-transaction errors', async () => {
+    const errors = failoverErrors();
+    const app = new Koa();
+    app.use(problems('https://archive.test', createLogger('silent'), isMongoUnavailable));
+    app.use(async (ctx) => {
+      throw errors[decodeURIComponent(ctx.path.slice(1))] ?? new Error('a bug');
+    });
+    const server = createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      for (const name of Object.keys(errors)) {
+        const response = await fetch(`${base}/${encodeURIComponent(name)}`);
+        expect([name, response.status, response.headers.get('retry-after')]).to.deep.equal([name, 503, '5']);
+      }
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('a MongoDB store that does not answer, behind the real app', function () {
+  this.timeout(20_000);
+  /** Accepts connections and never replies: a server hung, or cut off in the middle of a failover. */
+  let silent: TcpServer;
+  const sockets = new Set<Socket>();
+  let dataDir: string;
+
+  before(async () => {
+    silent = createTcpServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    dataDir = temporaryDataDir();
+  });
+
+  after(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('bounds every stage of an operation, since the driver ignores timeoutMS', () => {
+    const options = mongoClientOptions(DEFAULT_MONGO_TIMEOUTS);
+    expect(options).to.include({ serverSelectionTimeoutMS: 10_000, connectTimeoutMS: 5_000, waitQueueTimeoutMS: 5_000, socketTimeoutMS: 20_000 });
+    expect(options.writeConcern).to.deep.include({ w: 'majority', wtimeoutMS: 10_000 });
+    expect(options).not.to.have.property('timeoutMS');
+  });
+
+  it('answers reads and ingest 503 with Retry-After once the stage bounds pass, not after the driver defaults', async () => {
+    const port = (silent.address() as AddressInfo).port;
+    const timeouts = { serverSelectionMs: 600, connectMs: 300, waitQueueMs: 300, operationMs: 300, socketMs: 500, transactionMs: 800 };
+    const database = MongoArchiveDatabase.withoutConnecting({ uri: `mongodb://127.0.0.1:${port}/?directConnection=true`, database: 'archive' }, timeouts);
+    const searchDb = openDatabase(join(dataDir, 'search.sqlite'));
+    migrateSchema(searchDb);
+    const backend: Backend = {
+      store: new MongoRecordStore(database),
+      search: new SqliteSearchIndex(searchDb),
+      tokens: new MongoTokenStore(database),
+      submissions: new MongoSubmissionQueue(database),
+      searchFollowsStore: true,
+      isUnavailable: (error) => isMongoUnavailable(error) || isSqliteUnavailable(error),
+      warm: async () => {},
+      close: async () => {
+        await database.close();
+        searchDb.close();
+      },
+    };
+    const app = createApp({ baseUrl: 'http://archive.test', mediaDir: join(dataDir, 'media'), responseCacheBytes: 1024 * 1024, cacheMaxAgeSeconds: 60, allowedOrigins: [] }, backend, createLogger('silent'));
+    const server = createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const started = performance.now();
+      const read = await fetch(`${base}/api/v1/specimens/svg-gpt-4-8d5be076?lang=en`);
+      const ingest = await fetch(`${base}/api/v1/ingest`, { method: 'POST', headers: { authorization: `Bearer ${'a'.repeat(43)}`, 'content-type': 'application/json' }, body: '{}' });
+      const elapsed = performance.now() - started;
+      for (const response of [read, ingest]) {
+        expect(response.status).to.equal(503);
+        expect(response.headers.get('retry-after')).to.equal('5');
+        expect(((await response.json()) as { type: string }).type).to.equal('http://archive.test/problems/service-unavailable');
+      }
+      // The driver's own default is 30 s of server selection per operation.
+      expect(elapsed).to.be.below(10_000);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      await backend.close();
     }
   });
 });

@@ -2,8 +2,8 @@
  * The connection to the archive's MongoDB database: client settings, collections and their
  * indexes, and the transaction helper every multi-document write goes through.
  */
-import { MongoClient, MongoServerError, ReadConcern, WriteConcern } from 'mongodb';
-import type { ClientSession, Collection, Db, IndexDescription, TransactionOptions } from 'mongodb';
+import { MongoClient, MongoServerError } from 'mongodb';
+import type { ClientSession, Collection, Db, IndexDescription } from 'mongodb';
 import type {
   CatalogCounterDocument,
   CatalogDateDocument,
@@ -14,6 +14,9 @@ import type {
   SubmissionDocument,
   TokenDocument,
 } from './documents.ts';
+import { DEFAULT_MONGO_TIMEOUTS, mongoClientOptions, transactionOptions } from './timeouts.ts';
+import type { MongoTimeouts } from './timeouts.ts';
+import { runTransaction } from './transaction.ts';
 
 /** How long an Idempotency-Key's answer is kept. */
 export const IDEMPOTENCY_RETENTION_SECONDS = 24 * 60 * 60;
@@ -70,16 +73,6 @@ export const ARCHIVE_INDEXES: Readonly<Record<string, readonly IndexDescription[
 };
 
 /**
- * Transactions read one snapshot and commit with majority, journaled writes. Their operations
- * must run one after another on the session (the driver does not support parallel ones).
- */
-const TRANSACTION_OPTIONS: TransactionOptions = {
-  readConcern: new ReadConcern('snapshot'),
-  writeConcern: new WriteConcern('majority', undefined, true),
-  readPreference: 'primary',
-};
-
-/**
  * Why a server cannot hold the archive, from its `hello` answer: transactions need a replica set
  * member or a mongos router. Undefined when it can.
  */
@@ -97,28 +90,43 @@ export function isDuplicateKeyError(error: unknown): boolean {
 }
 
 export class MongoArchiveDatabase {
+  /** Options every read passes, so the server stops it at the operation bound (maxTimeMS). */
+  readonly bounded: { maxTimeMS: number };
+
   private constructor(
     private readonly client: MongoClient,
     private readonly db: Db,
     readonly collections: ArchiveCollections,
-  ) {}
+    private readonly timeouts: MongoTimeouts,
+  ) {
+    this.bounded = { maxTimeMS: timeouts.operationMs };
+  }
 
   /**
    * Connects with majority, journaled writes and majority reads (nothing read can be rolled back
-   * by a failover), and with `createIndexes` creates every collection and index the adapters need.
+   * by a failover), checks that the server is a replica set member, and with `createIndexes`
+   * creates every collection and index the adapters need.
    */
-  static async open(location: MongoLocation, options: { createIndexes: boolean }): Promise<MongoArchiveDatabase> {
-    const client = new MongoClient(location.uri, {
-      appName: 'model-works-archive',
-      writeConcern: { w: 'majority', journal: true },
-      readConcern: { level: 'majority' },
-      readPreference: 'primary',
-      retryWrites: true,
-      retryReads: true,
-      ignoreUndefined: true,
-      serverSelectionTimeoutMS: 15_000,
-    });
-    await client.connect();
+  static async open(location: MongoLocation, options: { createIndexes: boolean }, timeouts: MongoTimeouts = DEFAULT_MONGO_TIMEOUTS): Promise<MongoArchiveDatabase> {
+    const database = MongoArchiveDatabase.withoutConnecting(location, timeouts);
+    try {
+      await database.client.connect();
+      const problem = topologyProblem(await database.db.admin().command({ hello: 1 }));
+      if (problem) throw new Error(problem);
+      if (options.createIndexes) await database.createCollectionsAndIndexes();
+    } catch (error) {
+      await database.client.close();
+      throw error;
+    }
+    return database;
+  }
+
+  /**
+   * The database with a client that connects at its first operation, without the checks of
+   * `open`: each operation then fails as the driver fails it when no server answers.
+   */
+  static withoutConnecting(location: MongoLocation, timeouts: MongoTimeouts = DEFAULT_MONGO_TIMEOUTS): MongoArchiveDatabase {
+    const client = new MongoClient(location.uri, mongoClientOptions(timeouts));
     const db = client.db(location.database);
     const collections: ArchiveCollections = {
       records: db.collection<RecordDocument>('records'),
@@ -131,16 +139,7 @@ export class MongoArchiveDatabase {
       quotaGuards: db.collection<QuotaGuardDocument>('quota_guards'),
       tokens: db.collection<TokenDocument>('tokens'),
     };
-    const database = new MongoArchiveDatabase(client, db, collections);
-    try {
-      const problem = topologyProblem(await db.admin().command({ hello: 1 }));
-      if (problem) throw new Error(problem);
-      if (options.createIndexes) await database.createCollectionsAndIndexes();
-    } catch (error) {
-      await client.close();
-      throw error;
-    }
-    return database;
+    return new MongoArchiveDatabase(client, db, collections, timeouts);
   }
 
   /**
@@ -162,11 +161,14 @@ export class MongoArchiveDatabase {
     await this.collections.catalogCounter.updateOne({ _id: 'catalog' }, { $setOnInsert: { changeNumber: 0, total: 0 } }, { upsert: true });
   }
 
-  /** Runs `work` in a transaction, retried by the driver on transient errors and write conflicts. */
+  /**
+   * Runs `work` in a transaction, run again after write conflicts and failovers until the
+   * transaction budget is spent (transaction.ts).
+   */
   async transaction<T>(work: (session: ClientSession) => Promise<T>): Promise<T> {
     const session = this.client.startSession();
     try {
-      return await session.withTransaction(work, TRANSACTION_OPTIONS);
+      return await runTransaction(session, work, transactionOptions(this.timeouts), this.timeouts.transactionMs);
     } finally {
       await session.endSession();
     }

@@ -10,8 +10,6 @@ import type { MongoArchiveDatabase } from './mongo-database.ts';
 /** Records written per transaction: well inside MongoDB's transaction size and time limits. */
 export const RECORDS_PER_TRANSACTION = 1000;
 
-const WITHOUT_ID = { projection: { _id: 0 } } as const;
-
 /**
  * Canonical records in MongoDB. Every write takes its change numbers from the catalog counter in
  * the same transaction (see change-feed.ts for why that keeps the feed safe to follow).
@@ -22,6 +20,11 @@ export class MongoRecordStore implements RecordStore {
 
   private get collections() {
     return this.database.collections;
+  }
+
+  /** Reads leave out `_id` and stop at the operation bound. */
+  private get read() {
+    return { projection: { _id: 0 }, ...this.database.bounded } as const;
   }
 
   /** Increments the change counter by `count` inside the session's transaction; returns the numbers taken. */
@@ -43,7 +46,7 @@ export class MongoRecordStore implements RecordStore {
 
   private async putInSession(session: ClientSession, batch: readonly CanonicalRecord[]): Promise<void> {
     const ids = batch.map((record) => record.id);
-    const existing = await this.collections.records.countDocuments({ id: { $in: ids } }, { session });
+    const existing = await this.collections.records.countDocuments({ id: { $in: ids } }, { session, ...this.database.bounded });
     const added = new Set(ids).size - existing;
     const changeNumbers = await this.takeChangeNumbers(session, batch.length, added);
     const writes: AnyBulkWriteOperation<RecordDocument>[] = batch.map((record, index) => ({
@@ -66,7 +69,7 @@ export class MongoRecordStore implements RecordStore {
   }
 
   private async deleteInSession(session: ClientSession, ids: readonly string[]): Promise<void> {
-    const present = await this.collections.records.find({ id: { $in: [...ids] } }, { session, projection: { _id: 0, id: 1 } }).toArray();
+    const present = await this.collections.records.find({ id: { $in: [...ids] } }, { session, projection: { _id: 0, id: 1 }, ...this.database.bounded }).toArray();
     const removed = ids.filter((id, index) => ids.indexOf(id) === index && present.some((record) => record.id === id));
     if (removed.length === 0) return;
     const changeNumbers = await this.takeChangeNumbers(session, removed.length, -removed.length);
@@ -78,13 +81,13 @@ export class MongoRecordStore implements RecordStore {
   }
 
   async getRecord(id: string): Promise<StoredRecord | undefined> {
-    const document = await this.collections.records.findOne({ id }, WITHOUT_ID);
+    const document = await this.collections.records.findOne({ id }, this.read);
     return document ? fromRecordDocument(document) : undefined;
   }
 
   async getRecords(ids: readonly string[]): Promise<StoredRecord[]> {
     if (ids.length === 0) return [];
-    const documents = await this.collections.records.find({ id: { $in: [...ids] } }, WITHOUT_ID).toArray();
+    const documents = await this.collections.records.find({ id: { $in: [...ids] } }, this.read).toArray();
     const byId = new Map(documents.map((document) => [document.id, fromRecordDocument(document)]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
@@ -92,7 +95,7 @@ export class MongoRecordStore implements RecordStore {
   async *streamRecords(batchSize = 500): AsyncIterable<StoredRecord> {
     let after = '';
     for (;;) {
-      const documents = await this.collections.records.find({ id: { $gt: after } }, WITHOUT_ID).sort({ id: 1 }).limit(batchSize).toArray();
+      const documents = await this.collections.records.find({ id: { $gt: after } }, this.read).sort({ id: 1 }).limit(batchSize).toArray();
       for (const document of documents) yield fromRecordDocument(document);
       const last = documents.at(-1);
       if (!last || documents.length < batchSize) return;
@@ -101,16 +104,16 @@ export class MongoRecordStore implements RecordStore {
   }
 
   async changesSince(changeNumber: number, limit: number): Promise<StoredRecord[]> {
-    const documents = await this.collections.records.find({ seq: { $gt: changeNumber } }, WITHOUT_ID).sort({ seq: 1 }).limit(limit).toArray();
+    const documents = await this.collections.records.find({ seq: { $gt: changeNumber } }, this.read).sort({ seq: 1 }).limit(limit).toArray();
     return documents.map(fromRecordDocument);
   }
 
   async removalsSince(changeNumber: number, limit: number): Promise<RecordRemoval[]> {
-    return this.collections.removals.find({ seq: { $gt: changeNumber } }, { projection: { _id: 0, id: 1, seq: 1 } }).sort({ seq: 1 }).limit(limit).toArray();
+    return this.collections.removals.find({ seq: { $gt: changeNumber } }, { projection: { _id: 0, id: 1, seq: 1 }, ...this.database.bounded }).sort({ seq: 1 }).limit(limit).toArray();
   }
 
   async readCheckpoint(name: string): Promise<number> {
-    return (await this.collections.checkpoints.findOne({ _id: name }))?.changeNumber ?? 0;
+    return (await this.collections.checkpoints.findOne({ _id: name }, this.database.bounded))?.changeNumber ?? 0;
   }
 
   async writeCheckpoint(name: string, changeNumber: number): Promise<void> {
@@ -118,16 +121,16 @@ export class MongoRecordStore implements RecordStore {
   }
 
   async catalogState(): Promise<CatalogState> {
-    const [counter, date] = await Promise.all([this.collections.catalogCounter.findOne({ _id: 'catalog' }), this.collections.catalogDate.findOne({ _id: 'catalog-updated' })]);
+    const [counter, date] = await Promise.all([this.collections.catalogCounter.findOne({ _id: 'catalog' }, this.database.bounded), this.collections.catalogDate.findOne({ _id: 'catalog-updated' }, this.database.bounded)]);
     return { version: CATALOG_VERSION, updated: date?.updated ?? null, changeNumber: counter?.changeNumber ?? 0, total: counter?.total ?? 0 };
   }
 
   async findByModel(model: string): Promise<StoredRecord[]> {
-    return (await this.collections.records.find({ model }, WITHOUT_ID).sort({ date: 1, id: 1 }).toArray()).map(fromRecordDocument);
+    return (await this.collections.records.find({ model }, this.read).sort({ date: 1, id: 1 }).toArray()).map(fromRecordDocument);
   }
 
   async findBySourceUrl(sourceUrl: string): Promise<StoredRecord[]> {
-    return (await this.collections.records.find({ sourceUrl }, WITHOUT_ID).sort({ kind: 1 }).toArray()).map(fromRecordDocument);
+    return (await this.collections.records.find({ sourceUrl }, this.read).sort({ kind: 1 }).toArray()).map(fromRecordDocument);
   }
 
   async setCatalogUpdated(date: string): Promise<void> {

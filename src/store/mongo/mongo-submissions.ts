@@ -46,7 +46,7 @@ export class MongoSubmissionQueue implements SubmissionQueue {
       if (idempotency) {
         const earlier = await this.collections.idempotencyKeys.findOne(
           { tokenName: idempotency.tokenName, key: idempotency.key, createdAt: { $gte: new Date(now - IDEMPOTENCY_RETENTION_SECONDS * 1000) } },
-          { session },
+          { session, ...this.database.bounded },
         );
         if (earlier) return earlier.requestSha256 === idempotency.requestSha256 ? { kind: 'replay', answer: { status: earlier.status, body: earlier.body } } : { kind: 'key-reused' };
       }
@@ -81,14 +81,14 @@ export class MongoSubmissionQueue implements SubmissionQueue {
     for (const item of items) perToken.set(item.tokenName, (perToken.get(item.tokenName) ?? 0) + 1);
     for (const [tokenName, added] of perToken) {
       await this.collections.quotaGuards.updateOne({ _id: tokenName }, { $inc: { enqueues: 1 } }, { upsert: true, session });
-      const used = await this.collections.submissions.countDocuments({ tokenName, submittedAt: { $gte: dayStart } }, { session });
+      const used = await this.collections.submissions.countDocuments({ tokenName, submittedAt: { $gte: dayStart } }, { session, ...this.database.bounded });
       if (used + added > quota.limit) return { kind: 'over-quota', used, limit: quota.limit };
     }
     return undefined;
   }
 
   async getSubmission(submissionId: string): Promise<SubmissionRecord | undefined> {
-    const document = await this.collections.submissions.findOne({ _id: submissionId });
+    const document = await this.collections.submissions.findOne({ _id: submissionId }, this.database.bounded);
     return document ? fromSubmissionDocument(document) : undefined;
   }
 
@@ -155,7 +155,7 @@ export class MongoSubmissionQueue implements SubmissionQueue {
   }
 
   async countByStatus(): Promise<Record<string, number>> {
-    const groups = await this.collections.submissions.aggregate<{ _id: string; total: number }>([{ $group: { _id: '$status', total: { $sum: 1 } } }]).toArray();
+    const groups = await this.collections.submissions.aggregate<{ _id: string; total: number }>([{ $group: { _id: '$status', total: { $sum: 1 } } }], this.database.bounded).toArray();
     return Object.fromEntries(groups.map((group) => [group._id, group.total]));
   }
 }

@@ -18,14 +18,14 @@ export class MongoTokenStore implements TokenStore {
     try {
       await this.tokens.insertOne({ ...document });
     } catch (error) {
-      if (isDuplicateKeyError(error) && (await this.tokens.findOne({ name }))) throw new Error(`a token named "${name}" exists already`, { cause: error });
+      if (isDuplicateKeyError(error) && (await this.tokens.findOne({ name }, this.database.bounded))) throw new Error(`a token named "${name}" exists already`, { cause: error });
       throw error;
     }
     return fromTokenDocument(document);
   }
 
   async findActiveToken(secretSha256: string): Promise<TokenRecord | undefined> {
-    const document = await this.tokens.findOne({ secretSha256 });
+    const document = await this.tokens.findOne({ secretSha256 }, this.database.bounded);
     if (!document || document.revokedAt) return undefined;
     const stored = Buffer.from(document.secretSha256, 'hex');
     const presented = Buffer.from(secretSha256, 'hex');
@@ -34,7 +34,7 @@ export class MongoTokenStore implements TokenStore {
   }
 
   async listTokens(): Promise<TokenRecord[]> {
-    return (await this.tokens.find({}).sort({ createdAt: 1, name: 1 }).toArray()).map(fromTokenDocument);
+    return (await this.tokens.find({}, this.database.bounded).sort({ createdAt: 1, name: 1 }).toArray()).map(fromTokenDocument);
   }
 
   async revokeToken(name: string): Promise<boolean> {
