@@ -15,6 +15,9 @@ export const TITLE_WEIGHT = 10;
 export const METADATA_WEIGHT = 5;
 export const TEXT_WEIGHT = 1;
 
+/** Hits above which relevance ranking gives way to a cheaper order (title matches first, then newest). */
+export const RANK_LIMIT = 500;
+
 /** What is known of one query term: how rare it is, and in which fields a row holds it. */
 export interface TermEvidence<Row> {
   idf: number;

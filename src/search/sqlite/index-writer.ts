@@ -1,0 +1,145 @@
+/**
+ * Writes records into the search tables: one sort key per record (date descending, then id; see
+ * sort-key.ts) that is its rowid in each language's FTS5 table, and a change-log entry for every
+ * key a write touches.
+ */
+import type { CanonicalRecord } from '../../domain/record.ts';
+import { LANGS } from '../../domain/record.ts';
+import type { Lang } from '../../domain/record.ts';
+import type { Statement } from 'better-sqlite3';
+import type { SqliteDatabase } from '../../store/sqlite/database.ts';
+import { SEARCH_COLUMNS, searchTable } from '../../store/sqlite/schema.ts';
+import type { SearchChangeLog } from './change-log.ts';
+import { facetsText } from './facets.ts';
+import { dayNumber, keyBetween, spreadKeys } from './sort-key.ts';
+import { indexText } from './text.ts';
+
+/**
+ * The records of one write, the last of each id only, in the order their sort keys ascend (date
+ * descending, then id). FTS5 flushes its pending terms to a new segment whenever a row's id is
+ * below the previous one's, so rows written in key order build a bulk import's index in a few
+ * large segments instead of thousands of one-row ones.
+ */
+function inSortKeyOrder(records: readonly CanonicalRecord[]): CanonicalRecord[] {
+  const lastOfEachId = [...new Map(records.map((record) => [record.id, record])).values()];
+  return lastOfEachId.sort((a, b) => (a.date === b.date ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.date > b.date ? -1 : 1));
+}
+
+/** The values of a record's FTS5 columns in one language, in SEARCH_COLUMNS order. */
+function columnValues(record: CanonicalRecord, lang: Lang): string[] {
+  return [
+    indexText(record.title[lang]),
+    indexText(record.notes[lang]),
+    indexText(record.model),
+    indexText(record.author),
+    indexText(record.prompt ?? ''),
+    indexText(record.promptCategory.replace(/[-_]/g, ' ')),
+    facetsText(record),
+  ];
+}
+
+/** Writes the search tables; every method runs inside the caller's transaction. */
+export class SearchIndexWriter {
+  private readonly statements;
+  private readonly tables: { insert: Statement; remove: Statement; move: Statement }[];
+  /** Writes made through this writer, so this connection's caches know to look at the change log. */
+  writes = 0;
+
+  constructor(
+    db: SqliteDatabase,
+    private readonly changeLog: SearchChangeLog,
+  ) {
+    this.statements = {
+      keyOf: db.prepare<[string], { sort_key: number; day: number }>('SELECT sort_key, day FROM search_keys WHERE id = ?'),
+      previousInDay: db.prepare<[number, string], { sort_key: number }>('SELECT sort_key FROM search_keys WHERE day = ? AND id < ? ORDER BY id DESC LIMIT 1'),
+      nextInDay: db.prepare<[number, string], { sort_key: number }>('SELECT sort_key FROM search_keys WHERE day = ? AND id > ? ORDER BY id ASC LIMIT 1'),
+      dayRows: db.prepare<[number], { sort_key: number; id: string }>('SELECT sort_key, id FROM search_keys WHERE day = ? ORDER BY id'),
+      insertKey: db.prepare('INSERT INTO search_keys (sort_key, id, day) VALUES (?, ?, ?)'),
+      moveKey: db.prepare('UPDATE search_keys SET sort_key = ? WHERE sort_key = ?'),
+      deleteKey: db.prepare('DELETE FROM search_keys WHERE sort_key = ?'),
+    };
+    const columns = SEARCH_COLUMNS.join(', ');
+    this.tables = LANGS.map((lang) => ({
+      insert: db.prepare(`INSERT INTO ${searchTable(lang)} (rowid, ${columns}) VALUES (?, ${SEARCH_COLUMNS.map(() => '?').join(', ')})`),
+      remove: db.prepare(`DELETE FROM ${searchTable(lang)} WHERE rowid = ?`),
+      move: db.prepare(`UPDATE ${searchTable(lang)} SET rowid = ? WHERE rowid = ?`),
+    }));
+  }
+
+  upsert(records: readonly CanonicalRecord[]): void {
+    const changed: number[] = [];
+    let renumbered = false;
+    for (const record of inSortKeyOrder(records)) {
+      const day = dayNumber(record.date);
+      const existing = this.statements.keyOf.get(record.id);
+      let key: number;
+      if (existing && existing.day === day) {
+        key = existing.sort_key;
+        for (const table of this.tables) table.remove.run(key);
+      } else {
+        if (existing) {
+          this.removeKey(existing.sort_key);
+          changed.push(existing.sort_key);
+        }
+        const allocated = this.allocateKey(day, record.id);
+        key = allocated.key;
+        renumbered ||= allocated.renumbered;
+      }
+      changed.push(key);
+      LANGS.forEach((lang, i) => this.tables[i]?.insert.run(key, ...columnValues(record, lang)));
+    }
+    this.logChanges(renumbered ? undefined : changed);
+  }
+
+  remove(ids: readonly string[]): void {
+    const changed: number[] = [];
+    for (const id of ids) {
+      const existing = this.statements.keyOf.get(id);
+      if (existing) {
+        this.removeKey(existing.sort_key);
+        changed.push(existing.sort_key);
+      }
+    }
+    this.logChanges(changed);
+  }
+
+  /** Logs the sort keys a write touched (undefined: any key may have changed), for every process's row sets. */
+  private logChanges(keys: readonly number[] | undefined): void {
+    this.writes += 1;
+    this.changeLog.log(keys);
+  }
+
+  private removeKey(key: number): void {
+    this.statements.deleteKey.run(key);
+    for (const table of this.tables) table.remove.run(key);
+  }
+
+  /** A new sort key for a record, and whether the day's other keys had to move to make room. */
+  private allocateKey(day: number, id: string): { key: number; renumbered: boolean } {
+    const previous = this.statements.previousInDay.get(day, id)?.sort_key;
+    const next = this.statements.nextInDay.get(day, id)?.sort_key;
+    let key = keyBetween(day, previous, next);
+    const renumbered = key === undefined;
+    if (key === undefined) {
+      this.renumberDay(day);
+      key = keyBetween(day, this.statements.previousInDay.get(day, id)?.sort_key, this.statements.nextInDay.get(day, id)?.sort_key);
+      if (key === undefined) throw new Error(`no sort key left for day ${day}`);
+    }
+    this.statements.insertKey.run(key, id, day);
+    return { key, renumbered };
+  }
+
+  /** Spreads a day's keys evenly again; rare, when repeated inserts between two neighbours used up the gap. */
+  private renumberDay(day: number): void {
+    const rows = this.statements.dayRows.all(day);
+    const keys = spreadKeys(day, rows.length + 1);
+    const move = (from: number, to: number): void => {
+      // FTS5 takes a new rowid only as an SQL integer, so bind BigInts rather than doubles.
+      this.statements.moveKey.run(BigInt(to), BigInt(from));
+      for (const table of this.tables) table.move.run(BigInt(to), BigInt(from));
+    };
+    // Park every row on a negative key first so no new key collides with an old one.
+    for (const row of rows) move(row.sort_key, -row.sort_key - 1);
+    rows.forEach((row, i) => move(-row.sort_key - 1, keys[i] ?? 0));
+  }
+}

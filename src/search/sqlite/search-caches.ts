@@ -1,0 +1,183 @@
+/**
+ * What a process keeps in memory to search fast, and how it stays current: the row universe and
+ * its cached row sets (row-sets.ts), each language's vocabulary (typo.ts), counts of FTS5
+ * expressions, and rows appended since the sets were read. All follow the search change log
+ * written by SearchIndexWriter, in this or any other process.
+ */
+import type { Lang } from '../../domain/record.ts';
+import { LANGS } from '../../domain/record.ts';
+import type { Statement } from 'better-sqlite3';
+import type { SqliteDatabase } from '../../store/sqlite/database.ts';
+import { SEARCH_COLUMNS, searchTable } from '../../store/sqlite/schema.ts';
+import type { SearchChangeLog } from './change-log.ts';
+import { FACET_TOKEN } from './facets.ts';
+import type { SearchIndexWriter } from './index-writer.ts';
+import { rowTokens } from './row-match.ts';
+import { RowSetCache, RowUniverse } from './row-sets.ts';
+import { indexTerms } from './text.ts';
+import { Vocabulary } from './typo.ts';
+
+/**
+ * When searches use row sets (see row-sets.ts): `always`, `never` (FTS5 counts every time), or
+ * `auto`: row sets, which follow ordinary writes through the change log; when they must be rebuilt
+ * (a bulk write, or more changes than MIN_CHANGES_BEFORE_REBUILD and 1/32 of the rows), they are
+ * rebuilt at most once per REBUILD_INTERVAL_MS and searches in between count with FTS5, so a
+ * burst of bulk writes cannot turn every search into a rebuild.
+ */
+export type RowSetMode = 'always' | 'never' | 'auto';
+const REBUILD_INTERVAL_MS = 1000;
+const MIN_CHANGES_BEFORE_REBUILD = 1024;
+/** How stale a vocabulary may grow after another process's bulk write before it is read again. */
+const VOCABULARY_RELOAD_MS = 5000;
+/** Memory bound of the row sets one process keeps (at 100,000 records a set takes 12.5 KB). */
+const ROW_SET_CACHE_BYTES = 48 * 1024 * 1024;
+/** Dictionary words only: typo candidates are never numbers, facet tokens or Chinese bigrams. */
+const DICTIONARY_WORD = /^[a-z\u00df-\u024f]{3,}$/;
+
+/** A row as read back from FTS5 after a write: its column values, and their tokens when certain (row-match.ts). */
+export interface AppendedRow {
+  values: string[];
+  tokens: Map<string, string[]> | undefined;
+}
+
+interface LanguageState {
+  vocabulary?: Vocabulary;
+  vocabularyBuiltAt: number;
+  /** A bulk write happened since the vocabulary was read. */
+  vocabularyStale: boolean;
+}
+
+export class SearchCaches {
+  private readonly statements;
+  private readonly rowText: Map<Lang, Statement<[bigint], string[]>>;
+  private readonly languages = new Map<Lang, LanguageState>(LANGS.map((lang) => [lang, { vocabularyBuiltAt: 0, vocabularyStale: false }]));
+  /** Counts of FTS5 expressions by language and expression, dropped on any change (fts-planner.ts). */
+  readonly counts = new Map<string, number>();
+  readonly rowSets = new RowSetCache(ROW_SET_CACHE_BYTES);
+  private seenDataVersion = -1;
+  private seenWrites = 0;
+  private seenChange = -1;
+  private universe: RowUniverse | undefined;
+  private universeBuiltAt = -Infinity;
+  /** Rows appended to the universe, read once, by language and sort key (see appendedRow). */
+  private readonly appendedRows = new Map<string, AppendedRow | undefined>();
+
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly changeLog: SearchChangeLog,
+    private readonly writer: SearchIndexWriter,
+    private readonly rowSetMode: RowSetMode,
+  ) {
+    this.statements = {
+      dataVersion: db.prepare<[], { data_version: number }>('PRAGMA data_version'),
+      allKeys: db.prepare<[], number>('SELECT sort_key FROM search_keys ORDER BY sort_key').pluck(),
+      keyExists: db.prepare<[number], number>('SELECT 1 FROM search_keys WHERE sort_key = ?').pluck(),
+    };
+    this.rowText = new Map(LANGS.map((lang) => [lang, db.prepare<[bigint], string[]>(`SELECT ${SEARCH_COLUMNS.join(', ')} FROM ${searchTable(lang)} WHERE rowid = ?`).raw()]));
+  }
+
+  /**
+   * Brings cached counts, row sets and vocabularies up to the search tables as they are now, when
+   * this or another connection has changed them: row sets follow the change log where they can
+   * (see RowUniverse) and are dropped for a rebuild otherwise. Writes to other tables (the
+   * submission queue) change the database but not the search tables, and leave every cache alone.
+   */
+  refresh(): void {
+    const dataVersion = this.statements.dataVersion.get()?.data_version ?? 0;
+    if (dataVersion === this.seenDataVersion && this.writer.writes === this.seenWrites) return;
+    const changedHere = this.writer.writes !== this.seenWrites;
+    this.seenDataVersion = dataVersion;
+    this.seenWrites = this.writer.writes;
+    const lastChange = this.changeLog.last();
+    if (lastChange === this.seenChange) return;
+    this.counts.clear();
+    const keys = this.changeLog.keysBetween(this.seenChange, lastChange, MIN_CHANGES_BEFORE_REBUILD * 4);
+    this.seenChange = lastChange;
+    for (const key of keys ?? []) for (const lang of LANGS) this.appendedRows.delete(`${lang}:${key}`);
+    if (keys === undefined) {
+      this.universe = undefined;
+      this.rowSets.clear();
+      this.appendedRows.clear();
+      for (const state of this.languages.values()) {
+        // Writes of this connection reload the vocabulary at once; writes of other processes once it is a few seconds old.
+        state.vocabularyStale = true;
+        if (changedHere) state.vocabulary = undefined;
+      }
+      return;
+    }
+    const present = keys.filter((key) => this.statements.keyExists.get(key) !== undefined);
+    const universe = this.universe;
+    if (universe && universe.changes + keys.length > Math.max(MIN_CHANGES_BEFORE_REBUILD, universe.ordered >>> 5)) {
+      this.universe = undefined;
+      this.rowSets.clear();
+      this.appendedRows.clear();
+    } else if (universe) {
+      for (const key of keys) universe.kill(key);
+      for (const key of present) universe.append(key);
+    }
+    for (const lang of LANGS) {
+      const vocabulary = this.languages.get(lang)?.vocabulary;
+      if (!vocabulary) continue;
+      const terms = new Set<string>();
+      for (const key of present) {
+        const row = this.appendedRow(lang, key);
+        const columns = row?.tokens ? [...row.tokens.values()] : (row?.values ?? []).map((value) => indexTerms(value ?? ''));
+        for (const term of columns.flat()) if (!FACET_TOKEN.test(term)) terms.add(term);
+      }
+      vocabulary.add(terms);
+    }
+    // Rows are kept for testing against the universe's sets; without one there is nothing to test.
+    if (!this.universe) this.appendedRows.clear();
+  }
+
+  /** The rows as they are now, rebuilt after writes as the row-set mode allows; undefined means count with FTS5. */
+  currentUniverse(): RowUniverse | undefined {
+    if (this.rowSetMode === 'never') return undefined;
+    if (!this.universe) {
+      if (this.rowSetMode === 'auto' && performance.now() - this.universeBuiltAt < REBUILD_INTERVAL_MS) return undefined;
+      this.universe = new RowUniverse(Float64Array.from(this.statements.allKeys.all()));
+      this.universeBuiltAt = performance.now();
+    }
+    return this.universe;
+  }
+
+  /** An appended row, read once for both its tests (row-set-planner.ts) and its vocabulary terms; undefined when it is gone. */
+  appendedRow(lang: Lang, key: number): AppendedRow | undefined {
+    const cacheKey = `${lang}:${key}`;
+    if (!this.appendedRows.has(cacheKey)) {
+      const values = this.rowText.get(lang)?.get(BigInt(key));
+      this.appendedRows.set(cacheKey, values ? { values, tokens: rowTokens(SEARCH_COLUMNS, values) } : undefined);
+    }
+    return this.appendedRows.get(cacheKey);
+  }
+
+  /** A language's vocabulary: read from `fts5vocab` when missing, or when stale and a few seconds old. */
+  vocabulary(lang: Lang): Vocabulary {
+    const state = this.languages.get(lang) ?? { vocabularyBuiltAt: 0, vocabularyStale: false };
+    if (state.vocabulary && state.vocabularyStale && Date.now() - state.vocabularyBuiltAt > VOCABULARY_RELOAD_MS) state.vocabulary = undefined;
+    if (!state.vocabulary) {
+      const rows = this.db.prepare<[], { term: string; doc: number }>(`SELECT term, doc FROM ${searchTable(lang)}_vocab`).all();
+      state.vocabulary = new Vocabulary(
+        rows.filter((row) => !FACET_TOKEN.test(row.term)).map((row) => ({ term: row.term, documents: row.doc })),
+        (term) => DICTIONARY_WORD.test(term),
+      );
+      state.vocabularyBuiltAt = Date.now();
+      state.vocabularyStale = false;
+      this.languages.set(lang, state);
+    }
+    return state.vocabulary;
+  }
+
+  /**
+   * Loads the vocabularies ahead of the first query, in one snapshot with the change log's
+   * position, so the writes that follow are added to them rather than waiting for a reload.
+   */
+  warm(): void {
+    this.db
+      .transaction(() => {
+        this.refresh();
+        for (const lang of LANGS) this.vocabulary(lang);
+      })
+      .deferred();
+  }
+}

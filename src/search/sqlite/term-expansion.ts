@@ -1,0 +1,90 @@
+/**
+ * What each query term matches, tier by tier: as written (`exact`), the last word also as a
+ * prefix (`prefix`), and also with typos (`typo`), as alternatives drawn from the vocabulary; and
+ * the same as FTS5 expressions, for the planner that counts with FTS5 and for the row sets' keys.
+ */
+import type { Lang } from '../../domain/record.ts';
+import { foldDiacritics, quote, typoBudget } from './text.ts';
+import type { QueryTerm } from './text.ts';
+import type { Vocabulary } from './typo.ts';
+
+/** The columns a query's words are matched in. */
+export const TEXT_COLUMNS = '{title notes model author prompt category}';
+/** The columns whose match ranks a record second, after the title. */
+export const METADATA_COLUMNS = '{model author category}';
+
+/** A last word that opens more terms than this is matched with FTS5's own prefix query. */
+const PREFIX_EXPANSION_LIMIT = 64;
+
+/** One way a query term matches: a token sequence, its last token possibly a prefix. */
+export interface Alternative {
+  tokens: string[];
+  prefix: boolean;
+}
+
+export type TermMatch = 'exact' | 'prefix' | 'typo';
+
+/** An alternative as FTS5 query syntax. */
+export function ftsAlternative(alternative: Alternative): string {
+  return `${quote(alternative.tokens.join(' '))}${alternative.prefix ? ' *' : ''}`;
+}
+
+/** The FTS5 expressions of a search's three tiers, filters included. */
+export interface TierExpressions {
+  exact: string;
+  prefixed: string;
+  expanded: string;
+}
+
+/** Expands query terms into alternatives over a language's vocabulary (loaded and kept current by SearchCaches). */
+export class TermExpansion {
+  constructor(private readonly vocabulary: (lang: Lang) => Vocabulary) {}
+
+  /**
+   * A prefix as the OR of the index terms it opens: unlike FTS5's prefix query, which merges every
+   * matching doclist in memory first, an OR of terms streams and stops after the page.
+   */
+  private prefixAlternatives(lang: Lang, prefix: string): Alternative[] {
+    const terms = this.vocabulary(lang).withPrefix(prefix, PREFIX_EXPANSION_LIMIT);
+    if (terms === undefined) return [{ tokens: [prefix], prefix: true }];
+    if (terms.length === 0) return [{ tokens: [prefix], prefix: false }];
+    return terms.map((term) => ({ tokens: [term], prefix: false }));
+  }
+
+  /** How a term is matched in one tier, as alternatives any of which matches: as written, also as a prefix (last word), also with typos. */
+  alternatives(term: QueryTerm, lang: Lang, match: TermMatch): Alternative[] {
+    if (term.type === 'phrase') {
+      const last = term.tokens.at(-1) ?? '';
+      if (term.tokens.length === 1 && term.prefixLast) return this.prefixAlternatives(lang, last);
+      return [{ tokens: term.tokens, prefix: term.prefixLast && match !== 'exact' }];
+    }
+    const alternatives = match !== 'exact' && term.last && [...term.word].length >= 2 ? this.prefixAlternatives(lang, foldDiacritics(term.word)) : [{ tokens: [term.word], prefix: false }];
+    if (match === 'typo') {
+      const folded = foldDiacritics(term.word);
+      for (const candidate of this.vocabulary(lang).candidates(folded, typoBudget(folded))) alternatives.push({ tokens: [candidate], prefix: false });
+    }
+    return alternatives;
+  }
+
+  /** One term in one tier as an FTS5 expression (the OR of its alternatives). */
+  termExpression(term: QueryTerm, lang: Lang, match: TermMatch): string {
+    const alternatives = this.alternatives(term, lang, match).map(ftsAlternative);
+    return alternatives.length === 1 ? (alternatives[0] ?? '') : `(${alternatives.join(' OR ')})`;
+  }
+
+  /** Every term in one tier, in the given columns. */
+  textExpression(terms: readonly QueryTerm[], lang: Lang, match: TermMatch, columns: string = TEXT_COLUMNS): string {
+    return `${columns} : (${terms.map((term) => this.termExpression(term, lang, match)).join(' AND ')})`;
+  }
+
+  /** The FTS5 expressions of the three tiers: words as written, the last as a prefix, and with typos. */
+  tierExpressions(lang: Lang, terms: readonly QueryTerm[], facets: readonly string[]): TierExpressions {
+    const filters = facets.length ? `{facets} : (${facets.map(quote).join(' AND ')})` : undefined;
+    const withFilters = (expression: string): string => (filters ? `(${expression}) AND (${filters})` : expression);
+    return {
+      exact: withFilters(this.textExpression(terms, lang, 'exact')),
+      prefixed: withFilters(this.textExpression(terms, lang, 'prefix')),
+      expanded: withFilters(this.textExpression(terms, lang, 'typo')),
+    };
+  }
+}
