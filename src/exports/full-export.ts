@@ -3,7 +3,9 @@ import type { RecordStore, SubmissionQueue } from '../domain/ports.ts';
 import { CATALOG_VERSION } from '../domain/record.ts';
 import type { Lang, StoredRecord } from '../domain/record.ts';
 import type { SubmissionRecord } from '../domain/submission.ts';
-import { CSV_COLUMNS, csvField, csvRow } from './csv.ts';
+import { CSV_COLUMNS, csvLine, csvRow } from './csv.ts';
+import type { CsvOptions } from './csv.ts';
+import type { CsvExportOptions } from './public-export.ts';
 
 export type ExportFormat = 'json' | 'ndjson' | 'csv';
 export type ExportLang = Lang | 'all';
@@ -48,32 +50,32 @@ export function fullCsvHeader(lang: ExportLang): string {
 }
 
 /** One canonical (lang all) record with its submission history as a CSV line. */
-export function canonicalCsvRow(row: Record<string, unknown>): string {
+export function canonicalCsvRow(row: Record<string, unknown>, options: CsvOptions = {}): string {
   const record = row as unknown as StoredRecord & { submission: SubmissionHistory | null };
   const cells = [
     record.id, record.kind, record.source, record.sourceUrl, record.date, record.model, record.author, record.format,
     record.title.zh, record.title.en, record.notes.zh, record.notes.en, record.prompt ?? '', record.promptCategory, record.mediaStatus,
     record.media.map((media) => media.path).join(' '), record.updated, ...submissionCells(record.submission),
   ];
-  return `${cells.map(csvField).join(',')}\r\n`;
+  return csvLine(cells, options);
 }
 
 /**
  * The whole catalog for an export-scoped token: canonical bilingual records (or one language)
  * with their submission history, streamed from the store in id order.
  */
-export async function* fullExport(store: RecordStore, submissions: SubmissionQueue, format: ExportFormat, lang: ExportLang, baseUrl: string): AsyncGenerator<string> {
+export async function* fullExport(store: RecordStore, submissions: SubmissionQueue, format: ExportFormat, lang: ExportLang, baseUrl: string, csv: CsvExportOptions = {}): AsyncGenerator<string> {
   const state = await store.catalogState();
   if (format === 'json') yield `{"version":${JSON.stringify(CATALOG_VERSION)},"updated":${JSON.stringify(state.updated)},"lang":${JSON.stringify(lang)},"items":[`;
-  if (format === 'csv') yield fullCsvHeader(lang);
+  if (format === 'csv') yield `${csv.byteOrderMark ? '\ufeff' : ''}${fullCsvHeader(lang)}`;
   let total = 0;
   let chunk = '';
   for await (const record of store.streamRecords()) {
     const row = await item(record, lang, baseUrl, submissions);
     if (format === 'json') chunk += `${total === 0 ? '\n' : ',\n'}${JSON.stringify(row)}`;
     else if (format === 'ndjson') chunk += `${JSON.stringify(row)}\n`;
-    else if (lang === 'all') chunk += canonicalCsvRow(row);
-    else chunk += `${csvRow(row as unknown as Parameters<typeof csvRow>[0]).slice(0, -2)},${submissionCells(row.submission as SubmissionHistory | null).map(csvField).join(',')}\r\n`;
+    else if (lang === 'all') chunk += canonicalCsvRow(row, csv);
+    else chunk += `${csvRow(row as unknown as Parameters<typeof csvRow>[0], csv).slice(0, -2)},${csvLine(submissionCells(row.submission as SubmissionHistory | null), csv)}`;
     total += 1;
     if (chunk.length > 65536) {
       yield chunk;

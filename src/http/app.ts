@@ -63,10 +63,11 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
     }),
   );
 
+  const guide = { readsPerMinute: config.rateLimitReads ?? 0 };
   const mcp = new Router();
-  mcp.all('/mcp', mcpRoute(readContext, { allowedOrigins: config.allowedOrigins, version: SERVICE_VERSION, logger }));
+  mcp.all('/mcp', mcpRoute(readContext, { allowedOrigins: config.allowedOrigins, version: SERVICE_VERSION, logger, guide }));
   const ingest = ingestRouter({ tokens: backend.tokens, submissions: backend.submissions, baseUrl: config.baseUrl, ...(hooks.submitted ? { notify: hooks.submitted } : {}), limiter, requestsPerMinute: config.rateLimitIngest ?? 0, dailyQuota: config.ingestDailyQuota ?? 0 });
-  for (const router of [healthRouter(backend), specimensRouter(readContext, readOptions), mcp, ingest, guidesRouter(config.baseUrl, config.cacheMaxAgeSeconds), exportsRouter(backend.store, config.baseUrl, config.cacheMaxAgeSeconds), fullExportRouter({ ...backend, baseUrl: config.baseUrl }), mediaRouter(config.mediaDir), webRouter(readContext, { cache, maxAgeSeconds: config.cacheMaxAgeSeconds })]) {
+  for (const router of [healthRouter(backend), specimensRouter(readContext, readOptions), mcp, ingest, guidesRouter(config.baseUrl, config.cacheMaxAgeSeconds, guide), exportsRouter(backend.store, config.baseUrl, config.cacheMaxAgeSeconds), fullExportRouter({ ...backend, baseUrl: config.baseUrl }), mediaRouter(config.mediaDir), webRouter(readContext, { cache, maxAgeSeconds: config.cacheMaxAgeSeconds })]) {
     app.use(router.routes());
   }
   app.use(async (ctx) => {

@@ -5,6 +5,7 @@ import type { ReadContext } from '../domain/specimens.ts';
 import { ProblemError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { createMcpServer } from './server.ts';
+import type { GuideSettings } from '../guides/llms-text.ts';
 import { readRawBody } from '../http/body.ts';
 import { allowOnly } from '../http/read-route.ts';
 
@@ -16,6 +17,8 @@ export interface McpRouteOptions {
   allowedOrigins: readonly string[];
   version: string;
   logger: Logger;
+  /** What the guide resources state about this deployment (the same text as /llms.txt). */
+  guide: GuideSettings;
 }
 
 function jsonRpcError(ctx: Context, status: number, code: number, message: string): void {
@@ -55,7 +58,7 @@ export function mcpRoute(context: ReadContext, options: McpRouteOptions): Middle
       jsonRpcError(ctx, 400, -32700, 'Parse error: the body is not JSON.');
       return;
     }
-    const server = createMcpServer(context, options.version);
+    const server = createMcpServer(context, options.version, options.guide);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     ctx.res.on('close', () => {
       void transport.close();

@@ -6,6 +6,7 @@ import { getSpecimen, listSpecimens } from '../domain/specimens.ts';
 import type { ReadContext } from '../domain/specimens.ts';
 import { ProblemError } from '../errors.ts';
 import { guideText } from '../guides/llms-text.ts';
+import type { GuideSettings } from '../guides/llms-text.ts';
 import { parseRecordParams, parseSearchParams } from '../validation/read-params.ts';
 import { TOOL_NAMES, toolDefinitions } from './tools.ts';
 import type { ToolName } from './tools.ts';
@@ -50,7 +51,7 @@ async function callTool(context: ReadContext, name: ToolName, args: Record<strin
 }
 
 /** A fresh MCP server over the read commands; one is made for every HTTP request (stateless). */
-export function createMcpServer(context: ReadContext, version: string): Server {
+export function createMcpServer(context: ReadContext, version: string, guide: GuideSettings): Server {
   const server = new Server(
     { name: 'model-works-archive', title: 'Model Works Archive', version },
     { capabilities: { tools: { listChanged: false }, resources: { listChanged: false } }, instructions: MCP_SERVER_INSTRUCTIONS },
@@ -75,8 +76,8 @@ export function createMcpServer(context: ReadContext, version: string): Server {
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
-    if (uri === uris.guideZh) return { contents: [{ uri, mimeType: 'text/markdown', text: guideText('zh', context.baseUrl) }] };
-    if (uri === uris.guideEn) return { contents: [{ uri, mimeType: 'text/markdown', text: guideText('en', context.baseUrl) }] };
+    if (uri === uris.guideZh) return { contents: [{ uri, mimeType: 'text/markdown', text: guideText('zh', context.baseUrl, guide) }] };
+    if (uri === uris.guideEn) return { contents: [{ uri, mimeType: 'text/markdown', text: guideText('en', context.baseUrl, guide) }] };
     if (uri === uris.catalog) return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(await describeCatalog(context), null, 2) }] };
     throw new McpError(ErrorCode.InvalidParams, `Unknown resource "${uri}".`);
   });

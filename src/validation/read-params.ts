@@ -4,6 +4,7 @@ import { ProblemError } from '../errors.ts';
 import type { FieldError } from '../errors.ts';
 import { compile, describeErrors, SCHEMAS, timelineParamsSchema } from './schemas.ts';
 import exportParamsSchema from '../../schemas/export-params.schema.json' with { type: 'json' };
+import publicExportParamsSchema from '../../schemas/public-export-params.schema.json' with { type: 'json' };
 
 /** Raw query parameters as an HTTP framework hands them over. */
 export type RawQuery = Record<string, string | string[] | undefined>;
@@ -11,7 +12,8 @@ export type RawQuery = Record<string, string | string[] | undefined>;
 const searchValidator = compile<SearchParams>(SCHEMAS.searchParams);
 const timelineValidator = compile<SearchParams>(timelineParamsSchema());
 const recordValidator = compile<{ id: string; lang: Lang }>(SCHEMAS.recordParams);
-const exportValidator = compile<{ format: 'json' | 'ndjson' | 'csv'; lang: Lang | 'all' }>(exportParamsSchema);
+const exportValidator = compile<ExportParams>(exportParamsSchema);
+const publicCsvValidator = compile<{ excel: '0' | '1'; bom: '0' | '1' }>(publicExportParamsSchema);
 
 const SEARCH_NAMES = Object.keys(SCHEMAS.searchParams.properties);
 const INTEGER_NAMES = new Set(Object.entries(SCHEMAS.searchParams.properties).filter(([, schema]) => schema.type === 'integer').map(([name]) => name));
@@ -61,11 +63,43 @@ export function parseRecordParams(raw: RawQuery | Record<string, unknown>, optio
   return input as { id: string; lang: Lang };
 }
 
-/** Validates the authenticated export's format and lang; throws a 400 problem naming every bad parameter. */
-export function parseExportParams(raw: RawQuery): { format: 'json' | 'ndjson' | 'csv'; lang: Lang | 'all' } {
+/** Parameters of the authenticated export. */
+export interface ExportParams {
+  format: 'json' | 'ndjson' | 'csv';
+  lang: Lang | 'all';
+  /** '1': a CSV for spreadsheets (byte-order mark, formula-like cells neutralised). */
+  excel: '0' | '1';
+}
+
+/** Validates the authenticated export's format, lang and excel; throws a 400 problem naming every bad parameter. */
+export function parseExportParams(raw: RawQuery): ExportParams {
   const errors: FieldError[] = [];
   const input = fromQueryString(raw, errors);
   if (!exportValidator(input)) errors.push(...describeErrors(exportValidator.errors, Object.keys(exportParamsSchema.properties), 'parameter'));
   if (errors.length) throw invalid(errors, '');
-  return input as { format: 'json' | 'ndjson' | 'csv'; lang: Lang | 'all' };
+  return input as unknown as ExportParams;
+}
+
+/** Click-tracking parameters that links from elsewhere carry (utm_…, fbclid, gclid …). */
+const TRACKING_PARAMETER = /^(utm_[a-z0-9_]*|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid)$/i;
+
+/** The query without tracking parameters, which public files (exports, guides, feeds) ignore rather than refuse. */
+export function withoutTracking(raw: RawQuery): RawQuery {
+  return Object.fromEntries(Object.entries(raw).filter(([name]) => !TRACKING_PARAMETER.test(name)));
+}
+
+/**
+ * Validates the parameters of a public export: the CSV files take excel and bom, the JSON and
+ * NDJSON files none; tracking parameters are ignored. Throws a 400 problem naming every bad one.
+ */
+export function parsePublicExportParams(raw: RawQuery, format: 'json' | 'ndjson' | 'csv'): { excel: boolean; bom: boolean } {
+  const errors: FieldError[] = [];
+  const input = fromQueryString(withoutTracking(raw), errors);
+  if (format !== 'csv') {
+    for (const name of Object.keys(input)) errors.push({ parameter: name, message: 'is not a known parameter; this export takes none' });
+  } else if (!publicCsvValidator(input)) {
+    errors.push(...describeErrors(publicCsvValidator.errors, Object.keys(publicExportParamsSchema.properties), 'parameter'));
+  }
+  if (errors.length) throw invalid(errors, '');
+  return { excel: input.excel === '1', bom: input.bom === '1' };
 }

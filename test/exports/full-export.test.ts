@@ -64,6 +64,22 @@ describe('GET /api/v1/export (authenticated)', () => {
     expect(zhCsv.every((row) => row.length === zhCsv[0]?.length)).to.equal(true);
   });
 
+  it('writes CSV cells as the JSON has them; excel=1 adds the byte-order mark and neutralises formula-like cells', async () => {
+    for (const lang of ['all', 'en']) {
+      const plain = await (await get(`?format=csv&lang=${lang}`)).text();
+      const rows = parseCsv(plain);
+      const author = rows[0]?.indexOf('author') ?? -1;
+      expect(rows.some((row) => row[author] === '@demo_mira'), lang).to.equal(true);
+      const excel = await get(`?format=csv&lang=${lang}&excel=1`);
+      expect(excel.headers.get('content-disposition')).to.include('-excel.csv');
+      const bytes = Buffer.from(await excel.arrayBuffer());
+      expect([...bytes.subarray(0, 3)]).to.deep.equal([0xef, 0xbb, 0xbf]);
+      const neutralised = parseCsv(bytes.subarray(3).toString('utf8'));
+      expect(neutralised.some((row) => row[author] === "'@demo_mira"), lang).to.equal(true);
+      expect(neutralised.some((row) => row[author] === '@demo_mira'), lang).to.equal(false);
+    }
+  });
+
   it('names bad parameters', async () => {
     const response = await get('?format=xml&lang=fr&x=1');
     expect(response.status).to.equal(400);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { ListResponse } from '../../src/domain/specimens.ts';
-import { CSV_COLUMNS } from '../../src/exports/csv.ts';
+import { BILINGUAL_CSV_COLUMNS, CSV_COLUMNS } from '../../src/exports/csv.ts';
 import { parseCsv } from '../helpers/csv.ts';
 import { makeRecord } from '../helpers/factories.ts';
 import { getJson, startTestServer } from '../helpers/server.ts';
@@ -36,38 +36,97 @@ describe('public bulk exports', () => {
     });
   }
 
-  it('CSV parses back to the same values and row count, quotes, commas, line breaks and Chinese included', async () => {
+  /** A JSON value as the CSV writes it: absent and null are empty, media are their URLs separated by spaces. */
+  function asCell(item: Record<string, unknown>, column: string): string {
+    const value = item[column];
+    if (column === 'media') return (value as { url: string }[]).map((media) => media.url).join(' ');
+    return value === undefined || value === null ? '' : String(value);
+  }
+
+  async function jsonExport(lang: 'zh' | 'en'): Promise<Map<string, Record<string, unknown>>> {
+    const body = (await (await server.get(lang === 'zh' ? '/data/catalog.json' : '/en/data/catalog.json')).json()) as { items: Record<string, unknown>[] };
+    return new Map(body.items.map((item) => [String(item.id), item]));
+  }
+
+  it('CSV parsed back equals the JSON export value for value: quotes, commas, line breaks, Chinese, and @, -, +, = kept', async () => {
     for (const [path, lang] of [['/data/catalog.csv', 'zh'], ['/en/data/catalog.csv', 'en']] as const) {
       const response = await server.get(path);
       expect(response.headers.get('content-type')).to.match(/^text\/csv; charset=utf-8/);
       const rows = parseCsv(await response.text());
       expect(rows[0]).to.deep.equal([...CSV_COLUMNS]);
-      expect(rows).to.have.length(46);
-      const record = (await getJson<{ title: string; citation: string }>(server, `/api/v1/specimens/${hostile.id}?lang=${lang}`)).body;
-      const row = rows.find((cells) => cells[0] === hostile.id) ?? [];
-      const cell = (column: string): string => row[CSV_COLUMNS.indexOf(column as (typeof CSV_COLUMNS)[number])] ?? '';
-      expect(cell('title')).to.equal(record.title);
-      expect(cell('citation')).to.equal(record.citation);
-      expect(rows.every((cells) => cells.length === CSV_COLUMNS.length)).to.equal(true);
+      const json = await jsonExport(lang);
+      expect(rows).to.have.length(json.size + 1);
+      for (const row of rows.slice(1)) {
+        const item = json.get(row[0] ?? '');
+        expect(item, `${path}: ${row[0]} is in the JSON export`).to.not.equal(undefined);
+        CSV_COLUMNS.forEach((column, index) => expect(row[index], `${path} ${row[0]} ${column}`).to.equal(asCell(item ?? {}, column)));
+      }
+      const cells = (id: string) => rows.find((row) => row[0] === id) ?? [];
+      expect(cells(hostile.id)[CSV_COLUMNS.indexOf('prompt')]).to.equal('-rm everything');
+      expect(rows.some((row) => row[CSV_COLUMNS.indexOf('author')] === '@demo_mira')).to.equal(true);
     }
   });
 
-  it('neutralises cells a spreadsheet would run as formulas', async () => {
-    const rows = parseCsv(await (await server.get('/data/catalog.csv')).text());
-    const row = rows.find((cells) => cells[0] === hostile.id) ?? [];
-    expect(row[CSV_COLUMNS.indexOf('notes')]).to.equal(`'=HYPERLINK("http://evil")`);
-    expect(row[CSV_COLUMNS.indexOf('prompt')]).to.equal(`'-rm everything`);
+  it('NDJSON carries the JSON export\'s records, one per line', async () => {
+    for (const [path, lang] of [['/data/catalog.ndjson', 'zh'], ['/en/data/catalog.ndjson', 'en']] as const) {
+      const response = await server.get(path);
+      expect(response.headers.get('content-type')).to.match(/^application\/x-ndjson/);
+      const text = await response.text();
+      expect(text.endsWith('\n')).to.equal(true);
+      const lines = text.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+      const json = await jsonExport(lang);
+      expect(lines).to.have.length(json.size);
+      for (const line of lines) expect(line).to.deep.equal(json.get(String(line.id)));
+    }
   });
 
-  it('adds a byte-order mark on ?bom=1 and refuses unknown parameters', async () => {
+  it('the bilingual CSV holds both languages in one row, each cell the value of that language\'s JSON', async () => {
+    const rows = parseCsv(await (await server.get('/data/catalog.bilingual.csv')).text());
+    expect(rows[0]).to.deep.equal([...BILINGUAL_CSV_COLUMNS]);
+    const [zh, en] = [await jsonExport('zh'), await jsonExport('en')];
+    expect(rows).to.have.length(zh.size + 1);
+    for (const row of rows.slice(1)) {
+      BILINGUAL_CSV_COLUMNS.forEach((column, index) => {
+        const [, field, lang] = /^(.+)_(zh|en)$/.exec(column) ?? [undefined, column, 'en'];
+        const item = (lang === 'zh' ? zh : en).get(row[0] ?? '') ?? {};
+        expect(row[index], `${row[0]} ${column}`).to.equal(asCell(item, field ?? column));
+      });
+    }
+    const row = rows.find((cells) => cells[0] === hostile.id) ?? [];
+    expect(row[BILINGUAL_CSV_COLUMNS.indexOf('title_zh')]).to.equal(hostile.title.zh);
+    expect(row[BILINGUAL_CSV_COLUMNS.indexOf('title_en')]).to.equal(hostile.title.en);
+  });
+
+  it('?excel=1 adds the byte-order mark and neutralises cells a spreadsheet would run as formulas', async () => {
+    for (const path of ['/data/catalog.csv?excel=1', '/data/catalog.bilingual.csv?excel=1']) {
+      const response = await server.get(path);
+      const bytes = Buffer.from(await response.arrayBuffer());
+      expect([...bytes.subarray(0, 3)], path).to.deep.equal([0xef, 0xbb, 0xbf]);
+      expect(response.headers.get('content-disposition')).to.match(/-excel\.csv"$/);
+      const rows = parseCsv(bytes.subarray(3).toString('utf8'));
+      const header = rows[0] ?? [];
+      const row = rows.find((cells) => cells[0] === hostile.id) ?? [];
+      const notes = header.indexOf(header.includes('notes') ? 'notes' : 'notes_zh');
+      expect(row[notes], path).to.equal(`'=HYPERLINK("http://evil")`);
+      expect(row[header.indexOf('prompt')], path).to.equal(`'-rm everything`);
+      expect(rows.some((cells) => cells[header.indexOf('author')] === `'@demo_mira`), path).to.equal(true);
+    }
+  });
+
+  it('adds a byte-order mark alone on ?bom=1, ignores tracking parameters and refuses other unknown ones', async () => {
     const withBom = Buffer.from(await (await server.get('/en/data/catalog.csv?bom=1')).arrayBuffer());
     expect([...withBom.subarray(0, 3)]).to.deep.equal([0xef, 0xbb, 0xbf]);
+    expect(parseCsv(withBom.subarray(3).toString('utf8')).some((row) => row.includes('@demo_mira'))).to.equal(true);
     const without = Buffer.from(await (await server.get('/en/data/catalog.csv')).arrayBuffer());
     expect(without.subarray(0, 2).toString()).to.equal('id');
-    const bad = await getJson<{ errors: { parameter: string }[] }>(server, '/en/data/catalog.json?limit=5');
+    const bad = await getJson<{ errors: { parameter: string }[] }>(server, '/en/data/catalog.json?limit=5&utm_source=newsletter');
     expect(bad.status).to.equal(400);
     expect(bad.body.errors.map((error) => error.parameter)).to.deep.equal(['limit']);
     expect((await getJson(server, '/en/data/catalog.csv?bom=yes')).status).to.equal(400);
+    expect((await getJson(server, '/en/data/catalog.csv?excel=2')).status).to.equal(400);
+    for (const path of ['/en/data/catalog.json?utm_source=newsletter&utm_medium=email', '/data/catalog.csv?utm_campaign=launch&fbclid=abc', '/en/data/catalog.ndjson?utm_source=x&utm_source=y', '/en/llms.txt?utm_source=chat']) {
+      expect((await server.get(path)).status, path).to.equal(200);
+    }
   });
 
   it('tags exports with the catalog change number: 304 until the catalog changes', async () => {

@@ -1,19 +1,23 @@
 import Router from '@koa/router';
 import type { Lang } from '../../domain/record.ts';
 import { guideText } from '../../guides/llms-text.ts';
+import type { GuideSettings } from '../../guides/llms-text.ts';
 import { openApiDocument } from '../../openapi/document.ts';
 import { readOnly, sendWithEntityTag } from '../read-route.ts';
 import { entityTag } from '../response-cache.ts';
 
-/** GET /llms.txt (Chinese) and /en/llms.txt (English): the agent guide; GET /openapi.json: the machine-readable description. */
-export function guidesRouter(baseUrl: string, maxAgeSeconds: number): Router {
+/**
+ * GET /llms.txt (Chinese) and /en/llms.txt (English): the agent guide, as Markdown; GET
+ * /openapi.json: the machine-readable description. Query parameters (utm_… on shared links) are ignored.
+ */
+export function guidesRouter(baseUrl: string, maxAgeSeconds: number, guide: GuideSettings): Router {
   const router = new Router();
   for (const [path, lang] of [['/llms.txt', 'zh'], ['/en/llms.txt', 'en']] as [string, Lang][]) {
-    const text = guideText(lang, baseUrl);
+    const text = guideText(lang, baseUrl, guide);
     const etag = entityTag(text);
     router.all(path, async (ctx) => {
       if (readOnly(ctx) === 'handled') return;
-      sendWithEntityTag(ctx, text, etag, 'text/plain; charset=utf-8', maxAgeSeconds);
+      sendWithEntityTag(ctx, text, etag, 'text/markdown; charset=utf-8', maxAgeSeconds);
     });
   }
   const openApi = JSON.stringify(openApiDocument(baseUrl));

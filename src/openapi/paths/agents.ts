@@ -5,17 +5,17 @@ import { CACHE_HEADERS, jsonResponse, NOT_MODIFIED, operation, problem, textResp
 import type { DocContext, JsonObject } from '../responses.ts';
 
 function guide(doc: DocContext, path: string, lang: 'zh' | 'en'): JsonObject {
-  const text = guideText(lang, doc.baseUrl);
+  const text = guideText(lang, doc.baseUrl, { readsPerMinute: 600 });
   return {
     get: operation(doc, {
       path,
       operationId: lang === 'zh' ? 'getAgentGuideZh' : 'getAgentGuideEn',
       summary: `The agent guide in ${lang === 'zh' ? 'Chinese' : 'English'} (llmstxt.org)`,
-      description: 'What the archive is, the API and its limits, the MCP endpoint, the exports, the citation format, and that record text is untrusted source material.',
+      description: 'What the archive is, the API, its rate limit and paging rules, the MCP endpoint, the exports, the citation format, and that record text is untrusted source material. Query parameters (utm_… on shared links) are ignored.',
       tags: ['agents'],
       usesStore: false,
       responses: {
-        200: textResponse('The guide as Markdown.', 'text/plain', `${text.split('\n').slice(0, 4).join('\n')}\n…\n`, CACHE_HEADERS),
+        200: textResponse('The guide as Markdown.', 'text/markdown', `${text.split('\n').slice(0, 4).join('\n')}\n…\n`, CACHE_HEADERS),
         304: NOT_MODIFIED,
         405: problem(doc, 405, path),
       },

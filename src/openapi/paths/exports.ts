@@ -1,7 +1,9 @@
 import exportParamsSchema from '../../../schemas/export-params.schema.json' with { type: 'json' };
-import { CSV_COLUMNS, csvHeader, csvRow } from '../../exports/csv.ts';
+import publicExportParamsSchema from '../../../schemas/public-export-params.schema.json' with { type: 'json' };
+import { BILINGUAL_CSV_COLUMNS, bilingualCsvHeader, bilingualCsvRow, CSV_COLUMNS, csvHeader, csvRow } from '../../exports/csv.ts';
+import { PUBLIC_EXPORTS } from '../../exports/public-export.ts';
+import type { PublicExport } from '../../exports/public-export.ts';
 import { canonicalCsvRow, fullCsvHeader } from '../../exports/full-export.ts';
-import type { Lang } from '../../domain/record.ts';
 import { EXAMPLE_RECORD, exampleRecord } from '../examples.ts';
 import { jsonResponse, NOT_MODIFIED, operation, problem, queryParameters, textResponse } from '../responses.ts';
 import type { DocContext, JsonObject } from '../responses.ts';
@@ -24,25 +26,35 @@ function catalogSchema(): JsonObject {
   };
 }
 
-function publicExport(doc: DocContext, path: string, lang: Lang, format: 'json' | 'csv'): JsonObject {
-  const language = lang === 'zh' ? 'Chinese' : 'English';
-  const record = exampleRecord(doc.baseUrl, lang);
+const LANGUAGE = { zh: 'Chinese', en: 'English', bilingual: 'both languages' } as const;
+const OPERATION_SUFFIX = { zh: 'Zh', en: 'En', bilingual: 'Bilingual' } as const;
+
+function publicExport(doc: DocContext, route: PublicExport): JsonObject {
+  const { path, lang, format } = route;
+  const zh = exampleRecord(doc.baseUrl, 'zh');
+  const en = exampleRecord(doc.baseUrl, 'en');
+  const record = lang === 'zh' ? zh : en;
+  const headers = { ...EXPORT_HEADERS, 'Content-Disposition': { ...(EXPORT_HEADERS['Content-Disposition'] as JsonObject), example: `attachment; filename="catalog-${lang}.${format}"` } };
   const ok =
     format === 'json'
-      ? jsonResponse(`Every published record in ${language}, streamed.`, catalogSchema(), { version: '1.0', updated: EXAMPLE_RECORD.updated, items: [record], total: 1 }, EXPORT_HEADERS)
-      : textResponse(`Every published record in ${language} as RFC 4180 CSV (UTF-8, CRLF, header row: ${CSV_COLUMNS.join(', ')}).`, 'text/csv', `${csvHeader()}${csvRow(record)}`, EXPORT_HEADERS);
+      ? jsonResponse(`Every published record in ${LANGUAGE[lang]}, streamed.`, catalogSchema(), { version: '1.0', updated: EXAMPLE_RECORD.updated, items: [record], total: 1 }, headers)
+      : format === 'ndjson'
+        ? textResponse(`Every published record in ${LANGUAGE[lang]}, one JSON object (the API's record) per line.`, 'application/x-ndjson', `${JSON.stringify(record)}\n`, headers)
+        : lang === 'bilingual'
+          ? textResponse(`Every published record as RFC 4180 CSV with both languages in one row (UTF-8, CRLF, header row: ${BILINGUAL_CSV_COLUMNS.join(', ')}); each cell carries exactly the value of that language's JSON record.`, 'text/csv', `${bilingualCsvHeader()}${bilingualCsvRow(zh, en)}`, headers)
+          : textResponse(`Every published record in ${LANGUAGE[lang]} as RFC 4180 CSV (UTF-8, CRLF, header row: ${CSV_COLUMNS.join(', ')}); each cell carries exactly the JSON value unless excel=1.`, 'text/csv', `${csvHeader()}${csvRow(record)}`, headers);
   return {
     get: operation(doc, {
       path,
-      operationId: `exportCatalog${format === 'json' ? 'Json' : 'Csv'}${lang === 'zh' ? 'Zh' : 'En'}`,
-      summary: `The public catalog in ${language} as ${format.toUpperCase()}`,
-      description: 'Every published record, the same objects the API returns, streamed in constant memory; compressed when the client accepts gzip or brotli.',
+      operationId: `exportCatalog${format === 'json' ? 'Json' : format === 'ndjson' ? 'Ndjson' : 'Csv'}${OPERATION_SUFFIX[lang]}`,
+      summary: `The public catalog in ${LANGUAGE[lang]} as ${format === 'ndjson' ? 'NDJSON' : format.toUpperCase()}`,
+      description: 'Every published record, the same objects the API returns, streamed in constant memory; compressed when the client accepts gzip or brotli. Tracking parameters (utm_…) are ignored; any other unknown parameter is a 400.',
       tags: ['exports'],
-      parameters: format === 'csv' ? [{ name: 'bom', in: 'query', required: false, description: '1 adds a UTF-8 byte-order mark (for Excel).', schema: { type: 'string', enum: ['0', '1'] }, example: '1' }] : [],
+      parameters: format === 'csv' ? queryParameters(publicExportParamsSchema as { properties: Record<string, JsonObject> }, { excel: '1', bom: '1' }) : [],
       responses: {
         200: ok,
         304: NOT_MODIFIED,
-        400: problem(doc, 400, path, { detail: 'Invalid parameters: limit.', errors: [{ parameter: 'limit', message: 'is not a known parameter; this export takes none' }] }),
+        400: problem(doc, 400, path, { detail: 'Invalid parameters: limit.', errors: [{ parameter: 'limit', message: format === 'csv' ? 'is not a known parameter; known: excel, bom' : 'is not a known parameter; this export takes none' }] }),
         405: problem(doc, 405, path),
       },
     }),
@@ -53,10 +65,7 @@ function publicExport(doc: DocContext, path: string, lang: Lang, format: 'json' 
 export function exportPaths(doc: DocContext): JsonObject {
   const canonical = { ...EXAMPLE_RECORD, submission: null };
   return {
-    '/data/catalog.json': publicExport(doc, '/data/catalog.json', 'zh', 'json'),
-    '/data/catalog.csv': publicExport(doc, '/data/catalog.csv', 'zh', 'csv'),
-    '/en/data/catalog.json': publicExport(doc, '/en/data/catalog.json', 'en', 'json'),
-    '/en/data/catalog.csv': publicExport(doc, '/en/data/catalog.csv', 'en', 'csv'),
+    ...Object.fromEntries(PUBLIC_EXPORTS.map((route) => [route.path, publicExport(doc, route)])),
     '/api/v1/export': {
       get: operation(doc, {
         path: '/api/v1/export',

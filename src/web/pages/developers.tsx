@@ -20,7 +20,14 @@ export function DevelopersPage({ lang, baseUrl, otherLanguagePath }: { lang: Lan
         <h2>{zh ? '批量导出' : 'Bulk exports'}</h2>
         <ul>
           <li><a href={`${langPrefix(lang)}/data/catalog.json`}>{`${langPrefix(lang)}/data/catalog.json`}</a></li>
-          <li><a href={`${langPrefix(lang)}/data/catalog.csv`}>{`${langPrefix(lang)}/data/catalog.csv`}</a> (<code>?bom=1</code> {zh ? '供 Excel 使用' : 'for Excel'})</li>
+          <li>
+            <a href={`${langPrefix(lang)}/data/catalog.csv`}>{`${langPrefix(lang)}/data/catalog.csv`}</a>{' '}
+            {zh ? '（单元格与 JSON 的值完全相同；' : '(cells carry exactly the JSON values; '}
+            <a href={`${langPrefix(lang)}/data/catalog.csv?excel=1`}>?excel=1</a>
+            {zh ? ' 供电子表格使用：加字节顺序标记，并在以 = + - @ 开头的单元格前加撇号，会改变这些值）' : ' for spreadsheets: adds a byte-order mark and an apostrophe before cells starting with = + - @, which changes those values)'}
+          </li>
+          <li><a href={`${langPrefix(lang)}/data/catalog.ndjson`}>{`${langPrefix(lang)}/data/catalog.ndjson`}</a> {zh ? '（每行一条记录）' : '(one record per line)'}</li>
+          <li><a href="/data/catalog.bilingual.csv">/data/catalog.bilingual.csv</a> {zh ? '（中英文标题与说明在同一行）' : '(Chinese and English title and notes in one row)'}</li>
           <li><a href={`${langPrefix(lang)}/llms.txt`}>{`${langPrefix(lang)}/llms.txt`}</a></li>
         </ul>
         <h2>{zh ? '提交与令牌' : 'Submissions and tokens'}</h2>

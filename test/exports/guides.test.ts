@@ -1,0 +1,41 @@
+import { expect } from 'chai';
+import { startTestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
+
+describe('the agent guides (/llms.txt, /en/llms.txt)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ demo: true, limits: { rateLimitReads: 321 } });
+  });
+  after(async () => server.close());
+
+  for (const [path, rate, paging] of [
+    ['/llms.txt', /每分钟 321 个请求/, /limit 为 1–50（默认 20），offset 为 0–10000/],
+    ['/en/llms.txt', /321 requests per minute per client address/, /limit 1–50 \(default 20\), offset 0–10000/],
+  ] as const) {
+    it(`${path} is Markdown in the llmstxt.org shape, naming the rate limit and the paging rules`, async () => {
+      const response = await server.get(`${path}?utm_source=chat`);
+      expect(response.status).to.equal(200);
+      expect(response.headers.get('content-type')).to.equal('text/markdown; charset=utf-8');
+      const text = await response.text();
+      const lines = text.split('\n');
+      expect(lines[0]).to.match(/^# \S/);
+      expect(lines.find((line) => line.startsWith('> '))).to.not.equal(undefined);
+      expect(text).to.match(rate);
+      expect(text).to.match(paging);
+      expect(text).to.include('Retry-After');
+      expect(text).to.include('RateLimit');
+    });
+
+    it(`${path}: every link of the service answers`, async () => {
+      const text = await (await server.get(path)).text();
+      const links = [...text.matchAll(/\]\((http[^)\s]+)\)/g)].map((match) => match[1] ?? '').filter((link) => link.startsWith(server.baseUrl) && !link.includes('{'));
+      expect(links.length).to.be.greaterThan(8);
+      for (const link of links) {
+        const response = await fetch(link, link.endsWith('/mcp') ? { method: 'OPTIONS' } : {});
+        expect(response.status, link).to.be.oneOf([200, 204]);
+        await response.arrayBuffer();
+      }
+    });
+  }
+});
