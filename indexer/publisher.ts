@@ -1,5 +1,5 @@
 import PQueue from 'p-queue';
-import type { RecordStore, SubmissionQueue } from '../src/domain/ports.ts';
+import type { ClaimedSubmission, RecordStore, SubmissionQueue } from '../src/domain/ports.ts';
 import type { CanonicalRecord, StoredMedia } from '../src/domain/record.ts';
 import { recordId } from '../src/domain/ids.ts';
 import { CHECK_NAMES, stoppedReason } from '../src/domain/submission.ts';
@@ -87,7 +87,8 @@ export class Publisher {
         await this.sleep(5);
         continue;
       }
-      let claimed: SubmissionRecord | undefined;
+      let claimed: ClaimedSubmission | undefined;
+      const claimedFrom = performance.now();
       try {
         // One claim beyond the allowed attempts, which only looks for records (settleAfterStops); if that lapses too, the queue gives up.
         claimed = await this.deps.submissions.claimNext(this.settings.owner, this.settings.leaseMs, this.settings.maxAttempts + 1);
@@ -99,7 +100,7 @@ export class Publisher {
         continue;
       }
       const submission = claimed;
-      void this.queue.add(() => this.process(submission));
+      void this.queue.add(() => this.process(submission, claimedFrom));
     }
   }
 
@@ -114,37 +115,71 @@ export class Publisher {
     });
   }
 
-  /** Checks and settles one claimed submission, renewing its lease meanwhile. */
-  async process(record: SubmissionRecord): Promise<void> {
-    const { submissions, logger } = this.deps;
-    const heartbeat = setInterval(() => {
-      void submissions.renewLease(record.submissionId, this.settings.owner, this.settings.leaseMs).catch(() => undefined);
-    }, Math.max(100, Math.floor(this.settings.leaseMs / 3)));
+  /**
+   * Checks and settles one claimed submission, renewing its lease meanwhile. The attempt stops
+   * (writes nothing more, records no outcome) once the lease is lost: a renewal that finds
+   * another claim holding the submission, or no renewal succeeding before the lease's end.
+   * `claimedFrom` is when the claim was asked for, where this process starts counting the lease.
+   */
+  async process(record: ClaimedSubmission, claimedFrom = performance.now()): Promise<void> {
+    const { logger } = this.deps;
+    const lease = this.holdLease(record, claimedFrom);
     try {
-      const settled = await this.settle(record);
+      const settled = await this.settle(record, lease.signal);
       if (settled === 'retry') return;
-      const recorded = await submissions.complete(record.submissionId, this.settings.owner, settled);
+      lease.signal.throwIfAborted();
+      const recorded = await this.deps.submissions.complete(record.submissionId, record.claimToken, settled);
       if (!recorded) logger.warn('lease lost before the outcome was recorded', { submissionId: record.submissionId });
       logger.info('submission settled', { submissionId: record.submissionId, status: settled.status, recordIds: settled.recordIds });
     } catch (error) {
-      // Unexpected: leave the lease to expire so the submission is tried again, up to maxAttempts.
-      logger.error('publishing failed', { submissionId: record.submissionId, error });
+      if (lease.signal.aborted && error === lease.signal.reason) {
+        logger.warn('lease lost; this attempt stopped', { submissionId: record.submissionId, reason: (error as Error).message });
+      } else {
+        // Unexpected: leave the lease to expire so the submission is tried again, up to maxAttempts.
+        logger.error('publishing failed', { submissionId: record.submissionId, error });
+      }
     } finally {
-      clearInterval(heartbeat);
+      lease.release();
     }
   }
 
-  private async settle(record: SubmissionRecord): Promise<SubmissionOutcome | 'retry'> {
+  /** Renews the claim's lease every third of its length; the signal aborts when the lease is lost. */
+  private holdLease(record: ClaimedSubmission, claimedFrom: number): { signal: AbortSignal; release(): void } {
+    const { leaseMs } = this.settings;
+    const controller = new AbortController();
+    let heldUntil = claimedFrom + leaseMs;
+    let renewing = false;
+    const heartbeat = setInterval(() => {
+      if (performance.now() >= heldUntil) controller.abort(new Error('no renewal succeeded before the lease ended'));
+      if (renewing || controller.signal.aborted) return;
+      renewing = true;
+      const sentAt = performance.now();
+      this.deps.submissions
+        .renewLease(record.submissionId, record.claimToken, leaseMs)
+        .then(
+          (held) => {
+            if (held) heldUntil = sentAt + leaseMs;
+            else controller.abort(new Error('another claim holds the submission'));
+          },
+          (error: unknown) => this.deps.logger.warn('renewing a lease failed; retrying', { submissionId: record.submissionId, error }),
+        )
+        .finally(() => (renewing = false));
+    }, Math.max(50, Math.floor(leaseMs / 3)));
+    return { signal: controller.signal, release: () => clearInterval(heartbeat) };
+  }
+
+  private async settle(record: ClaimedSubmission, signal: AbortSignal): Promise<SubmissionOutcome | 'retry'> {
     if (record.attempts > this.settings.maxAttempts) return this.settleAfterStops(record);
     const { submission } = record;
     const now = this.settings.now?.() ?? new Date();
     const identity = checkSourceIdentity(submission);
     const date = checkDate(submission, identity.canonicalUrl, now);
     const images = await checkImages(this.deps.previews, submission.media);
+    signal.throwIfAborted();
     if (images.transient) {
       if (record.attempts < this.settings.maxAttempts) {
         const delay = this.settings.retryDelayMs * 2 ** (record.attempts - 1);
-        await this.deps.submissions.retryLater(record.submissionId, this.settings.owner, `Retrying: ${images.verdict.detail}`, delay);
+        await this.deps.submissions.retryLater(record.submissionId, record.claimToken, `Retrying: ${images.verdict.detail}`, delay);
         return 'retry';
       }
       images.verdict = { ...images.verdict, detail: `${images.verdict.detail} (gave up after ${record.attempts} attempts)` };
@@ -165,7 +200,11 @@ export class Publisher {
     const { canonicalUrl, source } = identity;
     // Content-addressed files can be written by any number of publishers at once; only the records wait per model.
     const media = await this.storeMedia(images.previews);
-    const recordIds = await this.oneAtATimePerModel(submission.model, () => this.publish(record, canonicalUrl, source, media, now));
+    const recordIds = await this.oneAtATimePerModel(submission.model, () => {
+      // Another claim may be publishing this work by now; its checks decide.
+      signal.throwIfAborted();
+      return this.publish(record, canonicalUrl, source, media, now);
+    });
     return { status: 'published', checks, recordIds, duplicateOf: null, reason: null };
   }
 

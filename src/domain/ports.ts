@@ -106,9 +106,18 @@ export type EnqueueResult =
   /** The batch would take the token past its daily quota; nothing was accepted. */
   | { kind: 'over-quota'; used: number; limit: number };
 
+/** A claimed submission, with the token that names this one claim (see SubmissionQueue). */
+export type ClaimedSubmission = SubmissionRecord & { claimToken: string };
+
 /**
  * The durable submission queue. A publisher claims a submission by atomic update with a lease,
  * renews the lease while it works, and completes it; an expired lease returns it to the queue.
+ *
+ * Every claim gets a random token, and every later update of the claim (renew, complete, retry)
+ * names it: an update carrying the token of a claim that lapsed and was claimed again does
+ * nothing, even when the same process (another of its concurrency slots) made the new claim.
+ * Lease times come from the database's clock where it has one, so publishers on hosts whose
+ * clocks differ agree on when a lease ends.
  */
 export interface SubmissionQueue {
   /**
@@ -123,15 +132,16 @@ export interface SubmissionQueue {
   /**
    * Claims the oldest submission that is queued and due, or processing with an expired lease,
    * counting an attempt. A submission whose lease expired after its last allowed attempt is moved
-   * to needs_review instead.
+   * to needs_review instead. `owner` names the claiming process in the stored lease (for people
+   * reading the queue); the returned token is what identifies the claim.
    */
-  claimNext(owner: string, leaseMs: number, maxAttempts: number): Promise<SubmissionRecord | undefined>;
-  /** Extends the lease; false when the owner no longer holds it. */
-  renewLease(submissionId: string, owner: string, leaseMs: number): Promise<boolean>;
-  /** Records the final outcome; false when the owner no longer holds the lease. */
-  complete(submissionId: string, owner: string, outcome: SubmissionOutcome): Promise<boolean>;
-  /** Returns a claimed submission to the queue after a transient fault, due again after delayMs. */
-  retryLater(submissionId: string, owner: string, reason: string, delayMs: number): Promise<boolean>;
+  claimNext(owner: string, leaseMs: number, maxAttempts: number): Promise<ClaimedSubmission | undefined>;
+  /** Extends the lease; false when this claim no longer holds the submission. */
+  renewLease(submissionId: string, claimToken: string, leaseMs: number): Promise<boolean>;
+  /** Records the final outcome; false when this claim no longer holds the submission. */
+  complete(submissionId: string, claimToken: string, outcome: SubmissionOutcome): Promise<boolean>;
+  /** Returns a claimed submission to the queue after a transient fault, due again after delayMs; false when this claim no longer holds it. */
+  retryLater(submissionId: string, claimToken: string, reason: string, delayMs: number): Promise<boolean>;
   /** Counts per status. */
   countByStatus(): Promise<Record<string, number>>;
 }

@@ -55,54 +55,74 @@ export function submissionQueueContract(name: string, open: QueueFactory): void 
       expect(await queue.countByStatus()).to.deep.equal({ queued: 2 });
     });
 
-    it('claims the oldest due submission once, counting an attempt', async () => {
+    it('claims the oldest due submission once, counting an attempt, with a token of its own', async () => {
       const first = await enqueueOne('https://github.com/a/one');
       clock.advance(1);
       const second = await enqueueOne('https://github.com/a/two');
       const claimed = await queue.claimNext('p1', LEASE_MS, 3);
       expect(claimed).to.deep.include({ submissionId: first, status: 'processing', attempts: 1 });
-      expect((await queue.claimNext('p2', LEASE_MS, 3))?.submissionId).to.equal(second);
+      const next = await queue.claimNext('p1', LEASE_MS, 3);
+      expect(next?.submissionId).to.equal(second);
+      expect(claimed?.claimToken).to.be.a('string').with.length.above(15);
+      expect(next?.claimToken).to.not.equal(claimed?.claimToken);
       expect(await queue.claimNext('p3', LEASE_MS, 3)).to.equal(undefined);
       expect(await queue.countByStatus()).to.deep.equal({ processing: 2 });
+      expect(await queue.getSubmission(first)).to.not.have.property('claimToken');
     });
 
-    it('gives a lapsed claim to the next publisher and refuses the old owner', async () => {
+    it('gives a lapsed claim to the next publisher and refuses the old claim', async () => {
       const id = await enqueueOne('https://github.com/a/lapse');
-      await queue.claimNext('p1', LEASE_MS, 3);
+      const first = await queue.claimNext('p1', LEASE_MS, 3);
       clock.advance(LEASE_MS - 1);
       expect(await queue.claimNext('p2', LEASE_MS, 3)).to.equal(undefined);
       clock.advance(2);
       const again = await queue.claimNext('p2', LEASE_MS, 3);
       expect(again).to.deep.include({ submissionId: id, attempts: 2 });
-      expect(await queue.renewLease(id, 'p1', LEASE_MS)).to.equal(false);
-      expect(await queue.complete(id, 'p1', published)).to.equal(false);
-      expect(await queue.complete(id, 'p2', published)).to.equal(true);
+      expect(await queue.renewLease(id, first?.claimToken ?? '', LEASE_MS)).to.equal(false);
+      expect(await queue.complete(id, first?.claimToken ?? '', published)).to.equal(false);
+      expect(await queue.complete(id, again?.claimToken ?? '', published)).to.equal(true);
+    });
+
+    it('refuses a lapsed claim once another claim by the same publisher process holds the submission', async () => {
+      const id = await enqueueOne('https://github.com/a/slots');
+      // Two concurrency slots of one process share its owner name; only the claim token tells them apart.
+      const lapsed = await queue.claimNext('host:42', LEASE_MS, 3);
+      clock.advance(LEASE_MS + 1);
+      const current = await queue.claimNext('host:42', LEASE_MS, 3);
+      expect(current?.submissionId).to.equal(id);
+      const token = lapsed?.claimToken ?? '';
+      expect(await queue.renewLease(id, token, LEASE_MS)).to.equal(false);
+      expect(await queue.retryLater(id, token, 'media host down', 1000)).to.equal(false);
+      expect(await queue.complete(id, token, published)).to.equal(false);
+      expect(await queue.getSubmission(id)).to.deep.include({ status: 'processing', attempts: 2 });
+      expect(await queue.renewLease(id, current?.claimToken ?? '', LEASE_MS)).to.equal(true);
+      expect(await queue.complete(id, current?.claimToken ?? '', published)).to.equal(true);
     });
 
     it('keeps a renewed lease beyond its first end', async () => {
       const id = await enqueueOne('https://github.com/a/renew');
-      await queue.claimNext('p1', LEASE_MS, 3);
+      const claim = await queue.claimNext('p1', LEASE_MS, 3);
       clock.advance(LEASE_MS - 100);
-      expect(await queue.renewLease(id, 'p1', LEASE_MS)).to.equal(true);
+      expect(await queue.renewLease(id, claim?.claimToken ?? '', LEASE_MS)).to.equal(true);
       clock.advance(LEASE_MS - 100);
       expect(await queue.claimNext('p2', LEASE_MS, 3)).to.equal(undefined);
     });
 
     it('records the outcome, after which the submission is never claimed again', async () => {
       const id = await enqueueOne('https://github.com/a/done');
-      await queue.claimNext('p1', LEASE_MS, 3);
-      expect(await queue.complete(id, 'p1', published)).to.equal(true);
+      const claim = await queue.claimNext('p1', LEASE_MS, 3);
+      expect(await queue.complete(id, claim?.claimToken ?? '', published)).to.equal(true);
       expect(await queue.getSubmission(id)).to.deep.include({ status: 'published', checks: published.checks, recordIds: published.recordIds, duplicateOf: null, reason: null });
       clock.advance(10 * LEASE_MS);
       expect(await queue.claimNext('p2', LEASE_MS, 3)).to.equal(undefined);
-      expect(await queue.complete(id, 'p1', published)).to.equal(false);
+      expect(await queue.complete(id, claim?.claimToken ?? '', published)).to.equal(false);
     });
 
     it('returns a submission to the queue after a transient fault, due after the delay', async () => {
       const id = await enqueueOne('https://github.com/a/retry');
-      await queue.claimNext('p1', LEASE_MS, 3);
-      expect(await queue.retryLater(id, 'p2', 'not mine', 1000)).to.equal(false);
-      expect(await queue.retryLater(id, 'p1', 'media host down', 1000)).to.equal(true);
+      const claim = await queue.claimNext('p1', LEASE_MS, 3);
+      expect(await queue.retryLater(id, 'not-this-claim', 'not mine', 1000)).to.equal(false);
+      expect(await queue.retryLater(id, claim?.claimToken ?? '', 'media host down', 1000)).to.equal(true);
       expect(await queue.getSubmission(id)).to.deep.include({ status: 'queued', reason: 'media host down', attempts: 1 });
       expect(await queue.claimNext('p1', LEASE_MS, 3)).to.equal(undefined);
       clock.advance(1000);

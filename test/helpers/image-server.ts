@@ -7,6 +7,8 @@ export interface ServedFile {
   status?: number;
   type: string;
   body: Buffer | string;
+  /** Answers this long after the request arrived: a slow media host. */
+  delayMs?: number;
 }
 
 /** A loopback HTTP server of the test's own that serves registered files (and counts hits). */
@@ -25,7 +27,9 @@ export class ImageServer {
         response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
         return;
       }
-      response.writeHead(file.status ?? 200, { 'Content-Type': file.type }).end(file.body);
+      const answer = (): void => void response.writeHead(file.status ?? 200, { 'Content-Type': file.type }).end(file.body);
+      if (file.delayMs) setTimeout(answer, file.delayMs);
+      else answer();
     });
     await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
     this.host = `127.0.0.1:${(this.server.address() as AddressInfo).port}`;

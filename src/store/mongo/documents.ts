@@ -43,8 +43,11 @@ export interface SubmissionDocument {
   attempts: number;
   /** Milliseconds since the epoch from which the submission may be claimed. */
   dueAt: number;
+  /** The claiming process, for people reading the queue. */
   leaseOwner: string | null;
-  /** Milliseconds since the epoch at which the current claim lapses. */
+  /** The current claim's random token, named in the filter of every update of that claim. */
+  leaseToken: string | null;
+  /** Milliseconds since the epoch, by the database's clock, at which the current claim lapses. */
   leaseUntil: number | null;
   checks: SubmissionRecord['checks'];
   recordIds: string[];
@@ -104,6 +107,7 @@ export function newSubmissionDocument(id: string, tokenName: string, submission:
     attempts: 0,
     dueAt: now,
     leaseOwner: null,
+    leaseToken: null,
     leaseUntil: null,
     checks: [],
     recordIds: [],

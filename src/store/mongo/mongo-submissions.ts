@@ -1,8 +1,8 @@
 import type { ClientSession } from 'mongodb';
-import type { EnqueueResult, IdempotencyRequest, NewSubmission, SubmissionQueue } from '../../domain/ports.ts';
+import type { ClaimedSubmission, EnqueueResult, IdempotencyRequest, NewSubmission, SubmissionQueue } from '../../domain/ports.ts';
 import { STOPPED_REASON_AFTER_COUNT, STOPPED_REASON_BEFORE_COUNT } from '../../domain/submission.ts';
 import type { SubmissionOutcome, SubmissionRecord } from '../../domain/submission.ts';
-import { newSubmissionId } from '../sqlite/sqlite-submissions.ts';
+import { newClaimToken, newSubmissionId } from '../sqlite/sqlite-submissions.ts';
 import { fromSubmissionDocument, newSubmissionDocument } from './documents.ts';
 import { IDEMPOTENCY_RETENTION_SECONDS, isDuplicateKeyError } from './mongo-database.ts';
 import type { MongoArchiveDatabase } from './mongo-database.ts';
@@ -12,21 +12,36 @@ interface DailyLimit {
   limit: number;
 }
 
-/** What a claim found that ran out of attempts is told. */
-
 /**
  * The submission queue in MongoDB. A claim is one `findOneAndUpdate` (atomic on the document),
- * so any number of publisher processes can share the queue; leases are checked in every update's
- * filter, so a publisher whose lease lapsed cannot overwrite the next claimant's work.
+ * so any number of publisher processes can share the queue; the claim's token is checked in
+ * every later update's filter, so a claim that lapsed cannot overwrite the next claim's work.
+ *
+ * Lease times (`leaseUntil`, `dueAt` of a retry) are computed by the server from `$$NOW`, and
+ * compared with it, so publishers on hosts whose clocks differ agree on when a lease ends. New
+ * submissions and the `submittedAt`/`updatedAt` stamps use this process's clock.
  */
 export class MongoSubmissionQueue implements SubmissionQueue {
+  /**
+   * @param testClock a clock a test moves to let time pass; the server's clock is read as moved
+   *   by the same amount. The service leaves it out.
+   */
   constructor(
     private readonly database: MongoArchiveDatabase,
-    private readonly clock: () => number = Date.now,
+    private readonly testClock?: () => number,
   ) {}
+
+  private clock(): number {
+    return this.testClock?.() ?? Date.now();
+  }
 
   private get collections() {
     return this.database.collections;
+  }
+
+  /** The server's time in milliseconds since the epoch, as an aggregation expression. */
+  private serverNow(): { $add: [{ $toLong: '$$NOW' }, number] } {
+    return { $add: [{ $toLong: '$$NOW' }, this.testClock ? this.testClock() - Date.now() : 0] };
   }
 
   async enqueue(items: readonly NewSubmission[], idempotency?: IdempotencyRequest, quota?: DailyLimit): Promise<EnqueueResult> {
@@ -92,15 +107,17 @@ export class MongoSubmissionQueue implements SubmissionQueue {
     return document ? fromSubmissionDocument(document) : undefined;
   }
 
-  async claimNext(owner: string, leaseMs: number, maxAttempts: number): Promise<SubmissionRecord | undefined> {
-    const now = this.clock();
-    const iso = new Date(now).toISOString();
+  async claimNext(owner: string, leaseMs: number, maxAttempts: number): Promise<ClaimedSubmission | undefined> {
+    const iso = new Date(this.clock()).toISOString();
+    const now = this.serverNow();
+    const lapsed = { status: 'processing', $expr: { $lt: ['$leaseUntil', now] } } as const;
     // Lapsed claims that used their last attempt go to a maintainer; they are never claimed again.
-    await this.collections.submissions.updateMany({ status: 'processing', leaseUntil: { $lt: now }, attempts: { $gte: maxAttempts } }, [
+    await this.collections.submissions.updateMany({ ...lapsed, attempts: { $gte: maxAttempts } }, [
       {
         $set: {
           status: 'needs_review',
           leaseOwner: null,
+          leaseToken: null,
           leaseUntil: null,
           updatedAt: { $literal: iso },
           reason: { $concat: [{ $literal: STOPPED_REASON_BEFORE_COUNT }, { $toString: '$attempts' }, { $literal: STOPPED_REASON_AFTER_COUNT }] },
@@ -108,27 +125,34 @@ export class MongoSubmissionQueue implements SubmissionQueue {
       },
     ]);
     // The claim itself: one atomic update of the oldest due submission or lapsed claim.
+    const claimToken = newClaimToken();
     const claimed = await this.collections.submissions.findOneAndUpdate(
-      {
-        $or: [
-          { status: 'queued', dueAt: { $lte: now } },
-          { status: 'processing', leaseUntil: { $lt: now }, attempts: { $lt: maxAttempts } },
-        ],
-      },
-      { $set: { status: 'processing', leaseOwner: owner, leaseUntil: now + leaseMs, updatedAt: iso }, $inc: { attempts: 1 } },
-      { sort: { dueAt: 1, _id: 1 }, returnDocument: 'after' },
+      { $or: [{ status: 'queued', $expr: { $lte: ['$dueAt', now] } }, { ...lapsed, attempts: { $lt: maxAttempts } }] },
+      [
+        {
+          $set: {
+            status: 'processing',
+            leaseOwner: { $literal: owner },
+            leaseToken: { $literal: claimToken },
+            leaseUntil: { $add: [now, leaseMs] },
+            updatedAt: { $literal: iso },
+            attempts: { $add: ['$attempts', 1] },
+          },
+        },
+      ],
+      { sort: { dueAt: 1, _id: 1 }, returnDocument: 'after', ...this.database.bounded },
     );
-    return claimed ? fromSubmissionDocument(claimed) : undefined;
+    return claimed ? { ...fromSubmissionDocument(claimed), claimToken } : undefined;
   }
 
-  async renewLease(submissionId: string, owner: string, leaseMs: number): Promise<boolean> {
-    const result = await this.collections.submissions.updateOne({ _id: submissionId, leaseOwner: owner, status: 'processing' }, { $set: { leaseUntil: this.clock() + leaseMs } });
+  async renewLease(submissionId: string, claimToken: string, leaseMs: number): Promise<boolean> {
+    const result = await this.collections.submissions.updateOne({ _id: submissionId, leaseToken: claimToken, status: 'processing' }, [{ $set: { leaseUntil: { $add: [this.serverNow(), leaseMs] } } }]);
     return result.matchedCount > 0;
   }
 
-  async complete(submissionId: string, owner: string, outcome: SubmissionOutcome): Promise<boolean> {
+  async complete(submissionId: string, claimToken: string, outcome: SubmissionOutcome): Promise<boolean> {
     const result = await this.collections.submissions.updateOne(
-      { _id: submissionId, leaseOwner: owner, status: 'processing' },
+      { _id: submissionId, leaseToken: claimToken, status: 'processing' },
       {
         $set: {
           status: outcome.status,
@@ -137,6 +161,7 @@ export class MongoSubmissionQueue implements SubmissionQueue {
           duplicateOf: outcome.duplicateOf,
           reason: outcome.reason,
           leaseOwner: null,
+          leaseToken: null,
           leaseUntil: null,
           updatedAt: new Date(this.clock()).toISOString(),
         },
@@ -145,12 +170,20 @@ export class MongoSubmissionQueue implements SubmissionQueue {
     return result.matchedCount > 0;
   }
 
-  async retryLater(submissionId: string, owner: string, reason: string, delayMs: number): Promise<boolean> {
-    const now = this.clock();
-    const result = await this.collections.submissions.updateOne(
-      { _id: submissionId, leaseOwner: owner, status: 'processing' },
-      { $set: { status: 'queued', reason, dueAt: now + delayMs, leaseOwner: null, leaseUntil: null, updatedAt: new Date(now).toISOString() } },
-    );
+  async retryLater(submissionId: string, claimToken: string, reason: string, delayMs: number): Promise<boolean> {
+    const result = await this.collections.submissions.updateOne({ _id: submissionId, leaseToken: claimToken, status: 'processing' }, [
+      {
+        $set: {
+          status: 'queued',
+          reason: { $literal: reason },
+          dueAt: { $add: [this.serverNow(), delayMs] },
+          leaseOwner: null,
+          leaseToken: null,
+          leaseUntil: null,
+          updatedAt: { $literal: new Date(this.clock()).toISOString() },
+        },
+      },
+    ]);
     return result.matchedCount > 0;
   }
 

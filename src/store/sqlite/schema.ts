@@ -133,6 +133,12 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'a log of changed sort keys, so processes keep their row sets current instead of dropping them',
     sql: `CREATE TABLE search_changes (seq INTEGER PRIMARY KEY, sort_key INTEGER);`,
   },
+  {
+    area: 'store',
+    version: 5,
+    description: 'a random token per claim, named by every update of the claim, so a lapsed claim cannot touch the next one',
+    sql: `ALTER TABLE submissions ADD COLUMN lease_token TEXT;`,
+  },
   // Append new migrations here: { area, version: that area's next version, description, sql }.
 ];
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { DailyQuota, EnqueueResult, IdempotencyRequest, NewSubmission, SubmissionQueue } from '../../domain/ports.ts';
+import type { ClaimedSubmission, DailyQuota, EnqueueResult, IdempotencyRequest, NewSubmission, SubmissionQueue } from '../../domain/ports.ts';
 import { stoppedReason } from '../../domain/submission.ts';
 import type { Submission, SubmissionOutcome, SubmissionRecord, SubmissionStatus } from '../../domain/submission.ts';
 import type { SqliteDatabase } from './database.ts';
@@ -17,6 +17,7 @@ interface SubmissionRow {
   attempts: number;
   due_at: number;
   lease_owner: string | null;
+  lease_token: string | null;
   lease_until: number | null;
   checks: string;
   record_ids: string;
@@ -45,7 +46,16 @@ export function newSubmissionId(now = Date.now()): string {
   return `sub_${now.toString(36).padStart(9, '0')}${randomBytes(8).toString('hex')}`;
 }
 
-/** The durable submission queue in the embedded store; claims are atomic IMMEDIATE transactions. */
+/** A new claim token: random, so no two claims of any processes share one. */
+export function newClaimToken(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+/**
+ * The durable submission queue in the embedded store; claims are atomic IMMEDIATE transactions.
+ * Lease times come from this process's clock, which is the database's: the file lives on this
+ * machine.
+ */
 export class SqliteSubmissionQueue implements SubmissionQueue {
   private readonly statements;
 
@@ -58,11 +68,11 @@ export class SqliteSubmissionQueue implements SubmissionQueue {
       get: db.prepare<[string], SubmissionRow>('SELECT * FROM submissions WHERE id = ?'),
       expired: db.prepare<[number], SubmissionRow>("SELECT * FROM submissions WHERE status = 'processing' AND lease_until < ? ORDER BY lease_until LIMIT 1"),
       due: db.prepare<[number], SubmissionRow>("SELECT * FROM submissions WHERE status = 'queued' AND due_at <= ? ORDER BY due_at, id LIMIT 1"),
-      claim: db.prepare("UPDATE submissions SET status = 'processing', lease_owner = ?, lease_until = ?, attempts = attempts + 1, updated_at = ? WHERE id = ?"),
-      giveUp: db.prepare("UPDATE submissions SET status = 'needs_review', lease_owner = NULL, lease_until = NULL, reason = ?, updated_at = ? WHERE id = ?"),
-      renew: db.prepare("UPDATE submissions SET lease_until = ? WHERE id = ? AND lease_owner = ? AND status = 'processing'"),
-      complete: db.prepare("UPDATE submissions SET status = ?, checks = ?, record_ids = ?, duplicate_of = ?, reason = ?, lease_owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND lease_owner = ? AND status = 'processing'"),
-      retry: db.prepare("UPDATE submissions SET status = 'queued', reason = ?, due_at = ?, lease_owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND lease_owner = ? AND status = 'processing'"),
+      claim: db.prepare("UPDATE submissions SET status = 'processing', lease_owner = ?, lease_token = ?, lease_until = ?, attempts = attempts + 1, updated_at = ? WHERE id = ?"),
+      giveUp: db.prepare("UPDATE submissions SET status = 'needs_review', lease_owner = NULL, lease_token = NULL, lease_until = NULL, reason = ?, updated_at = ? WHERE id = ?"),
+      renew: db.prepare("UPDATE submissions SET lease_until = ? WHERE id = ? AND lease_token = ? AND status = 'processing'"),
+      complete: db.prepare("UPDATE submissions SET status = ?, checks = ?, record_ids = ?, duplicate_of = ?, reason = ?, lease_owner = NULL, lease_token = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND lease_token = ? AND status = 'processing'"),
+      retry: db.prepare("UPDATE submissions SET status = 'queued', reason = ?, due_at = ?, lease_owner = NULL, lease_token = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND lease_token = ? AND status = 'processing'"),
       counts: db.prepare<[], { status: string; total: number }>('SELECT status, count(*) AS total FROM submissions GROUP BY status'),
       findKey: db.prepare<[string, string, number], { request_sha256: string; status: number; body: string }>('SELECT request_sha256, status, body FROM idempotency_keys WHERE token_name = ? AND key = ? AND created_at >= ?'),
       saveKey: db.prepare('INSERT INTO idempotency_keys (token_name, key, request_sha256, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (token_name, key) DO UPDATE SET request_sha256 = excluded.request_sha256, status = excluded.status, body = excluded.body, created_at = excluded.created_at'),
@@ -112,42 +122,42 @@ export class SqliteSubmissionQueue implements SubmissionQueue {
     return row ? toRecord(row) : undefined;
   }
 
-  async claimNext(owner: string, leaseMs: number, maxAttempts: number): Promise<SubmissionRecord | undefined> {
+  async claimNext(owner: string, leaseMs: number, maxAttempts: number): Promise<ClaimedSubmission | undefined> {
     return this.db
-      .transaction((): SubmissionRecord | undefined => {
+      .transaction((): ClaimedSubmission | undefined => {
         const now = this.clock();
         const iso = new Date(now).toISOString();
+        const claim = (id: string): ClaimedSubmission => {
+          const claimToken = newClaimToken();
+          this.statements.claim.run(owner, claimToken, now + leaseMs, iso, id);
+          return { ...toRecord(this.statements.get.get(id) as SubmissionRow), claimToken };
+        };
         for (;;) {
           const expired = this.statements.expired.get(now);
           if (!expired) break;
-          if (expired.attempts < maxAttempts) {
-            this.statements.claim.run(owner, now + leaseMs, iso, expired.id);
-            return toRecord(this.statements.get.get(expired.id) as SubmissionRow);
-          }
+          if (expired.attempts < maxAttempts) return claim(expired.id);
           this.statements.giveUp.run(stoppedReason(expired.attempts), iso, expired.id);
         }
         const due = this.statements.due.get(now);
-        if (!due) return undefined;
-        this.statements.claim.run(owner, now + leaseMs, iso, due.id);
-        return toRecord(this.statements.get.get(due.id) as SubmissionRow);
+        return due ? claim(due.id) : undefined;
       })
       .immediate();
   }
 
-  async renewLease(submissionId: string, owner: string, leaseMs: number): Promise<boolean> {
-    return this.statements.renew.run(this.clock() + leaseMs, submissionId, owner).changes > 0;
+  async renewLease(submissionId: string, claimToken: string, leaseMs: number): Promise<boolean> {
+    return this.statements.renew.run(this.clock() + leaseMs, submissionId, claimToken).changes > 0;
   }
 
-  async complete(submissionId: string, owner: string, outcome: SubmissionOutcome): Promise<boolean> {
+  async complete(submissionId: string, claimToken: string, outcome: SubmissionOutcome): Promise<boolean> {
     const iso = new Date(this.clock()).toISOString();
     return (
-      this.statements.complete.run(outcome.status, JSON.stringify(outcome.checks), JSON.stringify(outcome.recordIds), outcome.duplicateOf, outcome.reason, iso, submissionId, owner).changes > 0
+      this.statements.complete.run(outcome.status, JSON.stringify(outcome.checks), JSON.stringify(outcome.recordIds), outcome.duplicateOf, outcome.reason, iso, submissionId, claimToken).changes > 0
     );
   }
 
-  async retryLater(submissionId: string, owner: string, reason: string, delayMs: number): Promise<boolean> {
+  async retryLater(submissionId: string, claimToken: string, reason: string, delayMs: number): Promise<boolean> {
     const now = this.clock();
-    return this.statements.retry.run(reason, now + delayMs, new Date(now).toISOString(), submissionId, owner).changes > 0;
+    return this.statements.retry.run(reason, now + delayMs, new Date(now).toISOString(), submissionId, claimToken).changes > 0;
   }
 
   async countByStatus(): Promise<Record<string, number>> {
