@@ -1,4 +1,4 @@
-import type { CanonicalRecord, StoredRecord } from './record.ts';
+import type { CanonicalRecord, Kind, StoredRecord } from './record.ts';
 import type { SearchHits, SearchQuery } from './search-query.ts';
 import type { Submission, SubmissionOutcome, SubmissionRecord, TokenRecord, TokenScope } from './submission.ts';
 
@@ -31,6 +31,8 @@ export interface RecordStore {
   getRecords(ids: readonly string[]): Promise<StoredRecord[]>;
   /** Every record in id order, read in batches so memory stays flat. */
   streamRecords(batchSize?: number): AsyncIterable<StoredRecord>;
+  /** The records of one kind written most recently, highest change number first (the feeds' newest works). */
+  latestRecords(kind: Kind, limit: number): Promise<StoredRecord[]>;
   /** Records changed after a change number, in change order (the change feed). */
   changesSince(changeNumber: number, limit: number): Promise<StoredRecord[]>;
   /** Ids removed after a change number, each with the change number of its removal, in change order. */

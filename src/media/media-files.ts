@@ -4,8 +4,9 @@ import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import type { StoredMedia } from '../domain/record.ts';
 
-/** Longest side of a stored thumbnail, in pixels. */
-export const THUMBNAIL_SIZE = 480;
+import { THUMBNAIL_SIZE } from './thumbnail-size.ts';
+
+export { THUMBNAIL_SIZE };
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(

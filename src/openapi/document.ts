@@ -1,5 +1,6 @@
 import { components } from './components.ts';
 import { agentPaths } from './paths/agents.ts';
+import { discoveryPaths } from './paths/discovery.ts';
 import { exportPaths } from './paths/exports.ts';
 import { healthPaths } from './paths/health.ts';
 import { ingestPaths } from './paths/ingest.ts';
@@ -41,6 +42,7 @@ export function openApiDocument(baseUrl: string): JsonObject {
       ...agentPaths(doc),
       ...healthPaths(doc),
       ...websitePaths(doc),
+      ...discoveryPaths(doc),
     },
     components: components(baseUrl),
   };

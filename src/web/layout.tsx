@@ -1,6 +1,18 @@
 import type { ComponentChildren } from 'preact';
+import { useContext } from 'preact/hooks';
 import type { Lang } from '../domain/record.ts';
 import { langPrefix, TEXT } from './i18n.ts';
+import { SiteAddressContext } from './site-address.ts';
+import { LANGUAGE_TAG } from './structured-data.ts';
+
+/** The image a link preview shows. */
+export interface PreviewImage {
+  url: string;
+  width: number;
+  height: number;
+  alt: string;
+  type: string;
+}
 
 export interface LayoutProps {
   lang: Lang;
@@ -9,25 +21,88 @@ export interface LayoutProps {
   otherLanguagePath: string;
   active?: 'gallery' | 'timeline' | 'developers';
   description?: string;
+  /** What link previews show: the kind of page (OpenGraph og:type) and its image. */
+  preview?: { type: 'website' | 'article'; image?: PreviewImage };
+  /** False for pages that must not be indexed (404): no canonical link, robots noindex. */
+  indexable?: boolean;
+  /** More elements for the head (a record's JSON-LD). */
+  head?: ComponentChildren;
   children: ComponentChildren;
 }
 
-/** The frame of every page: header with navigation and language switch, main, footer. */
+/** OpenGraph locales of the archive languages. */
+const OPEN_GRAPH_LOCALE: Record<Lang, string> = { zh: 'zh_CN', en: 'en_US' };
+
+/**
+ * The head tags that search engines, feed readers and link previews read: the language
+ * alternates (hreflang, absolute), the canonical address, OpenGraph and Twitter card tags.
+ * Written when the page's address is known (always, when served).
+ */
+function DiscoveryTags(props: LayoutProps & { fullTitle: string }) {
+  const address = useContext(SiteAddressContext);
+  if (!address) return null;
+  const other: Lang = props.lang === 'zh' ? 'en' : 'zh';
+  const self = `${address.baseUrl}${address.path}`;
+  const otherUrl = `${address.baseUrl}${props.otherLanguagePath}`;
+  const zhUrl = props.lang === 'zh' ? self : otherUrl;
+  const indexable = props.indexable ?? true;
+  const image = props.preview?.image;
+  const description = props.description ?? TEXT[props.lang].tagline;
+  return (
+    <>
+      {indexable && !address.path.includes('?') ? <link rel="canonical" href={self} /> : null}
+      <link rel="alternate" hreflang={LANGUAGE_TAG[props.lang]} href={self} />
+      <link rel="alternate" hreflang={LANGUAGE_TAG[other]} href={otherUrl} />
+      <link rel="alternate" hreflang="x-default" href={zhUrl} />
+      <meta property="og:site_name" content={TEXT[props.lang].archive} />
+      <meta property="og:type" content={props.preview?.type ?? 'website'} />
+      <meta property="og:title" content={props.title} />
+      <meta property="og:description" content={description} />
+      <meta property="og:url" content={self} />
+      <meta property="og:locale" content={OPEN_GRAPH_LOCALE[props.lang]} />
+      <meta property="og:locale:alternate" content={OPEN_GRAPH_LOCALE[other]} />
+      {image ? (
+        <>
+          <meta property="og:image" content={image.url} />
+          <meta property="og:image:type" content={image.type} />
+          <meta property="og:image:width" content={String(image.width)} />
+          <meta property="og:image:height" content={String(image.height)} />
+          <meta property="og:image:alt" content={image.alt} />
+        </>
+      ) : null}
+      <meta name="twitter:card" content={image ? 'summary_large_image' : 'summary'} />
+      <meta name="twitter:title" content={props.fullTitle} />
+      <meta name="twitter:description" content={description} />
+      {image ? (
+        <>
+          <meta name="twitter:image" content={image.url} />
+          <meta name="twitter:image:alt" content={image.alt} />
+        </>
+      ) : null}
+    </>
+  );
+}
+
+/** The frame of every page: head with discovery tags, header with navigation and language switch, main, footer. */
 export function Layout(props: LayoutProps) {
   const text = TEXT[props.lang];
   const prefix = langPrefix(props.lang);
   const other = props.lang === 'zh' ? 'en' : 'zh';
+  const fullTitle = props.title === text.archive ? text.archive : `${props.title} · ${text.archive}`;
   return (
-    <html lang={props.lang === 'zh' ? 'zh-Hans' : 'en'}>
+    <html lang={LANGUAGE_TAG[props.lang]}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{props.title === text.archive ? text.archive : `${props.title} · ${text.archive}`}</title>
+        <title>{fullTitle}</title>
         {props.description ? <meta name="description" content={props.description} /> : null}
+        {props.indexable === false ? <meta name="robots" content="noindex" /> : null}
         <link rel="stylesheet" href="/assets/site.css" />
         <link rel="icon" href="/assets/icon.svg" type="image/svg+xml" />
-        <link rel="alternate" hreflang={other === 'zh' ? 'zh-Hans' : 'en'} href={props.otherLanguagePath} />
+        <link rel="alternate" type="application/atom+xml" title={`${text.archive}${props.lang === 'zh' ? '：' : ': '}${text.feedTitle}`} href={`${prefix}/feed.atom`} />
+        <DiscoveryTags {...props} fullTitle={fullTitle} />
         <script src="/assets/site.js" defer></script>
+        {props.head}
       </head>
       <body>
         <header class="masthead">
@@ -39,14 +114,14 @@ export function Layout(props: LayoutProps) {
             <a href={`${prefix}/`} aria-current={props.active === 'gallery' ? 'page' : undefined}>{text.gallery}</a>
             <a href={`${prefix}/timeline/`} aria-current={props.active === 'timeline' ? 'page' : undefined}>{text.timeline}</a>
             <a href={`${prefix}/developers/`} aria-current={props.active === 'developers' ? 'page' : undefined}>{text.developers}</a>
-            <a class="lang-switch" href={props.otherLanguagePath} hreflang={other === 'zh' ? 'zh-Hans' : 'en'} lang={other === 'zh' ? 'zh-Hans' : 'en'}>{text.switchTo}</a>
+            <a class="lang-switch" href={props.otherLanguagePath} hreflang={LANGUAGE_TAG[other]} lang={LANGUAGE_TAG[other]}>{text.switchTo}</a>
           </nav>
         </header>
         <main>{props.children}</main>
         <footer class="colophon">
           <p>{text.untrusted}</p>
           <p>
-            <a href={`${prefix}/data/catalog.json`}>catalog.json</a> · <a href={`${prefix}/data/catalog.csv`}>catalog.csv</a> · <a href={`${prefix}/llms.txt`}>llms.txt</a> · <a href="/openapi.json">openapi.json</a>
+            <a href={`${prefix}/data/catalog.json`}>catalog.json</a> · <a href={`${prefix}/data/catalog.csv`}>catalog.csv</a> · <a href={`${prefix}/feed.atom`} type="application/atom+xml">{text.feed}</a> · <a href={`${prefix}/llms.txt`}>llms.txt</a> · <a href="/openapi.json">openapi.json</a>
           </p>
         </footer>
       </body>

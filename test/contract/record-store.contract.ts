@@ -40,6 +40,18 @@ export function recordStoreContract(name: string, open: StoreFactory): void {
       expect(all.map((record) => record.id)).to.deep.equal([second.id, first.id]);
     });
 
+    it('lists the records of a kind written last, newest first', async () => {
+      const [older, timeline, newer] = [makeRecord(), makeRecord({ kind: 'timeline' }), makeRecord()];
+      await store.putRecords([older]);
+      await store.putRecords([timeline, newer]);
+      const latest = await store.latestRecords('gallery', 2);
+      expect(latest.map((record) => record.id)).to.deep.equal([newer.id, older.id]);
+      expect(latest[0]?.seq).to.be.above(latest[1]?.seq ?? Infinity);
+      expect((await store.latestRecords('timeline', 5)).map((record) => record.id)).to.include(timeline.id);
+      await store.putRecords([older]);
+      expect((await store.latestRecords('gallery', 1)).map((record) => record.id)).to.deep.equal([older.id]);
+    });
+
     it('returns several records in the order asked, leaving out unknown ids', async () => {
       const records = [makeRecord(), makeRecord(), makeRecord()];
       await store.putRecords(records);

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
+import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
 import { makeRecord } from '../helpers/factories.ts';
 import { startTestServer } from '../helpers/server.ts';
@@ -105,6 +106,40 @@ describe('the website in headless Chromium', function () {
     const list = await open('/en/?q=hostile');
     expect(await cardTitles(list)).to.include('<script>window.__pwned = 1</script> hostile "title" & more');
     expect(await list.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).to.equal(undefined);
+  });
+
+  it('gives link previews their OpenGraph and Twitter card tags, with the WebP preview at its real size', async () => {
+    const meta = (page: Page, key: string) => page.locator(`meta[property="${key}"], meta[name="${key}"]`).getAttribute('content');
+    const list = (await (await fetch(`${server.baseUrl}/api/v1/specimens?lang=en&limit=50`)).json()) as { items: { id: string; url: string; title: string; notes: string; thumbnail: string | null; media: unknown[] }[] };
+    const withImage = list.items.find((item) => item.thumbnail && item.media.length > 0);
+    if (!withImage?.thumbnail) throw new Error('the demo has a record with a preview');
+    const page = await open(`/en/specimens/${withImage.id}/`);
+    expect(await meta(page, 'og:title')).to.equal(withImage.title);
+    expect(await meta(page, 'og:description')).to.equal(withImage.notes.slice(0, 200));
+    expect(await meta(page, 'og:type')).to.equal('article');
+    expect(await meta(page, 'og:url')).to.equal(withImage.url);
+    expect(await meta(page, 'og:site_name')).to.equal('Model Works Archive');
+    expect(await meta(page, 'og:locale')).to.equal('en_US');
+    expect(await meta(page, 'og:image')).to.equal(withImage.thumbnail);
+    expect(await meta(page, 'og:image:type')).to.equal('image/webp');
+    expect(await meta(page, 'twitter:card')).to.equal('summary_large_image');
+    expect(await meta(page, 'twitter:image')).to.equal(withImage.thumbnail);
+    expect(await meta(page, 'twitter:title')).to.equal(`${withImage.title} · Model Works Archive`);
+    const image = await fetch(withImage.thumbnail);
+    expect(image.headers.get('content-type')).to.equal('image/webp');
+    const decoded = await sharp(Buffer.from(await image.arrayBuffer())).metadata();
+    expect(decoded.format).to.equal('webp');
+    expect([String(decoded.width), String(decoded.height)]).to.deep.equal([await meta(page, 'og:image:width'), await meta(page, 'og:image:height')]);
+    expect(await page.locator('link[rel="alternate"][hreflang="zh-Hans"]').getAttribute('href')).to.equal(`${server.baseUrl}/specimens/${withImage.id}/`);
+
+    const zh = await open(`/specimens/${hostile.id}/`);
+    expect(await meta(zh, 'og:title')).to.equal(hostile.title.zh);
+    expect(await meta(zh, 'og:locale')).to.equal('zh_CN');
+    expect(await meta(zh, 'twitter:card')).to.equal('summary');
+    expect(await zh.locator('meta[property="og:image"]').count()).to.equal(0);
+    expect(await zh.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).to.equal(undefined);
+    const structured = JSON.parse((await zh.locator('script[type="application/ld+json"]').textContent()) ?? '') as { name: string };
+    expect(structured.name).to.equal(hostile.title.zh);
   });
 
   it('searches without JavaScript', async () => {

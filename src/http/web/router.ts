@@ -19,6 +19,7 @@ import type { Facets } from '../../web/pages/home.tsx';
 import { NotFoundPage } from '../../web/pages/not-found.tsx';
 import { RecordPage } from '../../web/pages/record.tsx';
 import { renderDocument } from '../../web/render.ts';
+import type { SiteAddress } from '../../web/site-address.ts';
 import { readOnly, sendWithEntityTag } from '../read-route.ts';
 import { entityTag } from '../response-cache.ts';
 import type { ResponseCache } from '../response-cache.ts';
@@ -73,6 +74,7 @@ async function facetCounts(context: ReadContext, params: SearchParams, scope: 'g
 export function webRouter(context: ReadContext, options: WebOptions): Router {
   const router = new Router();
   const { store } = context;
+  const address = (ctx: Context): SiteAddress => ({ baseUrl: context.baseUrl, path: ctx.url });
 
   /** Renders (or reuses) a page for this URL at the current catalog change number. */
   const page = async (ctx: Context, render: () => Promise<{ status: number; html: string }>): Promise<void> => {
@@ -109,7 +111,7 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
             list = await listSpecimens(context, params, scope === 'timeline' ? 'timeline' : 'specimens');
             ({ facets, years } = await facetCounts(context, params, scope));
           }
-          const html = renderDocument(h(ListPage, { lang, scope, params: shown, list, facets, years, otherLanguagePath: otherLanguage(lang, ctx), ...(error ? { error } : {}) }));
+          const html = renderDocument(h(ListPage, { lang, scope, params: shown, list, facets, years, otherLanguagePath: otherLanguage(lang, ctx), ...(error ? { error } : {}) }), address(ctx));
           return { status: error ? 400 : 200, html };
         }),
       );
@@ -118,8 +120,8 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
       page(ctx, async () => {
         const id = ctx.params.id ?? '';
         const record = RECORD_ID_PATTERN.test(id) ? await getSpecimen(context, id, lang) : undefined;
-        if (!record) return { status: 404, html: renderDocument(h(NotFoundPage, { lang, otherLanguagePath: otherLanguage(lang, ctx) })) };
-        return { status: 200, html: renderDocument(h(RecordPage, { record, lang, otherLanguagePath: otherLanguage(lang, ctx) })) };
+        if (!record) return { status: 404, html: renderDocument(h(NotFoundPage, { lang, otherLanguagePath: otherLanguage(lang, ctx) }), address(ctx)) };
+        return { status: 200, html: renderDocument(h(RecordPage, { record, lang, otherLanguagePath: otherLanguage(lang, ctx), baseUrl: context.baseUrl }), address(ctx)) };
       }),
     );
     router.all(`${prefix}/specimens/:id/index.md`, async (ctx) => {
@@ -131,7 +133,7 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
       sendWithEntityTag(ctx, markdown, entityTag(markdown), 'text/markdown; charset=utf-8', options.maxAgeSeconds);
     });
     router.all(`${prefix}/developers/`, (ctx) =>
-      page(ctx, async () => ({ status: 200, html: renderDocument(h(DevelopersPage, { lang, baseUrl: context.baseUrl, otherLanguagePath: otherLanguage(lang, ctx) })) })),
+      page(ctx, async () => ({ status: 200, html: renderDocument(h(DevelopersPage, { lang, baseUrl: context.baseUrl, otherLanguagePath: otherLanguage(lang, ctx) }), address(ctx)) })),
     );
     // Pages are folders: the address without its slash redirects to it.
     for (const path of [`${prefix}/timeline`, `${prefix}/developers`, `${prefix}/specimens/:id`, ...(lang === 'en' ? ['/en'] : [])]) {

@@ -1,7 +1,7 @@
 import type { AnyBulkWriteOperation, ClientSession } from 'mongodb';
 import type { CatalogState, RecordRemoval, RecordStore } from '../../domain/ports.ts';
 import { CATALOG_VERSION } from '../../domain/record.ts';
-import type { CanonicalRecord, StoredRecord } from '../../domain/record.ts';
+import type { CanonicalRecord, Kind, StoredRecord } from '../../domain/record.ts';
 import { allocatedChangeNumbers, inBatches } from './change-feed.ts';
 import { fromRecordDocument, toRecordDocument } from './documents.ts';
 import type { RecordDocument } from './documents.ts';
@@ -101,6 +101,11 @@ export class MongoRecordStore implements RecordStore {
       if (!last || documents.length < batchSize) return;
       after = last.id;
     }
+  }
+
+  async latestRecords(kind: Kind, limit: number): Promise<StoredRecord[]> {
+    const documents = await this.collections.records.find({ kind }, this.read).sort({ seq: -1 }).limit(limit).toArray();
+    return documents.map(fromRecordDocument);
   }
 
   async changesSince(changeNumber: number, limit: number): Promise<StoredRecord[]> {

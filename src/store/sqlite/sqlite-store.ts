@@ -1,5 +1,5 @@
 import { CATALOG_VERSION } from '../../domain/record.ts';
-import type { CanonicalRecord, StoredRecord } from '../../domain/record.ts';
+import type { CanonicalRecord, Kind, StoredRecord } from '../../domain/record.ts';
 import type { CatalogState, RecordRemoval, RecordStore } from '../../domain/ports.ts';
 import type { SqliteDatabase } from './database.ts';
 
@@ -36,6 +36,7 @@ export class SqliteRecordStore implements RecordStore {
       remove: db.prepare('DELETE FROM records WHERE id = ?'),
       page: db.prepare<[string, number], RecordRow & { id: string }>('SELECT id, doc, seq FROM records WHERE id > ? ORDER BY id LIMIT ?'),
       changes: db.prepare<[number, number], RecordRow>('SELECT doc, seq FROM records WHERE seq > ? ORDER BY seq LIMIT ?'),
+      latest: db.prepare<[string, number], RecordRow>('SELECT doc, seq FROM records WHERE kind = ? ORDER BY seq DESC LIMIT ?'),
       removals: db.prepare<[number, number], RecordRemoval>('SELECT id, seq FROM removals WHERE seq > ? ORDER BY seq LIMIT ?'),
       recordRemoval: db.prepare('INSERT INTO removals (seq, id) VALUES (?, ?)'),
       readMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
@@ -124,6 +125,10 @@ export class SqliteRecordStore implements RecordStore {
 
   async findBySourceUrl(sourceUrl: string): Promise<StoredRecord[]> {
     return this.statements.bySourceUrl.all(sourceUrl).map(toStored);
+  }
+
+  async latestRecords(kind: Kind, limit: number): Promise<StoredRecord[]> {
+    return this.statements.latest.all(kind, limit).map(toStored);
   }
 
   async changesSince(changeNumber: number, limit: number): Promise<StoredRecord[]> {

@@ -6,7 +6,7 @@ import { Layout } from '../layout.tsx';
 export function NotFoundPage({ lang, otherLanguagePath }: { lang: Lang; otherLanguagePath: string }) {
   const text = TEXT[lang];
   return (
-    <Layout lang={lang} title={text.notFoundTitle} otherLanguagePath={otherLanguagePath}>
+    <Layout lang={lang} title={text.notFoundTitle} otherLanguagePath={otherLanguagePath} indexable={false}>
       <article class="prose not-found">
         <h1>{text.notFoundTitle}</h1>
         <p>{text.notFoundText}</p>

@@ -1,11 +1,21 @@
 import type { LocalizedRecord } from '../../domain/localize.ts';
 import type { Lang } from '../../domain/record.ts';
 import { sourceDefinition } from '../../domain/sources.ts';
+import { thumbnailDimensions } from '../../media/thumbnail-size.ts';
 import { TEXT } from '../i18n.ts';
 import { Layout } from '../layout.tsx';
+import type { PreviewImage } from '../layout.tsx';
+import { jsonLdText, recordJsonLd } from '../structured-data.ts';
+
+/** The WebP thumbnail of the first preview, as link previews show it. */
+function previewImage(record: LocalizedRecord): PreviewImage | undefined {
+  const first = record.media[0];
+  if (!record.thumbnail || !first) return undefined;
+  return { url: record.thumbnail, ...thumbnailDimensions(first.width, first.height), alt: record.title, type: 'image/webp' };
+}
 
 /** A record page: preview, every fact, the source link, the prompt when recorded, the citation. */
-export function RecordPage({ record, lang, otherLanguagePath }: { record: LocalizedRecord; lang: Lang; otherLanguagePath: string }) {
+export function RecordPage({ record, lang, otherLanguagePath, baseUrl }: { record: LocalizedRecord; lang: Lang; otherLanguagePath: string; baseUrl: string }) {
   const text = TEXT[lang];
   const facts: [string, string][] = [
     [text.model, record.model],
@@ -18,8 +28,26 @@ export function RecordPage({ record, lang, otherLanguagePath }: { record: Locali
     [text.mediaStatus, text.mediaStatuses[record.mediaStatus]],
     [text.updated, record.updated],
   ];
+  const image = previewImage(record);
+  const head = (
+    <>
+      <meta property="article:published_time" content={record.updated} />
+      <meta property="article:author" content={record.author} />
+      <link rel="alternate" type="application/json" href={`/api/v1/specimens/${record.id}?lang=${lang}`} />
+      <link rel="alternate" type="text/markdown" href={record.markdown} />
+      <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(recordJsonLd(record, lang, baseUrl)) }} />
+    </>
+  );
   return (
-    <Layout lang={lang} title={record.title} otherLanguagePath={otherLanguagePath} description={record.notes.slice(0, 200)} active={record.kind === 'timeline' ? 'timeline' : 'gallery'}>
+    <Layout
+      lang={lang}
+      title={record.title}
+      otherLanguagePath={otherLanguagePath}
+      description={record.notes.slice(0, 200)}
+      active={record.kind === 'timeline' ? 'timeline' : 'gallery'}
+      preview={{ type: 'article', ...(image ? { image } : {}) }}
+      head={head}
+    >
       <article class="record">
         <header>
           <p class="record-id">{record.id}</p>

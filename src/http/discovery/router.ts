@@ -1,0 +1,96 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { Readable } from 'node:stream';
+import { localizeRecord } from '../../domain/localize.ts';
+import type { ReadContext } from '../../domain/specimens.ts';
+import { ProblemError } from '../../errors.ts';
+import { atomFeed, FEED_SIZE } from '../../web/feed.ts';
+import { langPrefix } from '../../web/i18n.ts';
+import { robotsText } from '../../web/robots.ts';
+import { pagesSitemapXml, RECORDS_PER_SITEMAP, recordsSitemapXml, sitemapFiles, sitemapIndexXml } from '../../web/sitemap.ts';
+import { readOnly, sendWithEntityTag } from '../read-route.ts';
+import { entityTag } from '../response-cache.ts';
+import type { ResponseCache } from '../response-cache.ts';
+
+export interface DiscoveryOptions {
+  cache: ResponseCache;
+  maxAgeSeconds: number;
+  /** Records per sitemap file (two URLs each); the sitemaps.org limit unless a test asks for less. */
+  recordsPerSitemap?: number;
+}
+
+const XML = 'application/xml; charset=utf-8';
+
+/**
+ * What crawlers and feed readers ask for: /robots.txt, the sitemap index /sitemap.xml and its
+ * files under /sitemaps/, and the Atom feeds of newly published works (/feed.atom, /en/feed.atom).
+ * Query parameters are ignored (shared feed links carry utm_…).
+ */
+export function discoveryRouter(context: ReadContext, options: DiscoveryOptions): Router {
+  const router = new Router();
+  const { store, baseUrl } = context;
+  const recordsPerSitemap = options.recordsPerSitemap ?? RECORDS_PER_SITEMAP;
+
+  /** Answers a small document built from the catalog, kept per worker until the catalog changes. */
+  const cached = async (ctx: Context, type: string, build: () => Promise<string>): Promise<void> => {
+    if (readOnly(ctx) === 'handled') return;
+    const { changeNumber } = await store.catalogState();
+    const key = `discovery:${ctx.path}`;
+    let response = options.cache.get(key, changeNumber);
+    if (!response) {
+      const body = await build();
+      response = { body, etag: entityTag(body) };
+      options.cache.set(key, changeNumber, response);
+    }
+    sendWithEntityTag(ctx, response.body, response.etag, type, options.maxAgeSeconds);
+  };
+
+  const robots = robotsText(baseUrl);
+  const robotsTag = entityTag(robots);
+  router.all('/robots.txt', async (ctx) => {
+    if (readOnly(ctx) === 'handled') return;
+    sendWithEntityTag(ctx, robots, robotsTag, 'text/plain; charset=utf-8', options.maxAgeSeconds);
+  });
+
+  router.all('/sitemap.xml', (ctx) =>
+    cached(ctx, XML, async () => {
+      const state = await store.catalogState();
+      return sitemapIndexXml(baseUrl, sitemapFiles(state.total, recordsPerSitemap), state.updated);
+    }),
+  );
+
+  router.all('/sitemaps/:file', async (ctx) => {
+    if (readOnly(ctx) === 'handled') return;
+    const file = ctx.params.file ?? '';
+    const state = await store.catalogState();
+    if (!sitemapFiles(state.total, recordsPerSitemap).includes(file)) throw new ProblemError('not-found', `No sitemap file is named "${file.slice(0, 64)}"; the index is ${baseUrl}/sitemap.xml.`);
+    if (file === 'pages.xml') {
+      const body = pagesSitemapXml(baseUrl, state.updated);
+      sendWithEntityTag(ctx, body, entityTag(body), XML, options.maxAgeSeconds);
+      return;
+    }
+    const etag = `"sitemap-${state.changeNumber}-${file}"`;
+    ctx.set('ETag', etag);
+    ctx.set('Cache-Control', `public, max-age=${options.maxAgeSeconds}`);
+    if (ctx.get('If-None-Match').split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.type = XML;
+    if (ctx.method === 'HEAD') {
+      ctx.status = 200;
+      return;
+    }
+    ctx.body = Readable.from(recordsSitemapXml(store, baseUrl, Number(/\d+/.exec(file)?.[0]), recordsPerSitemap));
+  });
+
+  for (const lang of ['zh', 'en'] as const) {
+    router.all(`${langPrefix(lang)}/feed.atom`, (ctx) =>
+      cached(ctx, 'application/atom+xml; charset=utf-8', async () => {
+        const [latest, state] = await Promise.all([store.latestRecords('gallery', FEED_SIZE), store.catalogState()]);
+        return atomFeed(lang, baseUrl, latest.map((record) => localizeRecord(record, lang, baseUrl)), state.updated);
+      }),
+    );
+  }
+  return router;
+}
