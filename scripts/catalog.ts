@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { describeStore, openBackend } from '../src/backend.ts';
-import { exportCatalog, importCatalog, readCatalogFile } from '../src/catalog/catalog-file.ts';
+import { exportCatalog, importCatalogFile } from '../src/catalog/catalog-file.ts';
 import { syntheticCatalog } from '../src/catalog/synthetic.ts';
 import { CATALOG_VERSION } from '../src/domain/record.ts';
 
@@ -51,10 +51,10 @@ async function main(): Promise<void> {
   try {
     const started = performance.now();
     if (command === 'import') {
-      const catalog = await readCatalogFile(file);
-      const count = await importCatalog(backend.store, catalog);
+      const count = await importCatalogFile(backend.store, file);
       const seconds = (performance.now() - started) / 1000;
-      console.log(`imported ${count} records into ${describeStore(config)} in ${seconds.toFixed(1)} s (${Math.round(count / seconds)} records/s)`);
+      const peakRss = Math.round(process.resourceUsage().maxRSS / 1024);
+      console.log(`imported ${count} records into ${describeStore(config)} in ${seconds.toFixed(1)} s (${Math.round(count / seconds)} records/s, peak RSS ${peakRss} MB)`);
     } else {
       const count = await exportCatalog(backend.store, file);
       console.log(`exported ${count} records to ${file} in ${((performance.now() - started) / 1000).toFixed(1)} s`);

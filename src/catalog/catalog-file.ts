@@ -5,6 +5,8 @@ import type { RecordStore } from '../domain/ports.ts';
 import { CATALOG_VERSION, isCalendarDate } from '../domain/record.ts';
 import type { CanonicalRecord, StoredRecord } from '../domain/record.ts';
 import { compile, describeErrors } from '../validation/schemas.ts';
+import { CatalogSyntaxError, scanCatalogFile } from './catalog-stream.ts';
+import type { CatalogEnvelope } from './catalog-stream.ts';
 import canonicalRecordSchema from '../../schemas/canonical-record.schema.json' with { type: 'json' };
 import catalogSchema from '../../schemas/catalog.schema.json' with { type: 'json' };
 
@@ -26,41 +28,100 @@ export class CatalogFileError extends Error {
   }
 }
 
-/** Checks a parsed catalog file and returns its records, each carrying the catalog's compilation date. */
-export function checkCatalog(input: unknown): CatalogFile {
-  if (!validateEnvelope(input)) throw new CatalogFileError(describeErrors(validateEnvelope.errors, [], 'field').map((e) => `${e.field}: ${e.message}`));
-  const problems: string[] = [];
-  if (!isCalendarDate(input.updated)) problems.push(`updated: ${input.updated} is not a calendar date`);
-  const ids = new Set<string>();
-  const sources = new Set<string>();
-  input.records.forEach((record, index) => {
+/**
+ * Checks records one at a time (schema, calendar date, no id or source URL twice), remembering
+ * every problem; the memory it keeps is the ids and source URLs seen, not the records.
+ */
+class RecordChecker {
+  readonly problems: string[] = [];
+  private readonly ids = new Set<string>();
+  private readonly sources = new Set<string>();
+
+  check(record: unknown, index: number): record is CanonicalRecord {
     if (!validateRecord(record)) {
-      for (const error of describeErrors(validateRecord.errors, [], 'field')) problems.push(`records[${index}].${error.field}: ${error.message}`);
-      return;
+      for (const error of describeErrors(validateRecord.errors, [], 'field')) this.problems.push(`records[${index}].${error.field}: ${error.message}`);
+      return false;
     }
-    if (!isCalendarDate(record.date)) problems.push(`records[${index}].date: ${record.date} is not a calendar date`);
-    if (ids.has(record.id)) problems.push(`records[${index}].id: ${record.id} appears twice`);
+    const before = this.problems.length;
+    if (!isCalendarDate(record.date)) this.problems.push(`records[${index}].date: ${record.date} is not a calendar date`);
+    if (this.ids.has(record.id)) this.problems.push(`records[${index}].id: ${record.id} appears twice`);
     const sourceKey = `${record.sourceUrl}\n${record.kind}`;
-    if (sources.has(sourceKey)) problems.push(`records[${index}].sourceUrl: ${record.sourceUrl} appears twice as ${record.kind}`);
-    ids.add(record.id);
-    sources.add(sourceKey);
-  });
-  if (problems.length) throw new CatalogFileError(problems);
-  return { ...input, records: input.records.map((record) => ({ ...record, updated: input.updated })) };
+    if (this.sources.has(sourceKey)) this.problems.push(`records[${index}].sourceUrl: ${record.sourceUrl} appears twice as ${record.kind}`);
+    this.ids.add(record.id);
+    this.sources.add(sourceKey);
+    return this.problems.length === before;
+  }
 }
 
+/** The problems of a catalog's top-level fields (records aside). */
+function envelopeProblems(envelope: unknown): string[] {
+  if (!validateEnvelope(envelope)) return describeErrors(validateEnvelope.errors, [], 'field').map((e) => `${e.field}: ${e.message}`);
+  return isCalendarDate(envelope.updated) ? [] : [`updated: ${envelope.updated} is not a calendar date`];
+}
+
+/** Checks a parsed catalog file and returns its records, each carrying the catalog's compilation date. */
+export function checkCatalog(input: unknown): CatalogFile {
+  const envelope = envelopeProblems(input);
+  if (envelope.length) throw new CatalogFileError(envelope);
+  const catalog = input as CatalogFile;
+  const checker = new RecordChecker();
+  catalog.records.forEach((record, index) => checker.check(record, index));
+  if (checker.problems.length) throw new CatalogFileError(checker.problems);
+  return { ...catalog, records: catalog.records.map((record) => ({ ...record, updated: catalog.updated })) };
+}
+
+/** Reads and checks a whole catalog file in memory (small files; importCatalogFile streams). */
 export async function readCatalogFile(path: string): Promise<CatalogFile> {
   return checkCatalog(JSON.parse(await readFile(path, 'utf8')));
 }
 
 /** Imports a checked catalog in batches; returns the number of records written. */
-export async function importCatalog(store: RecordStore, catalog: CatalogFile, batchSize = 5000): Promise<number> {
+export async function importCatalog(store: RecordStore, catalog: CatalogFile, batchSize = IMPORT_BATCH): Promise<number> {
   for (let start = 0; start < catalog.records.length; start += batchSize) {
     await store.putRecords(catalog.records.slice(start, start + batchSize));
   }
   await store.setCatalogUpdated(catalog.updated);
   return catalog.records.length;
 }
+
+/** Records written per store call during an import. */
+const IMPORT_BATCH = 5000;
+
+/**
+ * Imports a catalog file of any size in flat memory, in two passes over the file: the first checks
+ * every record (and names every problem, writing nothing when there is one), the second writes
+ * them in batches. Returns the number of records written.
+ */
+export async function importCatalogFile(store: RecordStore, path: string, batchSize = IMPORT_BATCH): Promise<number> {
+  const checker = new RecordChecker();
+  let head: CatalogEnvelope;
+  try {
+    head = await scanCatalogFile(path, (record, index) => {
+      if (checker.problems.length < MAX_PROBLEMS) checker.check(record, index);
+    });
+  } catch (error) {
+    if (error instanceof CatalogSyntaxError) throw new CatalogFileError([`not a catalog file: ${error.message}`]);
+    throw error;
+  }
+  const problems = [...envelopeProblems({ ...head.fields, ...(head.hasRecords ? { records: [] } : {}) }), ...checker.problems];
+  if (typeof head.fields.total === 'number' && head.fields.total !== head.records) problems.push(`total: the file says ${head.fields.total} records and holds ${head.records}`);
+  if (problems.length) throw new CatalogFileError(problems);
+  const updated = head.fields.updated as string;
+  let batch: CanonicalRecord[] = [];
+  const { records } = await scanCatalogFile(path, async (record) => {
+    batch.push({ ...(record as CanonicalRecord), updated });
+    if (batch.length < batchSize) return;
+    const full = batch;
+    batch = [];
+    await store.putRecords(full);
+  });
+  if (batch.length) await store.putRecords(batch);
+  await store.setCatalogUpdated(updated);
+  return records;
+}
+
+/** Problems listed before the check stops looking at more records. */
+const MAX_PROBLEMS = 1000;
 
 /** The catalog-file form of a stored record: canonical fields in a fixed order, no change number. */
 export function toCatalogRecord(record: StoredRecord | CanonicalRecord): CanonicalRecord {

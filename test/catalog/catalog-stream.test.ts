@@ -1,0 +1,90 @@
+import { expect } from 'chai';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CatalogSyntaxError, scanCatalogFile } from '../../src/catalog/catalog-stream.ts';
+import { openBackend } from '../../src/backend.ts';
+import { CatalogFileError, importCatalogFile, toCatalogRecord } from '../../src/catalog/catalog-file.ts';
+import { makeRecord } from '../helpers/factories.ts';
+import { temporaryDataDir } from '../helpers/server.ts';
+
+describe('catalog files, streamed', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = temporaryDataDir();
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  const awkward = [
+    makeRecord({ title: { zh: '带"引号"与\\反斜杠的鹈鹕', en: 'Quote " backslash \\ brace } bracket ] comma ,' }, notes: { zh: '换行\n与制表\t', en: 'Unicode \u2028 and \ud83d\udc26 and é' } }),
+    makeRecord({ prompt: '{"nested": [1, 2, {"x": "]"}]}' }),
+    makeRecord(),
+  ];
+
+  async function scan(text: string, chunkBytes?: number): Promise<{ records: unknown[]; fields: Record<string, unknown>; count: number }> {
+    const file = join(dataDir, 'catalog.json');
+    writeFileSync(file, text);
+    const records: unknown[] = [];
+    const envelope = await scanCatalogFile(file, (record, index) => {
+      expect(index).to.equal(records.length);
+      records.push(record);
+    }, chunkBytes);
+    return { records, fields: envelope.fields, count: envelope.records };
+  }
+
+  for (const [layout, text] of [
+    ['one line', JSON.stringify({ version: '1.0', updated: '2026-11-20', total: 3, records: awkward })],
+    ['pretty-printed', JSON.stringify({ version: '1.0', updated: '2026-11-20', total: 3, records: awkward }, null, 2)],
+    ['fields after the records', JSON.stringify({ records: awkward, total: 3, updated: '2026-11-20', version: '1.0' }, null, '\t')],
+  ] as const) {
+    for (const chunkBytes of [1, 7, 1 << 20]) {
+      it(`reads every record and field of a ${layout} file in ${chunkBytes}-byte chunks`, async () => {
+        const { records, fields, count } = await scan(text, chunkBytes);
+        expect(records).to.deep.equal(awkward);
+        expect(count).to.equal(3);
+        expect(fields).to.deep.equal({ version: '1.0', updated: '2026-11-20', total: 3 });
+      });
+    }
+  }
+
+  it('refuses what is not one JSON object, with the place it went wrong', async () => {
+    for (const text of ['[]', '{"version":"1.0"', '{"version":"1.0"} extra', '{"records":[{"id":1},{"id":]}', '{"version" "1.0"}']) {
+      let error: unknown;
+      await scan(text, 3).catch((caught: unknown) => {
+        error = caught;
+      });
+      expect(error, text).to.be.instanceOf(CatalogSyntaxError);
+    }
+  });
+
+  it('imports a file in two passes: nothing written when any record is invalid, every record when all are valid', async () => {
+    const backend = await openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true });
+    try {
+      const file = join(dataDir, 'import.json');
+      const good = Array.from({ length: 12 }, () => makeRecord());
+      writeFileSync(file, JSON.stringify({ version: '1.0', updated: '2026-11-21', records: [...good.slice(0, 6), { ...makeRecord(), format: 'png' }, ...good.slice(6), good[0]] }));
+      let error: unknown;
+      await importCatalogFile(backend.store, file, 5).catch((caught: unknown) => {
+        error = caught;
+      });
+      expect(error).to.be.instanceOf(CatalogFileError);
+      expect((error as CatalogFileError).problems.join('\n')).to.match(/records\[6\]\.format/).and.match(/records\[13\]\.id/);
+      expect((await backend.store.catalogState()).total).to.equal(0);
+
+      writeFileSync(file, JSON.stringify({ records: good, updated: '2026-11-21', version: '1.0' }, null, 1));
+      expect(await importCatalogFile(backend.store, file, 5)).to.equal(12);
+      const stored = [];
+      for await (const record of backend.store.streamRecords()) stored.push(toCatalogRecord(record));
+      expect(stored).to.deep.equal(good.map((record) => ({ ...record, updated: '2026-11-21' })).sort((a, b) => (a.id < b.id ? -1 : 1)));
+      expect((await backend.store.catalogState()).updated).to.equal('2026-11-21');
+      expect((await backend.search.search({ lang: 'en', filters: {}, order: 'newest', offset: 0, limit: 50 })).total).to.equal(12);
+
+      writeFileSync(file, '{"version":"1.0","updated":"2026-11-21","records":[{"id":');
+      await importCatalogFile(backend.store, file).catch((caught: unknown) => {
+        error = caught;
+      });
+      expect((error as CatalogFileError).problems[0]).to.match(/^not a catalog file/);
+    } finally {
+      await backend.close();
+    }
+  });
+});
