@@ -70,6 +70,9 @@ async function main(): Promise<void> {
   const slowest: { index: number; ms: number }[] = [];
   let next = 0;
   let badBodies = 0;
+  // The distinct requests actually sent, when they must not repeat: the proof, not the list's promise.
+  const sentKeys = config.unique ? new Set<string>() : undefined;
+  const keyOf = (index: number): string => config.keys?.[index] ?? `${pathOf(index)}\n${bodyOf(index) ?? ''}`;
   const cpuBefore = process.cpuUsage();
   const startedAt = performance.now();
   const startedAtMs = Date.now();
@@ -88,6 +91,7 @@ async function main(): Promise<void> {
           next += 1;
           context.index = index;
           context.sentAt = performance.now();
+          sentKeys?.add(keyOf(index));
           const body = bodyOf(index);
           if (body === undefined) return { ...request, method: 'GET', path: pathOf(index), headers: getHeaders(), body: undefined };
           return { ...request, method: 'POST', path: pathOf(index), headers: postHeaders(), body };
@@ -147,6 +151,7 @@ async function main(): Promise<void> {
     statusCodes,
     used: next,
     wrapped: config.unique && next > count,
+    ...(sentKeys ? { distinct: { sent: next, unique: sentKeys.size } } : {}),
     byTag,
     failures,
     loadCpuPercent,

@@ -7,8 +7,8 @@ import { FORMATS, KINDS } from '../../src/domain/record.ts';
 import { SOURCE_KEYS } from '../../src/domain/sources.ts';
 import { seededRandom } from '../../src/random.ts';
 
-/** Query classes of the distinct-search mix. */
-export const QUERY_CLASSES = ['word', 'pair', 'prefix', 'typo', 'zh'] as const;
+/** Query classes of the distinct-search mix: one word, two words, a prefix, a word with a typo, a Chinese substring, two Chinese words. */
+export const QUERY_CLASSES = ['word', 'pair', 'prefix', 'typo', 'zh', 'zhpair'] as const;
 /** Classes that can be run alone but are not part of the mix: browse has filters and no text. */
 export const EXTRA_CLASSES = ['browse'] as const;
 export type QueryClass = (typeof QUERY_CLASSES)[number] | (typeof EXTRA_CLASSES)[number];
@@ -16,6 +16,8 @@ export type QueryClass = (typeof QUERY_CLASSES)[number] | (typeof EXTRA_CLASSES)
 export interface SearchPaths {
   paths: string[];
   tags: QueryClass[];
+  /** For each path, the vocabulary it draws on (`en:pelican`, `zh:鹈鹕`, `format:svg`, `limit:50` …), for the coverage count. */
+  uses: string[][];
 }
 
 const SEARCH = '/api/v1/specimens';
@@ -23,6 +25,20 @@ const YEARS = Array.from({ length: 12 }, (_, i) => String(2015 + i));
 const ENGLISH = SYNTHETIC_WORDS.map(([en]) => en);
 const CHINESE = SYNTHETIC_WORDS.map(([, zh]) => zh);
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+/** Page sizes: the default (20) most often; the mean stays about 21. */
+const PAGE_SIZES: readonly (number | undefined)[] = [undefined, undefined, undefined, 1, 5, 10, 25, 40, 50];
+
+/** Everything the distinct mix draws from, by kind, so a run can show it used all of it. */
+export const MIX_VOCABULARY: Readonly<Record<string, readonly string[]>> = {
+  en: ENGLISH,
+  zh: CHINESE,
+  format: FORMATS,
+  kind: KINDS,
+  source: SOURCE_KEYS,
+  year: YEARS,
+  limit: PAGE_SIZES.map((size) => String(size ?? 20)).filter((size, i, all) => all.indexOf(size) === i),
+  class: QUERY_CLASSES,
+};
 
 /** Random choices from one seeded generator. */
 class Chooser {
@@ -41,6 +57,25 @@ class Chooser {
   }
 }
 
+/** Draws without replacement from a shuffled copy, reshuffling when it runs out: every item comes up once per round. */
+class Deck<T> {
+  private left: T[] = [];
+  constructor(
+    private readonly items: readonly T[],
+    private readonly choose: Chooser,
+  ) {}
+  draw(): T {
+    if (this.left.length === 0) {
+      this.left = [...this.items];
+      for (let i = this.left.length - 1; i > 0; i -= 1) {
+        const j = this.choose.integer(0, i);
+        [this.left[i], this.left[j]] = [this.left[j] as T, this.left[i] as T];
+      }
+    }
+    return this.left.pop() as T;
+  }
+}
+
 /** A word with one typo: two neighbouring letters swapped, one deleted or one replaced. */
 function typo(word: string, choose: Chooser): string {
   for (;;) {
@@ -54,74 +89,126 @@ function typo(word: string, choose: Chooser): string {
   }
 }
 
+/** The decks of one mix: every word, filter value and page size comes up in turn. */
+class MixDecks {
+  readonly english: Deck<string>;
+  readonly chinese: Deck<string>;
+  readonly prefixable: Deck<string>;
+  readonly typoable: Deck<string>;
+  readonly formats: Deck<string>;
+  readonly kinds: Deck<string>;
+  readonly sources: Deck<string>;
+  readonly years: Deck<string>;
+  readonly pageSizes: Deck<number | undefined>;
+  constructor(choose: Chooser) {
+    this.english = new Deck(ENGLISH, choose);
+    this.chinese = new Deck(CHINESE, choose);
+    this.prefixable = new Deck(ENGLISH.filter((word) => word.length >= 4), choose);
+    this.typoable = new Deck(ENGLISH.filter((word) => word.length >= 5), choose);
+    this.formats = new Deck(FORMATS, choose);
+    this.kinds = new Deck(KINDS, choose);
+    this.sources = new Deck(SOURCE_KEYS, choose);
+    this.years = new Deck(YEARS, choose);
+    this.pageSizes = new Deck(PAGE_SIZES, choose);
+  }
+}
+
 /** A 2–4 character run of Chinese text, inside one word or across two words as titles join them. */
-function chineseSubstring(choose: Chooser): string {
-  let characters = [...choose.pick(CHINESE)];
-  if (characters.length < 2 || choose.chance(0.4)) characters = [...characters, ...choose.pick(CHINESE)];
+function chineseSubstring(decks: MixDecks, choose: Chooser, uses: string[]): string {
+  const first = decks.chinese.draw();
+  uses.push(`zh:${first}`);
+  let characters = [...first];
+  if (characters.length < 2 || choose.chance(0.4)) {
+    const second = decks.chinese.draw();
+    uses.push(`zh:${second}`);
+    characters = [...characters, ...second];
+  }
   const length = choose.integer(2, Math.min(4, characters.length));
   const start = choose.integer(0, characters.length - length);
   return characters.slice(start, start + length).join('');
 }
 
-function text(kind: QueryClass, choose: Chooser): string | undefined {
+function text(kind: QueryClass, decks: MixDecks, choose: Chooser, uses: string[]): string | undefined {
+  const word = (deck: Deck<string>, prefix: string): string => {
+    const drawn = deck.draw();
+    uses.push(`${prefix}:${drawn}`);
+    return drawn;
+  };
   switch (kind) {
     case 'word':
-      return choose.pick(ENGLISH);
+      return word(decks.english, 'en');
     case 'pair':
-      return `${choose.pick(ENGLISH)} ${choose.pick(ENGLISH)}`;
+      return `${word(decks.english, 'en')} ${word(decks.english, 'en')}`;
     case 'prefix': {
-      const word = choose.pick(ENGLISH.filter((candidate) => candidate.length >= 4));
-      return word.slice(0, choose.integer(3, Math.min(5, word.length - 1)));
+      const whole = word(decks.prefixable, 'en');
+      return whole.slice(0, choose.integer(3, Math.min(5, whole.length - 1)));
     }
     case 'typo':
-      return typo(choose.pick(ENGLISH.filter((candidate) => candidate.length >= 5)), choose);
+      return typo(word(decks.typoable, 'en'), choose);
     case 'zh':
-      return chineseSubstring(choose);
+      return chineseSubstring(decks, choose, uses);
+    case 'zhpair':
+      return `${word(decks.chinese, 'zh')} ${word(decks.chinese, 'zh')}`;
     case 'browse':
       return undefined;
   }
 }
 
-/** One search path of a class, with random filters, language, order and page. */
-function searchPath(kind: QueryClass, choose: Chooser): string {
+/** One search path of a class, with filters, language, order, page size and offset. */
+function searchPath(kind: QueryClass, decks: MixDecks, choose: Chooser, uses: string[]): string {
   const params = new URLSearchParams();
-  const q = text(kind, choose);
+  const q = text(kind, decks, choose, uses);
   if (q !== undefined) params.set('q', q);
   const filters = kind === 'browse' ? choose.integer(1, 3) : choose.chance(0.4) ? choose.integer(1, 2) : 0;
   const names = ['format', 'kind', 'year', 'source'];
+  const decksByName: Record<string, Deck<string>> = { format: decks.formats, kind: decks.kinds, year: decks.years, source: decks.sources };
   for (let i = 0; i < filters; i += 1) {
-    const name = names.splice(choose.integer(0, names.length - 1), 1)[0];
-    if (name === 'format') params.set('format', choose.pick(FORMATS));
-    else if (name === 'kind') params.set('kind', choose.pick(KINDS));
-    else if (name === 'year') params.set('year', choose.pick(YEARS));
-    else if (name === 'source') params.set('source', choose.pick(SOURCE_KEYS));
+    const name = names.splice(choose.integer(0, names.length - 1), 1)[0] as string;
+    const value = (decksByName[name] as Deck<string>).draw();
+    params.set(name, value);
+    uses.push(`${name}:${value}`);
   }
   // Mostly the language of the query text, sometimes the other one or the default (zh).
-  const [usual, other] = kind === 'zh' ? (['zh', 'en'] as const) : (['en', 'zh'] as const);
+  const [usual, other] = kind === 'zh' || kind === 'zhpair' ? (['zh', 'en'] as const) : (['en', 'zh'] as const);
   const lang = choose.integer(0, 19);
   if (lang < 14) params.set('lang', usual);
   else if (lang < 17) params.set('lang', other);
   if (choose.chance(0.1)) params.set('sort', choose.pick(['newest', 'oldest']));
-  if (choose.chance(0.2)) params.set('limit', String(choose.pick([10, 50])));
+  const limit = decks.pageSizes.draw();
+  if (limit !== undefined) params.set('limit', String(limit));
+  uses.push(`limit:${limit ?? 20}`, `class:${kind}`);
   if (choose.chance(0.4)) params.set('offset', String(choose.integer(1, 200)));
   return `${SEARCH}?${params.toString()}`;
 }
 
-/** count distinct search paths of the given classes, interleaved at random. */
+/**
+ * count distinct search paths of the given classes, interleaved at random; words, filter values and
+ * page sizes are dealt from shuffled decks, so the synthetic catalog's whole vocabulary comes up
+ * within the first few hundred paths and then again in every round.
+ */
 export function distinctSearches(count: number, seed: number, classes: readonly QueryClass[] = QUERY_CLASSES): SearchPaths {
   const choose = new Chooser(seed);
+  const decks = new MixDecks(choose);
   const seen = new Set<string>();
-  const result: SearchPaths = { paths: [], tags: [] };
+  const result: SearchPaths = { paths: [], tags: [], uses: [] };
   for (let attempts = 0; result.paths.length < count; attempts += 1) {
     if (attempts > count * 50) throw new Error(`only ${result.paths.length} distinct searches of ${classes.join(', ')} could be made`);
     const kind = choose.pick(classes);
-    const path = searchPath(kind, choose);
+    const uses: string[] = [];
+    const path = searchPath(kind, decks, choose, uses);
     if (seen.has(path)) continue;
     seen.add(path);
     result.paths.push(path);
     result.tags.push(kind);
+    result.uses.push(uses);
   }
   return result;
+}
+
+/** What part of the mix's vocabulary the given paths' uses drew on, by kind: used of all. */
+export function vocabularyCoverage(uses: readonly (readonly string[])[]): { kind: string; used: number; of: number }[] {
+  const seen = new Set(uses.flat());
+  return Object.entries(MIX_VOCABULARY).map(([kind, all]) => ({ kind, used: all.filter((item) => seen.has(`${kind}:${item}`)).length, of: all.length }));
 }
 
 /** About twenty fixed searches, as popular pages and links would repeat them. */

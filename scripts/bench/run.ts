@@ -1,21 +1,28 @@
 /**
- * Benchmark of the read API, the MCP tool server, duplicate lookup and the publisher, with no
- * arguments: generates and imports a synthetic catalog into a temporary data folder, starts the
- * server on 127.0.0.1, loads it with autocannon from a separate process (HTTP searches and MCP
- * search_specimens calls), downloads each public bulk export once while sampling the server's
- * memory, runs the soak (a mixed read load at 100 connections for 60 s while 300 submissions are
- * sent over HTTP and published by the server's own publisher from a loopback image server, RSS
- * sampled every second), stops it, then times HashIndex lookups at a million hashes and the real
- * publisher over a loopback image server, each in a child process, and prints req/s, latency,
- * memory, throughput and the goal checks.
+ * Benchmark of the read API, the MCP tool server, the import, duplicate lookup and the publisher,
+ * with no arguments. For each catalog size (10,000 and BENCH_RECORDS; with BENCH_RECORDS above
+ * 100,000 also 100,000): generates the synthetic catalog, inserts it bare into one FTS5 table (the
+ * import's reference), imports it into a temporary data folder (peak RSS, database and index
+ * size), starts the server on 127.0.0.1 (cold start), and loads it with autocannon from a separate
+ * process. At 100,000 records (or BENCH_RECORDS when smaller) every scenario runs: /healthz, record
+ * reads, repeated and distinct searches, MCP calls, each public bulk export once while sampling the
+ * server's memory, and the soak (a mixed read load at 100 connections for 60 s while 300
+ * submissions are sent over HTTP and published by the server's own publisher from a loopback image
+ * server, RSS sampled every second). At the other sizes /healthz, distinct searches and distinct MCP
+ * searches run, for the growth table and its plot (an SVG). Then, with the server stopped, it times
+ * HashIndex lookups at a million hashes and the real publisher over a loopback image server, each
+ * in a child process, and prints every goal with its figure and PASS or MISS; every goal is a ratio
+ * of figures taken in this run, or a bound.
  *
- * Environment: BENCH_RECORDS (100000), BENCH_SECONDS per scenario (10), BENCH_CONNECTIONS (50),
+ * Environment: BENCH_RECORDS (100000), BENCH_SIZES (catalog sizes, comma-separated, overriding the
+ * ones above), BENCH_SECONDS per scenario (10), BENCH_CONNECTIONS (50),
  * BENCH_WARMUP seconds (3), BENCH_ONLY (comma-separated scenarios: healthz, record,
  * search-repeated, search-distinct, mcp-distinct, mcp-repeated, exports, soak, hashes, publisher;
  * healthz runs whenever an HTTP scenario does; extra scenarios distinct:word, distinct:pair,
- * distinct:prefix, distinct:typo, distinct:zh, distinct:browse, or distinct:* for all),
+ * distinct:prefix, distinct:typo, distinct:zh, distinct:zhpair, distinct:browse, or distinct:* for all),
  * BENCH_ENCODING (Accept-Encoding to send, none by default; not used by exports, which ask for
- * identity, then gzip once), BENCH_JSON (file for the results as JSON),
+ * identity, then gzip once), BENCH_JSON (file for the results as JSON), BENCH_PLOT (the growth
+ * plot, bench-data/growth.svg by default),
  * BENCH_SLOWEST=1 (print each scenario's slowest requests), BENCH_HASHES (1000000),
  * BENCH_SUBMISSIONS (100), BENCH_PUBLISHER_RUNS (publisher runs as "concurrency[:models]",
  * comma-separated; default "8,4,8:1", the first is the goal's), BENCH_SOAK_SECONDS (60),
@@ -23,23 +30,26 @@
  * BENCH_SOAK_DRAIN (180: seconds to wait after the soak for its submissions to become final),
  * BENCH_PROFILE_DIR (a folder for V8 CPU profiles of every server process, written as they exit).
  * ARCHIVE_WORKERS and ARCHIVE_RESPONSE_CACHE_MB pass through to the server.
- * Exits 1 when any request failed, any submission was not published (in the soak: not final) or
- * an export was wrong (a bug), 0 otherwise; a MISSed goal alone does not change the exit code.
+ * Exits 1 when any request failed, a distinct scenario repeated a request, any submission was not
+ * published (in the soak: not final) or an export was wrong (a bug), 0 otherwise; a MISSed goal
+ * alone does not change the exit code.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { prepareCatalog } from './catalog-stage.ts';
 import { downloadExport, EXPORT_DOWNLOADS, overallMemory } from './exports.ts';
-import { freePort, runHashes, runLoad, runPublisher, runTsx, startServer, stopServer, treeRss, waitUntilReady } from './processes.ts';
+import { growthPlot } from './plot.ts';
+import { freePort, ROOT, runHashes, runLoad, runPublisher, startServer, stopServer, treeRss, waitUntilReady } from './processes.ts';
 import type { Server } from './processes.ts';
-import { distinctSearches, EXTRA_CLASSES, MCP_HEADERS, MCP_PATH, mcpSearchBodies, QUERY_CLASSES, recordPaths, repeatedSearches } from './queries.ts';
-import type { QueryClass } from './queries.ts';
-import { allPublished, badCount, exportsFailed, goals, MCP_COUNTERPART, printExportDownload, printExportsOverall, printFailures, printGoals, printHashes, printPublisher, printScenario, printTable } from './report.ts';
-import type { Facts, ServerFacts } from './report.ts';
+import { distinctSearches, EXTRA_CLASSES, MCP_HEADERS, MCP_PATH, mcpSearchBodies, QUERY_CLASSES, recordPaths, repeatedSearches, vocabularyCoverage } from './queries.ts';
+import type { QueryClass, SearchPaths } from './queries.ts';
+import { allPublished, badCount, exportsFailed, goals, growthSeries, MCP_COUNTERPART, printCatalog, printExportDownload, printExportsOverall, printFailures, printGoals, printGrowth, printHashes, printPublisher, printScenario, printTable, repeated } from './report.ts';
+import type { Facts, Stage } from './report.ts';
 import { printSoak, printSoakSummary, soakFailed, soakGoals } from './report-soak.ts';
 import { runSoak, soakSettings, startPreviewServer, warmupSubmissions } from './soak.ts';
 import type { PreviewServer } from './soak.ts';
-import type { ExportsResult, LoadConfig, LoadResult, SoakResult } from './types.ts';
+import type { LoadConfig, LoadResult } from './types.ts';
 import { setting } from './settings.ts';
 
 const DISTINCT_SEARCHES = 200_000;
@@ -50,8 +60,12 @@ const MCP_WARMUP_SECONDS = 2;
 const ID_PAGES = 8;
 /** Pause before each scenario, so requests abandoned by the previous one finish first. */
 const SETTLE_MS = 1000;
+/** The catalog size at which every scenario runs and the main goals are judged. */
+const MAIN_RECORDS = 100_000;
+/** The smallest size of the growth table. */
+const SMALL_RECORDS = 10_000;
 
-const records = setting('BENCH_RECORDS', 100_000);
+const records = setting('BENCH_RECORDS', MAIN_RECORDS);
 const seconds = setting('BENCH_SECONDS', 10);
 const connections = setting('BENCH_CONNECTIONS', 50);
 const warmupSeconds = setting('BENCH_WARMUP', 3);
@@ -59,9 +73,23 @@ const headers = process.env.BENCH_ENCODING ? { 'accept-encoding': process.env.BE
 const CLASS_SCENARIOS = [...QUERY_CLASSES, ...EXTRA_CLASSES].map((kind) => `distinct:${kind}`);
 /** Scenarios against the server, in the order they run (exports after the load scenarios, soak last: its submissions change the catalog). */
 const HTTP_SCENARIOS = ['healthz', 'record', 'search-repeated', 'search-distinct', 'mcp-distinct', 'mcp-repeated', 'exports', 'soak'];
+/** The scenarios of the sizes other than the main one: enough for the growth table. */
+const GROWTH_SCENARIOS = ['healthz', 'search-distinct', 'mcp-distinct'];
 /** Scenarios without the server, run after it stopped. */
 const LOCAL_SCENARIOS = ['hashes', 'publisher'];
 const DEFAULT_PUBLISHER_RUNS = '8,4,8:1';
+
+/** The catalog sizes to measure, ascending, and the main one among them. */
+function catalogSizes(): { sizes: number[]; main: number } {
+  const given = process.env.BENCH_SIZES;
+  const sizes = given
+    ? given.split(',').map((size) => Number(size.trim()))
+    : [...new Set([Math.min(SMALL_RECORDS, records), Math.min(MAIN_RECORDS, records), records])];
+  if (sizes.some((size) => !Number.isInteger(size) || size < 1)) throw new Error(`BENCH_SIZES must list positive integers, got "${given}"`);
+  sizes.sort((a, b) => a - b);
+  const main = sizes.includes(MAIN_RECORDS) ? MAIN_RECORDS : (sizes.at(-1) as number);
+  return { sizes, main };
+}
 
 /** The scenarios to run: BENCH_ONLY's choice (healthz first whenever the server runs) or all the main ones. */
 function chosenScenarios(): string[] {
@@ -102,12 +130,15 @@ let workFolder: string | undefined;
 let server: Server | undefined;
 let previewServer: PreviewServer | undefined;
 
+async function stopTheServer(): Promise<void> {
+  if (!server) return;
+  const how = await stopServer(server);
+  console.log(`server stopped (${how === 'clean' ? 'clean exit after SIGTERM' : 'KILLED: it did not exit within 15 s of SIGTERM'})`);
+  server = undefined;
+}
+
 async function cleanUp(): Promise<void> {
-  if (server) {
-    const how = await stopServer(server);
-    console.log(`server stopped (${how === 'clean' ? 'clean exit after SIGTERM' : 'KILLED: it did not exit within 15 s of SIGTERM'})`);
-    server = undefined;
-  }
+  await stopTheServer();
   await previewServer?.close();
   previewServer = undefined;
   if (workFolder) rmSync(workFolder, { recursive: true, force: true });
@@ -115,40 +146,37 @@ async function cleanUp(): Promise<void> {
 }
 
 /** MCP search calls with distinct arguments that the HTTP distinct mix never asked, so no cache can answer them. */
-function mcpDistinctSearches(count: number, asked: ReadonlySet<string>): { bodies: string[]; tags: string[] } {
+function mcpDistinctSearches(count: number, asked: ReadonlySet<string>): SearchPaths & { bodies: string[] } {
   const made = distinctSearches(Math.round(count * 1.2), 20261123);
-  const paths: string[] = [];
-  const tags: string[] = [];
+  const chosen: SearchPaths = { paths: [], tags: [], uses: [] };
   for (const [i, path] of made.paths.entries()) {
-    if (paths.length >= count) break;
+    if (chosen.paths.length >= count) break;
     if (asked.has(path)) continue;
-    paths.push(path);
-    tags.push(made.tags[i] ?? 'mcp');
+    chosen.paths.push(path);
+    chosen.tags.push(made.tags[i] ?? 'word');
+    chosen.uses.push(made.uses[i] ?? []);
   }
-  return { bodies: mcpSearchBodies(paths), tags };
+  return { ...chosen, bodies: mcpSearchBodies(chosen.paths) };
 }
 
-interface HttpOutcome {
-  results: Map<string, LoadResult>;
-  warmups: LoadResult[];
-  facts: ServerFacts;
-  exports?: ExportsResult;
-  soak?: SoakResult;
+/** The vocabulary the requests a distinct scenario actually sent drew on, and any repeat, printed. */
+function printDistinctness(name: string, result: LoadResult, list: SearchPaths): void {
+  const sent = list.uses.slice(0, Math.min(result.used, list.uses.length));
+  const coverage = vocabularyCoverage(sent).map((kind) => `${kind.kind} ${kind.used}/${kind.of}`).join(', ');
+  const distinct = result.distinct;
+  const verdict = distinct ? `${distinct.unique.toLocaleString('en-US')} distinct of ${distinct.sent.toLocaleString('en-US')} sent${repeated(result) ? ` — ${repeated(result)} REPEATED: this is a bug` : ''}` : 'not counted';
+  console.log(`      ${name}: ${verdict}; vocabulary used: ${coverage}`);
 }
 
-/** Generates and imports the catalog, starts the server, runs the load scenarios and stops it. */
-async function runHttp(scenarios: readonly string[]): Promise<HttpOutcome> {
-  workFolder = mkdtempSync(join(tmpdir(), 'archive-bench-'));
-  const catalogFile = join(workFolder, 'catalog.json');
-  const dataDir = join(workFolder, 'data');
-  const generated = await runTsx('scripts/catalog.ts', ['generate', '--count', String(records), '--out', catalogFile]);
-  console.log(`generate: ${generated.stdout.trim()}`);
-  const imported = await runTsx('scripts/catalog.ts', ['import', catalogFile], { ...process.env, ARCHIVE_DATA_DIR: dataDir, ARCHIVE_DEMO: '0', ARCHIVE_LOG_LEVEL: 'warn' });
-  const printed = /\((\d+) records\/s\)/.exec(imported.stdout);
-  const importRate = printed ? Number(printed[1]) : records / imported.seconds;
-  console.log(`import: ${imported.stdout.trim()} (${imported.seconds.toFixed(1)} s with process start)`);
+/** One catalog size: catalog and import, the server, the chosen scenarios, the server stopped. */
+async function runStage(size: number, scenarios: readonly string[], main: boolean, folder: string): Promise<Stage> {
+  const dataDir = join(folder, `data-${size}`);
+  console.log(`\n=== ${size.toLocaleString('en-US')} records${main ? ' (every scenario)' : ''} ===`);
+  const catalog = await prepareCatalog(folder, size, dataDir);
+  printCatalog(catalog);
+  const stage: Stage = { records: size, main, catalog, results: new Map(), warmups: [], coverage: [] };
 
-  const soak = scenarios.includes('soak') ? soakSettings() : undefined;
+  const soak = main && scenarios.includes('soak') ? soakSettings() : undefined;
   if (soak) {
     previewServer = await startPreviewServer(soak);
     console.log(`soak previews: ${previewServer.renderSeconds.toFixed(1)} s to render, served at http://${previewServer.host}/ for the server's own publisher`);
@@ -160,104 +188,113 @@ async function runHttp(scenarios: readonly string[]): Promise<HttpOutcome> {
   const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', ARCHIVE_DATA_DIR: dataDir, ARCHIVE_BASE_URL: origin, ARCHIVE_DEMO: '0', ARCHIVE_LOG_LEVEL: 'warn', ARCHIVE_RATE_LIMIT_READS: '0', ARCHIVE_RATE_LIMIT_INGEST: '0', ARCHIVE_INGEST_DAILY_QUOTA: '0', ...publishing };
   const spawned = performance.now();
   server = startServer(env);
-  const coldStart = await waitUntilReady(server, `${origin}/readyz`, spawned, 60);
+  const coldStart = await waitUntilReady(server, `${origin}/readyz`, spawned, 120);
   const ready = await getJson<{ catalog: { total: number } }>(`${origin}/readyz`);
   console.log(`server: pid ${server.pid}, ready in ${coldStart.toFixed(2)} s, ${ready.catalog.total.toLocaleString('en-US')} records, workers ${process.env.ARCHIVE_WORKERS || 'default'}`);
-  if (ready.catalog.total !== records) console.log(`!!! the server reports ${ready.catalog.total} records, ${records} were imported`);
+  if (ready.catalog.total !== size) console.log(`!!! the server reports ${ready.catalog.total} records, ${size} were imported`);
 
   const ids = await sampleIds(origin, ready.catalog.total);
   const recordList = recordPaths(ids);
-  const repeated = repeatedSearches();
+  const repeatedList = repeatedSearches();
   const made = performance.now();
   const distinct = distinctSearches(DISTINCT_SEARCHES + WARMUP_SEARCHES, 20261122);
   const warmupSearches = distinct.paths.splice(DISTINCT_SEARCHES);
   distinct.tags.splice(DISTINCT_SEARCHES);
+  distinct.uses.splice(DISTINCT_SEARCHES);
   const mcpChosen = scenarios.some((name) => name.startsWith('mcp-'));
-  const mcp = mcpChosen ? mcpDistinctSearches(MCP_DISTINCT_SEARCHES + WARMUP_SEARCHES, new Set([...distinct.paths, ...warmupSearches])) : { bodies: [], tags: [] };
+  const mcp = mcpChosen ? mcpDistinctSearches(MCP_DISTINCT_SEARCHES + WARMUP_SEARCHES, new Set([...distinct.paths, ...warmupSearches])) : { paths: [], tags: [], uses: [], bodies: [] };
   const mcpWarmup = mcp.bodies.splice(MCP_DISTINCT_SEARCHES);
-  mcp.tags.splice(MCP_DISTINCT_SEARCHES);
+  for (const list of [mcp.paths, mcp.tags, mcp.uses]) list.splice(MCP_DISTINCT_SEARCHES);
   console.log(
-    `paths: ${recordList.length} record reads of ${ids.length} ids, ${repeated.length} repeated searches, ${distinct.paths.length.toLocaleString('en-US')} distinct searches` +
+    `paths: ${recordList.length} record reads of ${ids.length} ids, ${repeatedList.length} repeated searches, ${distinct.paths.length.toLocaleString('en-US')} distinct searches` +
       `${mcpChosen ? `, ${mcp.bodies.length.toLocaleString('en-US')} distinct MCP calls` : ''} (made in ${((performance.now() - made) / 1000).toFixed(1)} s)`,
   );
 
   const base = { url: origin, connections, headers };
   const mcpBase = { ...base, headers: { ...headers, ...MCP_HEADERS }, method: 'POST' as const, paths: [MCP_PATH], bodyCheck: 'json-rpc' as const };
-  const warmups: LoadResult[] = [];
-  const warmup = await runLoad({ ...base, title: 'warm-up', seconds: warmupSeconds, paths: [...recordList, ...repeated, ...warmupSearches], unique: false });
-  warmups.push(warmup);
+  const warmup = await runLoad({ ...base, title: 'warm-up', seconds: warmupSeconds, paths: [...recordList, ...repeatedList, ...warmupSearches], unique: false });
+  stage.warmups.push(warmup);
   console.log(`warm-up: ${Math.round(warmup.requestsPerSecond)} req/s over record reads and searches`);
   printFailures('warm-up', warmup);
   if (mcpChosen) {
-    const mcpWarm = await runLoad({ ...mcpBase, title: 'mcp warm-up', seconds: Math.min(MCP_WARMUP_SECONDS, warmupSeconds), bodies: [...mcpSearchBodies(repeated), ...mcpWarmup], unique: false });
-    warmups.push(mcpWarm);
+    const mcpWarm = await runLoad({ ...mcpBase, title: 'mcp warm-up', seconds: Math.min(MCP_WARMUP_SECONDS, warmupSeconds), bodies: [...mcpSearchBodies(repeatedList), ...mcpWarmup], unique: false });
+    stage.warmups.push(mcpWarm);
     console.log(`MCP warm-up: ${Math.round(mcpWarm.requestsPerSecond)} req/s over search_specimens calls`);
     printFailures('mcp warm-up', mcpWarm);
   }
   const rssWarm = treeRss(server.pid);
   console.log(`RSS after warm-up: ${rssWarm.megabytes} MB in ${rssWarm.processes} processes (MB each: ${rssWarm.detail})`);
 
+  const lists = new Map<string, SearchPaths>([['search-distinct', distinct], ['mcp-distinct', mcp]]);
   const configs: Record<string, () => LoadConfig> = {
     healthz: () => ({ ...base, title: 'healthz', seconds, paths: ['/healthz'], unique: false }),
     record: () => ({ ...base, title: 'record', seconds, paths: recordList, unique: false }),
-    'search-repeated': () => ({ ...base, title: 'search-repeated', seconds, paths: repeated, unique: false }),
+    'search-repeated': () => ({ ...base, title: 'search-repeated', seconds, paths: repeatedList, unique: false }),
     'search-distinct': () => ({ ...base, title: 'search-distinct', seconds, paths: distinct.paths, tags: distinct.tags, unique: true }),
-    'mcp-distinct': () => ({ ...mcpBase, title: 'mcp-distinct', seconds, bodies: mcp.bodies, tags: mcp.tags, unique: true }),
-    'mcp-repeated': () => ({ ...mcpBase, title: 'mcp-repeated', seconds, bodies: mcpSearchBodies(repeated), unique: false }),
+    'mcp-distinct': () => ({ ...mcpBase, title: 'mcp-distinct', seconds, bodies: mcp.bodies, tags: mcp.tags, keys: mcp.paths, unique: true }),
+    'mcp-repeated': () => ({ ...mcpBase, title: 'mcp-repeated', seconds, bodies: mcpSearchBodies(repeatedList), unique: false }),
   };
   for (const [i, kind] of [...QUERY_CLASSES, ...EXTRA_CLASSES].entries()) {
-    configs[`distinct:${kind}`] = () => {
+    const name = `distinct:${kind}`;
+    configs[name] = () => {
       const list = distinctSearches(DISTINCT_SEARCHES / 2, 777 + i, [kind as QueryClass]);
-      return { ...base, title: `distinct:${kind}`, seconds, paths: list.paths, unique: true };
+      lists.set(name, list);
+      return { ...base, title: name, seconds, paths: list.paths, unique: true };
     };
   }
 
   const load = scenarios.filter((name) => configs[name]);
   console.log(`load (${load.join(', ')}):`);
-  const results = new Map<string, LoadResult>();
   for (const name of load) {
     const make = configs[name];
     if (!make) continue;
     await sleep(SETTLE_MS);
     const result = await runLoad(make());
-    results.set(name, result);
+    stage.results.set(name, result);
     const http = MCP_COUNTERPART[name];
-    const counterpart = http ? results.get(http) : undefined;
-    printScenario(name, result, results.get('healthz'), http && counterpart ? { name: http, result: counterpart } : undefined);
+    const counterpart = http ? stage.results.get(http) : undefined;
+    printScenario(name, result, stage.results.get('healthz'), http && counterpart ? { name: http, result: counterpart } : undefined);
+    const list = lists.get(name);
+    if (list) {
+      printDistinctness(name, result, list);
+      stage.coverage.push({ scenario: name, kinds: vocabularyCoverage(list.uses.slice(0, result.used)) });
+    }
   }
   const rssLoad = treeRss(server.pid);
   console.log(`RSS after load: ${rssLoad.megabytes} MB in ${rssLoad.processes} processes (MB each: ${rssLoad.detail})`);
-  let exports: ExportsResult | undefined;
-  if (scenarios.includes('exports')) {
+  if (main && scenarios.includes('exports')) {
     console.log(`exports (one at a time, uncompressed unless marked; RSS of the server's processes sampled every 50 ms):`);
-    exports = { total: ready.catalog.total, downloads: [], processes: [] };
+    stage.exports = { total: ready.catalog.total, downloads: [], processes: [] };
     for (const { path, encoding } of EXPORT_DOWNLOADS) {
       await sleep(SETTLE_MS);
       const download = await downloadExport(origin, path, encoding, server.pid, ready.catalog.total);
-      exports.downloads.push(download);
+      stage.exports.downloads.push(download);
       printExportDownload(download);
     }
-    exports.processes = overallMemory(exports.downloads);
-    printExportsOverall(exports);
+    stage.exports.processes = overallMemory(stage.exports.downloads);
+    printExportsOverall(stage.exports);
   }
-  let soakResult: SoakResult | undefined;
   if (soak && previewServer) {
     console.log(
       `soak (mixed reads, searches, timeline, pages and MCP calls at ${soak.connections} connections for ${soak.seconds} s after a ${soak.warmupSeconds} s warm-up, ` +
         `while submissions are sent over HTTP and published throughout (${warmupSubmissions(soak)} in the warm-up, ${soak.submissions} in the run); RSS of the server's processes sampled every second):`,
     );
     await sleep(SETTLE_MS);
-    soakResult = await runSoak({ origin, serverPid: server.pid, env, ids, previews: previewServer }, soak);
-    printSoak(soakResult, results.get('healthz'));
+    stage.soak = await runSoak({ origin, serverPid: server.pid, env, ids, previews: previewServer }, soak);
+    printSoak(stage.soak, stage.results.get('healthz'));
   }
   // The publisher's warning that private media addresses are allowed is expected when the soak runs.
   const serverLines = server.lines.filter((line) => !line.includes('ARCHIVE_ALLOW_PRIVATE_MEDIA'));
-  await cleanUp();
+  await stopTheServer();
+  await previewServer?.close();
+  previewServer = undefined;
+  rmSync(dataDir, { recursive: true, force: true });
   if (serverLines.length) {
     console.log(`!!! the server wrote ${serverLines.length} line(s) at warn or above; the first:`);
     for (const line of serverLines.slice(0, 10)) console.log(`    ${line.slice(0, 400)}`);
   }
-  return { results, warmups, exports, soak: soakResult, facts: { importRecordsPerSecond: importRate, coldStartSeconds: coldStart, rssAfterWarmup: rssWarm.megabytes, rssAfterLoad: rssLoad.megabytes, processes: rssLoad.processes } };
+  stage.server = { coldStartSeconds: coldStart, rssAfterWarmup: rssWarm.megabytes, rssAfterLoad: rssLoad.megabytes, processes: rssLoad.processes };
+  return stage;
 }
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -265,32 +302,29 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
 async function main(): Promise<number> {
   const began = performance.now();
   const scenarios = chosenScenarios();
-  console.log(`machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown cpu'}), ${Math.round(totalmem() / 2 ** 30)} GB, node ${process.version}, ${process.platform}/${process.arch}`);
+  const { sizes, main: mainSize } = catalogSizes();
+  const started = new Date();
+  console.log(`machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown cpu'}), ${Math.round(totalmem() / 2 ** 30)} GB, node ${process.version}, ${process.platform}/${process.arch}; ${started.toISOString()}`);
   const busy = loadavg()[0] ?? 0;
   console.log(`load average before: ${busy.toFixed(2)}${busy > availableParallelism() / 2 ? ' — the machine was busy in the last minute (other work, or a previous run); figures may be low and noisy' : ''}`);
   const http = scenarios.some((name) => !LOCAL_SCENARIOS.includes(name));
-  if (http) console.log(`bench: ${records.toLocaleString('en-US')} records, ${connections} connections, ${seconds} s per scenario, warm-up ${warmupSeconds} s, Accept-Encoding ${headers?.['accept-encoding'] ?? 'none'}`);
+  if (http) console.log(`bench: catalogs of ${sizes.map((size) => size.toLocaleString('en-US')).join(', ')} records (every scenario at ${mainSize.toLocaleString('en-US')}), ${connections} connections, ${seconds} s per scenario, warm-up ${warmupSeconds} s, Accept-Encoding ${headers?.['accept-encoding'] ?? 'none'}`);
   console.log(`scenarios: ${scenarios.join(', ')}`);
 
-  const facts: Facts = {};
+  const facts: Facts = { stages: [] };
   const problems: string[] = [];
-  let results = new Map<string, LoadResult>();
-  let warmups: LoadResult[] = [];
   if (http) {
-    const outcome = await runHttp(scenarios);
-    ({ results, warmups } = outcome);
-    facts.server = outcome.facts;
-    if (outcome.exports) {
-      facts.exports = outcome.exports;
-      if (exportsFailed(outcome.exports)) problems.push('exports');
-    }
-    if (outcome.soak) {
-      facts.soak = outcome.soak;
-      if (soakFailed(outcome.soak)) problems.push('soak');
+    workFolder = mkdtempSync(join(tmpdir(), 'archive-bench-'));
+    for (const size of sizes) {
+      const isMain = size === mainSize;
+      const stage = await runStage(size, isMain ? scenarios : scenarios.filter((name) => GROWTH_SCENARIOS.includes(name)), isMain, workFolder);
+      facts.stages.push(stage);
+      if (stage.exports && exportsFailed(stage.exports)) problems.push(`exports (${size})`);
+      if (stage.soak && soakFailed(stage.soak)) problems.push(`soak (${size})`);
     }
   }
   if (scenarios.includes('hashes')) {
-    console.log('duplicate lookup (HashIndex in its own process, server stopped):');
+    console.log('\nduplicate lookup (HashIndex in its own process, server stopped):');
     try {
       facts.hashes = await runHashes();
       printHashes(facts.hashes);
@@ -301,7 +335,7 @@ async function main(): Promise<number> {
   }
   if (scenarios.includes('publisher')) {
     const runs = process.env.BENCH_PUBLISHER_RUNS || DEFAULT_PUBLISHER_RUNS;
-    console.log(`publisher (its own process, server stopped; ${setting('BENCH_SUBMISSIONS', 100)} submissions of 3 previews per run; runs ${runs}):`);
+    console.log(`\npublisher (its own process, server stopped; ${setting('BENCH_SUBMISSIONS', 100)} submissions of 3 previews per run; runs ${runs}):`);
     try {
       facts.publisher = await runPublisher({ ...process.env, BENCH_PUBLISHER_RUNS: runs });
       printPublisher(facts.publisher);
@@ -312,20 +346,31 @@ async function main(): Promise<number> {
     }
   }
 
-  const checks = [...goals(results, facts), ...soakGoals(facts.soak)];
-  console.log('goals:');
+  const mainStage = facts.stages.find((stage) => stage.main);
+  const checks = [...goals(facts), ...soakGoals(mainStage?.soak)];
+  console.log('\ngoals:');
   printGoals(checks);
   console.log(`load average after: ${(loadavg()[0] ?? 0).toFixed(2)} (1 min)`);
-  const setup = http ? `, ${records.toLocaleString('en-US')} records, ${connections} connections, ${seconds} s each` : '';
+  const setup = http ? `, ${connections} connections, ${seconds} s each` : '';
   console.log(`summary (${availableParallelism()} cores, node ${process.version}${setup}, total run ${((performance.now() - began) / 1000).toFixed(0)} s):`);
-  printTable(results, facts);
-  printSoakSummary(facts.soak);
-  const failed = [...results.values(), ...warmups].filter((result) => badCount(result) > 0);
-  if (failed.length) console.log(`!!! FAILED REQUESTS in ${failed.map((result) => result.title).join(', ')}: see above; this is a bug`);
+  if (mainStage) printTable(mainStage, facts);
+  printSoakSummary(mainStage?.soak);
+  if (facts.stages.length) printGrowth(facts.stages);
+  if (facts.stages.length > 1) {
+    const plotFile = process.env.BENCH_PLOT || join(ROOT, 'bench-data', 'growth.svg');
+    mkdirSync(dirname(plotFile), { recursive: true });
+    const note = `${availableParallelism()} cores, node ${process.version}, ${connections} connections, ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, load average ${busy.toFixed(1)} before`;
+    writeFileSync(plotFile, growthPlot('Latency of distinct searches against catalog size', note, growthSeries(facts.stages)));
+    console.log(`growth plot: ${plotFile}`);
+  }
+  const failed = facts.stages.flatMap((stage) => [...stage.results.values(), ...stage.warmups].filter((result) => badCount(result) > 0 || repeated(result) > 0).map((result) => `${result.title} (${stage.records})`));
+  if (failed.length) console.log(`!!! FAILED REQUESTS OR REPEATS in ${failed.join(', ')}: see above; this is a bug`);
   if (problems.length) console.log(`!!! FAILED: ${problems.join(', ')}: see above; this is a bug`);
   if (process.env.BENCH_JSON) {
-    writeFileSync(process.env.BENCH_JSON, `${JSON.stringify({ records, seconds, connections, cores: availableParallelism(), node: process.version, facts, goals: checks, results: Object.fromEntries(results) }, null, 2)}\n`);
+    const stages = facts.stages.map((stage) => ({ ...stage, results: Object.fromEntries(stage.results) }));
+    writeFileSync(process.env.BENCH_JSON, `${JSON.stringify({ started, sizes, connections, seconds, cores: availableParallelism(), node: process.version, facts: { ...facts, stages }, goals: checks }, null, 2)}\n`);
   }
+  await cleanUp();
   return failed.length || problems.length ? 1 : 0;
 }
 

@@ -25,8 +25,13 @@ export interface LoadConfig {
   bodyCheck?: BodyCheck;
   /** A class name per request (same length as the list), for per-class latency; optional. */
   tags?: string[];
-  /** Whether the requests must never repeat during the run; the result says if they ran out. */
+  /**
+   * Whether the requests must never repeat during the run: the load process then counts the
+   * distinct requests it sent against all it sent, and any repeat fails the scenario.
+   */
   unique: boolean;
+  /** What must not repeat, one per request (e.g. the search an MCP body stands for); the path and body by default. */
+  keys?: string[];
   headers?: Record<string, string>;
 }
 
@@ -69,6 +74,8 @@ export interface LoadResult {
   /** How many paths were handed out; more than paths.length means a unique list wrapped around. */
   used: number;
   wrapped: boolean;
+  /** For a unique scenario: requests sent and how many of them were distinct (counted by the load process as it sent them). */
+  distinct?: { sent: number; unique: number };
   byTag: TagStats[];
   failures: Failure[];
   /** CPU the load process itself used, in % of one core: on a small machine it competes with the server. */
@@ -262,4 +269,19 @@ export interface SoakResult {
   /** Server processes that appeared or vanished during the run (a worker restarted). */
   processChanges: number;
   renderSeconds: number;
+}
+
+/** One catalog size as written before the server starts: the file, the bare reference insert, the import and the sizes. */
+export interface CatalogFacts {
+  records: number;
+  catalogMegabytes: number;
+  generateSeconds: number;
+  /** The same file into one FTS5 table and nothing else (scripts/bench/bare-insert.ts); its database's size. */
+  bare: { records: number; seconds: number; recordsPerSecond: number; peakRssMegabytes: number; megabytes: number };
+  /** `npm run catalog -- import` as it timed itself (both passes), and the import process's peak RSS. */
+  import: { seconds: number; recordsPerSecond: number; peakRssMegabytes: number };
+  /** The database file with its WAL; of it, the search index (every search table and index) and the records. */
+  databaseMegabytes: number;
+  indexMegabytes: number;
+  recordsMegabytes: number;
 }
