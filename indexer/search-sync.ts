@@ -1,24 +1,36 @@
 /**
  * The index sync: keeps a search index that is not written with the store (Meilisearch) current
- * by following the store's change feed. Works with any RecordStore and any SearchIndex.
+ * by following the store's change feed. Works with any RecordStore and any SearchIndex. The
+ * guarantee: every committed change reaches the index, in order, at least once.
  *
- * - Position: a checkpoint in the store (`search-sync`), advanced only after the index confirmed
- *   the batch; a crash replays at most one batch, and replays are harmless (upsert and remove
- *   by id are idempotent).
- * - Order: changes and removals are read as two lists after the checkpoint and merged by change
- *   number, so for each id only its latest event counts (re-published after a removal: upsert;
- *   removed after an edit: remove).
- * - Several followers: each pass ends only with a read of the feed that comes back empty, made
- *   after the pass's last write. A follower that wrote an older version over a newer one (read
- *   before the record changed, written after another follower indexed the change) therefore
- *   reads the newer change in its own next batch and writes it again: passes converge on the
- *   store's state. The shared checkpoint may step back when passes overlap, which only replays.
- * - Drift: a periodic reconcile compares the catalog's size with the index's count once the feed
- *   is drained, and repairs a difference with a full resync pass.
+ * - Reads: each batch first reads the store's change number (the head), then the changed records
+ *   and the removals after the checkpoint and at most the head. Change numbers are handed out in
+ *   commit order, so everything up to the head is committed and visible to the two reads that
+ *   follow; a transaction committing between them carries numbers above the head and is left for
+ *   the next batch. Without the head, a transaction committing between the two reads (an edit and
+ *   a removal together) could put its removal in the batch and its edit after the checkpoint.
+ * - Position: a checkpoint in the store (`search-sync`), never beyond the head, advanced only after
+ *   the index confirmed the batch; a crash replays at most one batch, and replays are harmless
+ *   (upsert and remove by id are idempotent).
+ * - Order: both lists are merged by change number, so for each id only its latest event counts
+ *   (re-published after a removal: upsert; removed after an edit: remove).
+ * - Several followers: each pass ends only with a head read that finds nothing new, made after
+ *   the pass's last write. A follower that wrote an older version over a newer one (read before
+ *   the record changed, written after another follower indexed the change) therefore reads the
+ *   newer change in its own next batch and writes it again: passes converge on the store's
+ *   state. The shared checkpoint may step back when passes overlap, which only replays.
+ * - Drift: a periodic reconcile compares the index with the store record by record (each index
+ *   entry keeps the change number of its version; see version-digest.ts) and repairs exactly the
+ *   records that differ.
+ * - Removals every follower has read are pruned from the store (pruneRemovals), one reconcile
+ *   period after the checkpoint passed them.
  */
 import type { RecordRemoval, RecordStore, SearchIndex } from '../src/domain/ports.ts';
-import type { CanonicalRecord, StoredRecord } from '../src/domain/record.ts';
+import { LANGS } from '../src/domain/record.ts';
+import type { StoredRecord } from '../src/domain/record.ts';
 import type { Logger } from '../src/logger.ts';
+import { addDifferences, differingBuckets, digestOf, versionsIn } from './version-digest.ts';
+import type { VersionDifferences } from './version-digest.ts';
 
 /** The name of the sync's checkpoint in the store. */
 export const SEARCH_SYNC_CHECKPOINT = 'search-sync';
@@ -32,15 +44,14 @@ export interface FeedBatch {
 }
 
 /**
- * Merges one read of both lists (each at most `limit` long, read after the same change number).
- * A full list may go on beyond its last entry, so the batch reaches only as far as the shorter
- * of the full lists; within that, the latest event of each id wins. Undefined when both are empty.
+ * Merges one read of both lists (each at most `limit` long, read after the same change number
+ * and bounded by `head`). A full list may go on beyond its last entry, so the batch reaches only
+ * as far as the shorter of the full lists, and never beyond the head; within that, the latest
+ * event of each id wins.
  */
-export function mergeFeed(changes: readonly StoredRecord[], removals: readonly RecordRemoval[], limit: number): FeedBatch | undefined {
-  if (changes.length === 0 && removals.length === 0) return undefined;
+export function mergeFeed(changes: readonly StoredRecord[], removals: readonly RecordRemoval[], limit: number, head: number): FeedBatch {
   const reach = (list: readonly { seq: number }[]): number => (list.length >= limit ? (list.at(-1)?.seq ?? Infinity) : Infinity);
-  const seen = [...changes.map((change) => change.seq), ...removals.map((removal) => removal.seq)];
-  const through = Math.min(reach(changes), reach(removals), Math.max(...seen));
+  const through = Math.min(reach(changes), reach(removals), head);
   const latest = new Map<string, { seq: number; record?: StoredRecord }>();
   const consider = (id: string, seq: number, record?: StoredRecord): void => {
     if (seq > through) return;
@@ -58,15 +69,19 @@ export function mergeFeed(changes: readonly StoredRecord[], removals: readonly R
   return { upserts, removals: removed, through };
 }
 
-function canonical(record: StoredRecord): CanonicalRecord {
-  const { seq: _seq, ...rest } = record;
-  return rest;
+/** The next batch after change number `after`: the head first, then both lists up to it. Undefined when nothing is newer. */
+export async function readBatch(store: RecordStore, after: number, limit: number): Promise<FeedBatch | undefined> {
+  const head = (await store.catalogState()).changeNumber;
+  if (head <= after) return undefined;
+  const changes = await store.changesSince(after, limit, head);
+  const removals = await store.removalsSince(after, limit, head);
+  return mergeFeed(changes, removals, limit, head);
 }
 
 /** Applies one batch to the index: removals and upserts touch different ids, so order is free. */
 async function applyBatch(index: SearchIndex, batch: FeedBatch): Promise<void> {
   await index.remove(batch.removals);
-  await index.upsert(batch.upserts.map(canonical));
+  await index.upsert(batch.upserts);
 }
 
 /** What a sync pass did. */
@@ -77,87 +92,70 @@ export interface SyncReport {
 }
 
 /**
- * Applies every change after `from` to the index without touching the checkpoint (used after a
- * rebuild swap, to replay what happened while the fresh index was filled). Returns the change
- * number reached.
+ * Applies every change after `from` to the index, without a checkpoint when `checkpoint` is left
+ * out (used after a rebuild swap, to replay what happened while the fresh index was filled) or
+ * advancing it after each batch. Returns the change number reached.
  */
-export async function replayFeed(store: RecordStore, index: SearchIndex, from: number, batchSize = 500): Promise<SyncReport> {
+async function follow(store: RecordStore, index: SearchIndex, from: number, batchSize: number, checkpoint?: string): Promise<SyncReport> {
   const report: SyncReport = { upserted: 0, removed: 0, checkpoint: from };
   for (;;) {
-    const batch = mergeFeed(await store.changesSince(report.checkpoint, batchSize), await store.removalsSince(report.checkpoint, batchSize), batchSize);
+    const batch = await readBatch(store, report.checkpoint, batchSize);
     if (!batch) return report;
     await applyBatch(index, batch);
+    if (checkpoint) await store.writeCheckpoint(checkpoint, batch.through);
     report.upserted += batch.upserts.length;
     report.removed += batch.removals.length;
     report.checkpoint = batch.through;
   }
+}
+
+/** Applies every change after `from` to the index without touching any checkpoint. */
+export async function replayFeed(store: RecordStore, index: SearchIndex, from: number, batchSize = 500): Promise<SyncReport> {
+  return follow(store, index, from, batchSize);
 }
 
 /** Follows the feed from the stored checkpoint until it is drained, advancing the checkpoint after each batch. */
 export async function syncOnce(store: RecordStore, index: SearchIndex, batchSize = 500, checkpoint = SEARCH_SYNC_CHECKPOINT): Promise<SyncReport> {
-  const start = await store.readCheckpoint(checkpoint);
-  const report: SyncReport = { upserted: 0, removed: 0, checkpoint: start };
-  for (;;) {
-    const batch = mergeFeed(await store.changesSince(report.checkpoint, batchSize), await store.removalsSince(report.checkpoint, batchSize), batchSize);
-    if (!batch) return report;
-    await applyBatch(index, batch);
-    await store.writeCheckpoint(checkpoint, batch.through);
-    report.upserted += batch.upserts.length;
-    report.removed += batch.removals.length;
-    report.checkpoint = batch.through;
-  }
+  return follow(store, index, await store.readCheckpoint(checkpoint), batchSize, checkpoint);
+}
+
+/** How many records of each kind of difference a reconcile found and repaired. */
+export interface RepairCounts {
+  missing: number;
+  stale: number;
+  extra: number;
 }
 
 /** The result of comparing the catalog with the index. */
-export type ReconcileOutcome =
-  | { kind: 'in-step'; total: number }
-  | { kind: 'moving' }
-  | { kind: 'repaired'; total: number; indexedBefore: number }
-  | { kind: 'still-drifting'; total: number; indexed: number };
+export type ReconcileOutcome = { kind: 'in-step'; total: number } | { kind: 'moving' } | ({ kind: 'repaired'; total: number } & RepairCounts);
 
-/**
- * Every record upserted again, and every removed id that the store no longer holds removed
- * again. Slow (reads the whole catalog) and only run when counts disagree.
- */
-export async function resyncAll(store: RecordStore, index: SearchIndex, batchSize = 500): Promise<void> {
-  let batch: CanonicalRecord[] = [];
-  for await (const record of store.streamRecords(batchSize)) {
-    batch.push(canonical(record));
-    if (batch.length >= batchSize) {
-      await index.upsert(batch);
-      batch = [];
-    }
-  }
-  await index.upsert(batch);
-  for (let after = 0; ; ) {
-    const removals = await store.removalsSince(after, batchSize);
-    if (removals.length === 0) break;
-    const ids = [...new Set(removals.map((removal) => removal.id))];
-    const present = new Set((await store.getRecords(ids)).map((record) => record.id));
-    await index.remove(ids.filter((id) => !present.has(id)));
-    after = removals.at(-1)?.seq ?? after;
-    if (removals.length < batchSize) break;
-  }
+/** Writes the store's current version of `ids` into the index, in batches; ids the store no longer holds are skipped. */
+async function rewrite(store: RecordStore, index: SearchIndex, ids: readonly string[], batchSize: number): Promise<void> {
+  for (let start = 0; start < ids.length; start += batchSize) await index.upsert(await store.getRecords(ids.slice(start, start + batchSize)));
 }
 
 /**
- * Compares the catalog's size with the index's count, only when the feed is drained and nothing
- * moved while counting (otherwise `moving`), and repairs a difference with a full resync.
+ * Compares the index with the store record by record: every index entry's change number against
+ * the store's, in both languages (version-digest.ts). Runs only once the feed is drained
+ * (otherwise `moving`: the sync catches up first). Records missing from the index or held in
+ * another version are written again, entries the store no longer holds are removed, and the feed
+ * is then replayed from the change number read at the start, so a record that changed while the
+ * comparison ran ends in its latest version whatever the comparison concluded about it.
  */
 export async function reconcile(store: RecordStore, index: SearchIndex, batchSize = 500, checkpoint = SEARCH_SYNC_CHECKPOINT): Promise<ReconcileOutcome> {
   const before = await store.catalogState();
-  const position = await store.readCheckpoint(checkpoint);
-  const drained = (await store.changesSince(position, 1)).length === 0 && (await store.removalsSince(position, 1)).length === 0;
-  const indexed = await index.count();
-  const after = await store.catalogState();
-  if (!drained || after.changeNumber !== before.changeNumber) return { kind: 'moving' };
-  if (indexed === before.total) return { kind: 'in-step', total: before.total };
-  await resyncAll(store, index, batchSize);
-  // Anything that changed while the catalog was read is written again after it, so no version read early is left last.
+  if (before.changeNumber > (await store.readCheckpoint(checkpoint))) return { kind: 'moving' };
+  const stored = await digestOf(store.streamVersions(batchSize));
+  const buckets = new Set<number>();
+  for (const lang of LANGS) for (const bucket of differingBuckets(stored, await digestOf(index.streamVersions(lang, batchSize)))) buckets.add(bucket);
+  if (buckets.size === 0) return { kind: 'in-step', total: stored.count };
+  const storeVersions = await versionsIn(store.streamVersions(batchSize), buckets);
+  const differences: VersionDifferences = { missing: new Set(), stale: new Set(), extra: new Set() };
+  for (const lang of LANGS) addDifferences(differences, storeVersions, await versionsIn(index.streamVersions(lang, batchSize), buckets));
+  await rewrite(store, index, [...new Set([...differences.missing, ...differences.stale])], batchSize);
+  await index.remove([...differences.extra]);
   await replayFeed(store, index, before.changeNumber, batchSize);
-  const indexedAfter = await index.count();
-  const total = (await store.catalogState()).total;
-  return indexedAfter === total ? { kind: 'repaired', total, indexedBefore: indexed } : { kind: 'still-drifting', total, indexed: indexedAfter };
+  return { kind: 'repaired', total: stored.count, missing: differences.missing.size, stale: differences.stale.size, extra: differences.extra.size };
 }
 
 /** How often the follower looks at the feed and compares counts. */
@@ -185,6 +183,8 @@ export function startSearchSync(store: RecordStore, index: SearchIndex, logger: 
   let stopped = false;
   let wake: (() => void) | undefined;
   let lastReconcile = Date.now();
+  /** The checkpoint at the previous reconcile: removals up to it are read by every pass that was running then. */
+  let consumed: number | undefined;
   const pause = (ms: number): Promise<void> =>
     new Promise((resolve) => {
       const timer = setTimeout(resolve, ms);
@@ -202,8 +202,9 @@ export function startSearchSync(store: RecordStore, index: SearchIndex, logger: 
         if (Date.now() - lastReconcile >= settings.reconcileEveryMs) {
           const outcome = await reconcile(store, index, settings.batchSize, settings.checkpoint);
           if (outcome.kind !== 'moving') lastReconcile = Date.now();
-          if (outcome.kind === 'repaired') logger.warn('search index drifted from the store and was resynced', { ...outcome });
-          if (outcome.kind === 'still-drifting') logger.error('search index still differs from the store after a resync; rebuild it with npm run reindex', { ...outcome });
+          if (outcome.kind === 'repaired') logger.warn('search index differed from the store and was repaired', { ...outcome });
+          if (consumed !== undefined) await store.pruneRemovals(consumed);
+          consumed = report.checkpoint;
         }
       } catch (error) {
         logger.error('search index sync failed; retrying', { error });

@@ -3,7 +3,8 @@
  * into fresh indexes (`specimens_zh_new`, `specimens_en_new`) with the current settings, one
  * swap task puts both in place of the live ones, and the old contents are deleted; searches are
  * answered by the live indexes throughout. Changes made while the fresh indexes were filled are
- * replayed from the change feed after the swap.
+ * replayed from the change feed after the swap. While it runs, a checkpoint named `reindex` holds
+ * the removals it will replay back from pruning.
  *
  * The embedded deployment has nothing to rebuild: its FTS5 index is written in the same
  * transaction as each record. The command says so and exits with status 2.
@@ -13,6 +14,9 @@ import { openBackend } from '../src/backend.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { rebuildIndexes } from '../src/search/meili/rebuild.ts';
+
+/** The checkpoint that keeps the removals made during a rebuild until it has replayed them. */
+const REINDEX_CHECKPOINT = 'reindex';
 
 /** Why the command does nothing on the embedded deployment. */
 const EMBEDDED_REFUSAL =
@@ -28,6 +32,7 @@ async function main(): Promise<number> {
   const backend = await openBackend(config, { migrate: false });
   try {
     const from = (await backend.store.catalogState()).changeNumber;
+    await backend.store.writeCheckpoint(REINDEX_CHECKPOINT, from);
     const started = Date.now();
     logger.info('reindex started', { changeNumber: from });
     let lastLogged = 0;
@@ -38,6 +43,7 @@ async function main(): Promise<number> {
       }
     });
     const replayed = await replayFeed(backend.store, backend.search, from);
+    await backend.store.deleteCheckpoint(REINDEX_CHECKPOINT);
     logger.info('reindex done', { documents: report.documents, swapped: report.swapped, replayedChanges: replayed.upserted + replayed.removed, seconds: Math.round((Date.now() - started) / 1000) });
     return 0;
   } finally {

@@ -1,4 +1,4 @@
-import type { CanonicalRecord, Kind, StoredRecord } from './record.ts';
+import type { CanonicalRecord, Kind, Lang, StoredRecord } from './record.ts';
 import type { SearchHits, SearchQuery } from './search-query.ts';
 import type { Submission, SubmissionOutcome, SubmissionRecord, TokenRecord, TokenScope } from './submission.ts';
 
@@ -18,7 +18,25 @@ export interface RecordRemoval {
   seq: number;
 }
 
-/** Canonical storage of records. Implemented by the embedded (SQLite) and MongoDB adapters. */
+/** A record's id with the change number of one version of it (null: an index entry written without one). */
+export interface RecordVersion {
+  id: string;
+  seq: number | null;
+}
+
+/**
+ * A record as a search index takes it: canonical, with the change number of this version when
+ * the writer knows it, which the index keeps so its contents can be compared with the store's.
+ */
+export type IndexRecord = CanonicalRecord & { seq?: number };
+
+/**
+ * Canonical storage of records. Implemented by the embedded (SQLite) and MongoDB adapters.
+ *
+ * The change feed: every write takes change numbers in commit order (no number becomes visible
+ * after a higher one), so `catalogState().changeNumber` read first bounds what a follower may
+ * take as read: every change up to it is visible to the feed reads made after it.
+ */
 export interface RecordStore {
   /** Inserts or replaces records by id, each getting a new change number. */
   putRecords(records: readonly CanonicalRecord[]): Promise<void>;
@@ -33,13 +51,23 @@ export interface RecordStore {
   streamRecords(batchSize?: number): AsyncIterable<StoredRecord>;
   /** The records of one kind written most recently, highest change number first (the feeds' newest works). */
   latestRecords(kind: Kind, limit: number): Promise<StoredRecord[]>;
-  /** Records changed after a change number, in change order (the change feed). */
-  changesSince(changeNumber: number, limit: number): Promise<StoredRecord[]>;
-  /** Ids removed after a change number, each with the change number of its removal, in change order. */
-  removalsSince(changeNumber: number, limit: number): Promise<RecordRemoval[]>;
+  /** Every record's id and change number, in id order, read in batches (cheaper than streamRecords). */
+  streamVersions(batchSize?: number): AsyncIterable<RecordVersion>;
+  /** Records changed after a change number (and at most `upTo`), in change order (the change feed). */
+  changesSince(changeNumber: number, limit: number, upTo?: number): Promise<StoredRecord[]>;
+  /** Ids removed after a change number (and at most `upTo`), each with the change number of its removal, in change order. */
+  removalsSince(changeNumber: number, limit: number, upTo?: number): Promise<RecordRemoval[]>;
   /** A follower's position in the change feed (e.g. the search index sync); 0 when never written. */
   readCheckpoint(name: string): Promise<number>;
   writeCheckpoint(name: string, changeNumber: number): Promise<void>;
+  /** Forgets a follower's position (a follower that is gone, or a rebuild that finished). */
+  deleteCheckpoint(name: string): Promise<void>;
+  /**
+   * Deletes the removals numbered at most `through` that every follower has read: never one above
+   * the lowest stored checkpoint. Returns how many were deleted.
+   */
+  pruneRemovals(through: number): Promise<number>;
+  /** The catalog's state; its change number is read before, and bounds, a follower's feed reads. */
   catalogState(): Promise<CatalogState>;
   /** Every record whose model label is exactly this one, of any kind, earliest (date, then id) first. */
   findByModel(model: string): Promise<StoredRecord[]>;
@@ -54,9 +82,11 @@ export interface RecordStore {
 
 /** Full-text search over localized records. Implemented by the embedded (FTS5) and Meilisearch adapters. */
 export interface SearchIndex {
-  /** Indexes records in both languages, replacing earlier versions with the same id. */
-  upsert(records: readonly CanonicalRecord[]): Promise<void>;
+  /** Indexes records in both languages, replacing earlier versions with the same id, keeping each one's change number. */
+  upsert(records: readonly IndexRecord[]): Promise<void>;
   remove(ids: readonly string[]): Promise<void>;
+  /** Every record indexed in one language with the change number of the version held, in no particular order. */
+  streamVersions(lang: Lang, batchSize?: number): AsyncIterable<RecordVersion>;
   search(query: SearchQuery): Promise<SearchHits>;
   /** Number of indexed records. */
   count(): Promise<number>;

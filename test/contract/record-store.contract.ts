@@ -119,12 +119,51 @@ export function recordStoreContract(name: string, open: StoreFactory): void {
       expect((await store.removalsSince(before, 10)).map((removal) => removal.id)).to.deep.equal([old.id]);
     });
 
-    it('keeps named checkpoints of change-feed followers', async () => {
+    it('keeps named checkpoints of change-feed followers, and forgets one asked to', async () => {
       expect(await store.readCheckpoint('search-sync')).to.equal(0);
       await store.writeCheckpoint('search-sync', 42);
       await store.writeCheckpoint('other', 7);
       expect(await store.readCheckpoint('search-sync')).to.equal(42);
       expect(await store.readCheckpoint('other')).to.equal(7);
+      await store.deleteCheckpoint('other');
+      expect(await store.readCheckpoint('other')).to.equal(0);
+      expect(await store.readCheckpoint('search-sync')).to.equal(42);
+    });
+
+    it('bounds both feed lists by a change number read before them', async () => {
+      const records = [makeRecord(), makeRecord(), makeRecord()];
+      await store.putRecords(records);
+      const head = (await store.catalogState()).changeNumber;
+      await store.deleteRecords([records[0]?.id ?? '']);
+      await store.putRecords([makeRecord()]);
+      expect((await store.changesSince(0, 10, head)).map((record) => record.id)).to.deep.equal(records.slice(1).map((record) => record.id));
+      expect(await store.removalsSince(0, 10, head)).to.deep.equal([]);
+      expect(await store.removalsSince(head, 10, head + 1)).to.deep.equal([{ id: records[0]?.id, seq: head + 1 }]);
+      expect(await store.changesSince(0, 10)).to.have.length(3);
+    });
+
+    it('streams every record id with its change number, in id order', async () => {
+      const records = Array.from({ length: 7 }, () => makeRecord());
+      await store.putRecords(records);
+      const versions = [];
+      for await (const version of store.streamVersions(3)) versions.push(version);
+      const expected = [];
+      for (const record of [...records].sort((a, b) => (a.id < b.id ? -1 : 1))) expected.push({ id: record.id, seq: (await store.getRecord(record.id))?.seq });
+      expect(versions).to.deep.equal(expected);
+    });
+
+    it('prunes removals up to a change number, never past the lowest follower checkpoint', async () => {
+      const records = [makeRecord(), makeRecord(), makeRecord()];
+      await store.putRecords(records);
+      for (const record of records) await store.deleteRecords([record.id]);
+      const [first, second, third] = await store.removalsSince(0, 10);
+      await store.writeCheckpoint('search-sync', third?.seq ?? 0);
+      await store.writeCheckpoint('slow-follower', first?.seq ?? 0);
+      expect(await store.pruneRemovals(third?.seq ?? 0)).to.equal(1);
+      expect(await store.removalsSince(0, 10)).to.deep.equal([second, third]);
+      await store.writeCheckpoint('slow-follower', third?.seq ?? 0);
+      expect(await store.pruneRemovals(second?.seq ?? 0)).to.equal(1);
+      expect(await store.removalsSince(0, 10)).to.deep.equal([third]);
     });
 
     it('finds records by exact model label, earliest first', async () => {

@@ -45,6 +45,22 @@ export function searchIndexContract(name: string, open: IndexFactory): void {
       expect(await index.count()).to.equal(6);
     });
 
+    it('lists every indexed record in each language with the change number it was written with', async () => {
+      const first = records.pelicanTitle;
+      if (!first) throw new Error('fixture');
+      await index.upsert([{ ...first, seq: 41 }]);
+      await index.upsert([{ ...first, seq: 42 }]);
+      await index.remove([id('cats')]);
+      for (const lang of ['zh', 'en'] as const) {
+        const versions = new Map<string, number | null>();
+        for await (const version of index.streamVersions(lang, 2)) versions.set(version.id, version.seq);
+        expect(versions.size, lang).to.equal(5);
+        expect(versions.get(first.id), lang).to.equal(42);
+        expect(versions.get(id('lighthouse')), lang).to.equal(null);
+        expect(versions.has(id('cats')), lang).to.equal(false);
+      }
+    });
+
     it('ranks a title match above a notes match', async () => {
       const hits = await index.search(query({ text: 'pelican' }));
       expect(hits.ids[0]).to.equal(id('pelicanTitle'));

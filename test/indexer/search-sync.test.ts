@@ -4,8 +4,8 @@ import { expect } from 'chai';
 import { mergeFeed, reconcile, replayFeed, SEARCH_SYNC_CHECKPOINT, startSearchSync, syncOnce } from '../../indexer/search-sync.ts';
 import { openBackend } from '../../src/backend.ts';
 import type { Backend } from '../../src/backend.ts';
-import type { SearchIndex } from '../../src/domain/ports.ts';
-import type { CanonicalRecord, StoredRecord } from '../../src/domain/record.ts';
+import type { IndexRecord, RecordStore, RecordVersion, SearchIndex } from '../../src/domain/ports.ts';
+import type { CanonicalRecord, Lang, StoredRecord } from '../../src/domain/record.ts';
 import type { SearchQuery } from '../../src/domain/search-query.ts';
 import { createLogger } from '../../src/logger.ts';
 import { openDatabase } from '../../src/store/sqlite/database.ts';
@@ -20,39 +20,45 @@ function stored(id: string, seq: number): StoredRecord {
 }
 
 describe('search index sync: merging the change feed', () => {
-  it('is empty when nothing changed', () => {
-    expect(mergeFeed([], [], 10)).to.equal(undefined);
+  it('takes every event up to the head when neither list is full, the latest per id winning', () => {
+    const batch = mergeFeed([stored('a', 3), stored('b', 7)], [{ id: 'a', seq: 5 }, { id: 'b', seq: 4 }, { id: 'c', seq: 6 }], 10, 8);
+    expect(batch.through).to.equal(8);
+    expect(batch.upserts.map((record) => record.id)).to.deep.equal(['b']);
+    expect(batch.removals).to.have.members(['a', 'c']);
   });
 
-  it('takes every event when neither list is full, the latest per id winning', () => {
-    const batch = mergeFeed([stored('a', 3), stored('b', 7)], [{ id: 'a', seq: 5 }, { id: 'b', seq: 4 }, { id: 'c', seq: 6 }], 10);
-    expect(batch?.through).to.equal(7);
-    expect(batch?.upserts.map((record) => record.id)).to.deep.equal(['b']);
-    expect(batch?.removals).to.have.members(['a', 'c']);
+  it('reaches the head even when every change up to it was superseded later', () => {
+    expect(mergeFeed([], [], 10, 12)).to.deep.equal({ upserts: [], removals: [], through: 12 });
   });
 
   it('re-publishes an id removed earlier', () => {
-    const batch = mergeFeed([stored('a', 9)], [{ id: 'a', seq: 4 }], 10);
-    expect(batch?.upserts.map((record) => record.id)).to.deep.equal(['a']);
-    expect(batch?.removals).to.deep.equal([]);
+    const batch = mergeFeed([stored('a', 9)], [{ id: 'a', seq: 4 }], 10, 9);
+    expect(batch.upserts.map((record) => record.id)).to.deep.equal(['a']);
+    expect(batch.removals).to.deep.equal([]);
   });
 
   it('stops at the last change number of a full list, leaving later events for the next batch', () => {
     const changes = [stored('a', 2), stored('b', 4)];
     const removals = [{ id: 'x', seq: 3 }, { id: 'y', seq: 9 }];
-    const batch = mergeFeed(changes, removals, 2);
-    expect(batch?.through).to.equal(4);
-    expect(batch?.removals).to.deep.equal(['x']);
-    expect(batch?.upserts.map((record) => record.id)).to.deep.equal(['a', 'b']);
-    const both = mergeFeed([stored('a', 2), stored('b', 8)], [{ id: 'x', seq: 3 }, { id: 'y', seq: 5 }], 2);
-    expect(both?.through).to.equal(5);
-    expect(both?.upserts.map((record) => record.id)).to.deep.equal(['a']);
+    const batch = mergeFeed(changes, removals, 2, 9);
+    expect(batch.through).to.equal(4);
+    expect(batch.removals).to.deep.equal(['x']);
+    expect(batch.upserts.map((record) => record.id)).to.deep.equal(['a', 'b']);
+    const both = mergeFeed([stored('a', 2), stored('b', 8)], [{ id: 'x', seq: 3 }, { id: 'y', seq: 5 }], 2, 9);
+    expect(both.through).to.equal(5);
+    expect(both.upserts.map((record) => record.id)).to.deep.equal(['a']);
+  });
+
+  it('never reaches past the head, whatever the lists hold', () => {
+    const batch = mergeFeed([stored('a', 3)], [{ id: 'x', seq: 6 }], 10, 4);
+    expect(batch).to.deep.include({ through: 4, removals: [] });
+    expect(batch.upserts.map((record) => record.id)).to.deep.equal(['a']);
   });
 
   it('always moves forward: a full list reaches at least its own last entry', () => {
-    const batch = mergeFeed([stored('a', 11)], [], 1);
-    expect(batch?.through).to.equal(11);
-    expect(batch?.upserts).to.have.length(1);
+    const batch = mergeFeed([stored('a', 11)], [], 1, 20);
+    expect(batch.through).to.equal(11);
+    expect(batch.upserts).to.have.length(1);
   });
 });
 
@@ -61,7 +67,7 @@ class CountingIndex implements SearchIndex {
   upserts = 0;
   failNextUpsert = false;
   constructor(private readonly inner: SearchIndex) {}
-  async upsert(records: readonly CanonicalRecord[]): Promise<void> {
+  async upsert(records: readonly IndexRecord[]): Promise<void> {
     if (this.failNextUpsert) {
       this.failNextUpsert = false;
       throw new Error('index unavailable');
@@ -71,6 +77,9 @@ class CountingIndex implements SearchIndex {
   }
   remove(ids: readonly string[]): Promise<void> {
     return this.inner.remove(ids);
+  }
+  streamVersions(lang: Lang, batchSize?: number): AsyncIterable<RecordVersion> {
+    return this.inner.streamVersions(lang, batchSize);
   }
   search(query: SearchQuery) {
     return this.inner.search(query);
@@ -86,6 +95,30 @@ class CountingIndex implements SearchIndex {
   }
 }
 
+/**
+ * The store, with something run once just after the first read of changed records returns and
+ * before the read of removals: a writer committing between the follower's two reads.
+ */
+function interleaving(store: RecordStore, between: () => Promise<void>): RecordStore {
+  let done = false;
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      const bound = (value as (...args: unknown[]) => unknown).bind(target);
+      if (property !== 'changesSince') return bound;
+      return async (...args: unknown[]) => {
+        const changes = await bound(...args);
+        if (!done) {
+          done = true;
+          await between();
+        }
+        return changes;
+      };
+    },
+  });
+}
+
 /** Runs something once just before the first upsert reaches the index: a concurrent writer. */
 class RacingIndex extends CountingIndex {
   private raced = false;
@@ -95,7 +128,7 @@ class RacingIndex extends CountingIndex {
   ) {
     super(inner);
   }
-  override async upsert(records: readonly CanonicalRecord[]): Promise<void> {
+  override async upsert(records: readonly IndexRecord[]): Promise<void> {
     if (!this.raced && records.length > 0) {
       this.raced = true;
       await this.race();
@@ -162,19 +195,70 @@ describe('search index sync over the embedded store, into an FTS5 index in anoth
     expect(await index.count()).to.equal(1);
   });
 
-  it('reconciles: in step, then repairs a missing and a stale document', async () => {
+  it('indexes an edit and a removal committed together between its two reads', async () => {
+    const work = makeRecord({ sourceUrl: 'https://example.org/work', title: { zh: '旧', en: 'Old title' } });
+    const timeline = makeRecord({ sourceUrl: 'https://example.org/work', kind: 'timeline' });
+    await backend.store.putRecords([work, timeline]);
+    await syncOnce(backend.store, index);
+    const other = makeRecord({ sourceUrl: 'https://example.org/other' });
+    await backend.store.putRecords([other]);
+    // The publisher's write: the work edited and the superseded timeline record removed, in one
+    // transaction whose removal carries the higher change number.
+    const store = interleaving(backend.store, () => backend.store.replaceRecords([{ ...work, title: { zh: '新', en: 'Renamed' } }], [timeline.id]));
+    await syncOnce(store, index);
+    expect(await backend.store.readCheckpoint(SEARCH_SYNC_CHECKPOINT)).to.equal((await backend.store.catalogState()).changeNumber);
+    expect((await index.search({ ...newest(), text: 'renamed', order: 'relevance' })).ids).to.deep.equal([work.id]);
+    expect((await index.search(newest())).ids).to.have.members([work.id, other.id]);
+  });
+
+  it('reconciles: in step, then repairs a missing, an extra and a stale document', async () => {
     const [keep, gone] = [makeRecord({ sourceUrl: 'https://example.org/keep' }), makeRecord({ sourceUrl: 'https://example.org/gone' })];
     await backend.store.putRecords([keep, gone]);
     await syncOnce(backend.store, index);
     expect(await reconcile(backend.store, index)).to.deep.equal({ kind: 'in-step', total: 2 });
     await index.remove([keep.id]);
-    expect(await reconcile(backend.store, index)).to.deep.equal({ kind: 'repaired', total: 2, indexedBefore: 1 });
+    expect(await reconcile(backend.store, index)).to.deep.equal({ kind: 'repaired', total: 2, missing: 1, stale: 0, extra: 0 });
     expect(await index.count()).to.equal(2);
     await backend.store.deleteRecords([gone.id]);
     await syncOnce(backend.store, index);
-    await index.upsert([gone]);
-    expect(await reconcile(backend.store, index)).to.deep.equal({ kind: 'repaired', total: 1, indexedBefore: 2 });
+    await index.upsert([(await backend.store.getRecord(keep.id)) ?? keep, gone]);
+    expect(await reconcile(backend.store, index)).to.deep.equal({ kind: 'repaired', total: 1, missing: 0, stale: 0, extra: 1 });
     expect((await index.search(newest())).ids).to.deep.equal([keep.id]);
+    expect(await reconcile(backend.store, index)).to.deep.equal({ kind: 'in-step', total: 1 });
+  });
+
+  it('reconciles content, not counts: finds an edit the index never got though the counts agree', async () => {
+    const work = makeRecord({ sourceUrl: 'https://example.org/work', title: { zh: '旧', en: 'Old title' } });
+    await backend.store.putRecords([work, makeRecord({ sourceUrl: 'https://example.org/second' })]);
+    await syncOnce(backend.store, index);
+    // What a skipped change leaves behind: the checkpoint past an edit the index never received.
+    await backend.store.putRecords([{ ...work, title: { zh: '新', en: 'Renamed' } }]);
+    await backend.store.writeCheckpoint(SEARCH_SYNC_CHECKPOINT, (await backend.store.catalogState()).changeNumber);
+    expect(await index.count()).to.equal(2);
+    expect(await reconcile(backend.store, index)).to.deep.equal({ kind: 'repaired', total: 2, missing: 0, stale: 1, extra: 0 });
+    expect((await index.search({ ...newest(), text: 'renamed', order: 'relevance' })).ids).to.deep.equal([work.id]);
+  });
+
+  it('prunes the removals every follower has read, one reconcile after its checkpoint passed them', async () => {
+    const records = ['a', 'b', 'c'].map((name) => makeRecord({ sourceUrl: `https://example.org/${name}` }));
+    await backend.store.putRecords(records);
+    await backend.store.deleteRecords([records[0]?.id ?? '']);
+    const follower = startSearchSync(backend.store, index, createLogger('silent'), { pollMs: 10, reconcileEveryMs: 0 });
+    try {
+      const deadline = Date.now() + 5000;
+      while ((await backend.store.removalsSince(0, 10)).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(await backend.store.removalsSince(0, 10)).to.deep.equal([]);
+      // Another index, whose follower is behind, keeps the removals it has not read.
+      await backend.store.writeCheckpoint('second-index', (await backend.store.catalogState()).changeNumber);
+      await backend.store.deleteRecords([records[1]?.id ?? '']);
+      const kept = (await backend.store.removalsSince(0, 10)).map((removal) => removal.id);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((await backend.store.removalsSince(0, 10)).map((removal) => removal.id)).to.deep.equal(kept);
+      expect(kept).to.deep.equal([records[1]?.id]);
+    } finally {
+      await follower.stop();
+    }
+    expect((await index.search(newest())).ids).to.deep.equal([records[2]?.id]);
   });
 
   it('does not reconcile while the feed holds unapplied changes', async () => {

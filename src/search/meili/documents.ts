@@ -8,6 +8,7 @@
  * query substring becomes a quoted phrase of consecutive codes, so any contiguous substring of two
  * or more characters matches and a non-contiguous one does not.
  */
+import type { IndexRecord } from '../../domain/ports.ts';
 import type { CanonicalRecord, Format, Kind, Lang } from '../../domain/record.ts';
 import { yearOf } from '../../domain/record.ts';
 import { cjkBigrams, cjkRuns } from '../search-text.ts';
@@ -33,6 +34,8 @@ export type MeiliDocument = {
   /** YYYY-MM-DD; sorts as text. */
   date: string;
   cjkChars: string;
+  /** The change number of the record version the document was made from (null: written without one). */
+  seq: number | null;
 } & Record<TextField, string> &
   Record<`${TextField}Cjk`, string>;
 
@@ -93,7 +96,7 @@ function fieldText(record: CanonicalRecord, lang: Lang, field: TextField): strin
 }
 
 /** The document a record becomes in the index of one language. */
-export function toMeiliDocument(record: CanonicalRecord, lang: Lang): MeiliDocument {
+export function toMeiliDocument(record: IndexRecord, lang: Lang): MeiliDocument {
   const texts = Object.fromEntries(TEXT_FIELDS.map((field) => [field, fieldText(record, lang, field)])) as Record<TextField, string>;
   const companions = Object.fromEntries(TEXT_FIELDS.map((field) => [cjkField(field), cjkBigramText(texts[field])])) as Record<`${TextField}Cjk`, string>;
   return {
@@ -106,5 +109,6 @@ export function toMeiliDocument(record: CanonicalRecord, lang: Lang): MeiliDocum
     ...texts,
     ...companions,
     cjkChars: cjkCharacterText(Object.values(texts)),
+    seq: record.seq ?? null,
   };
 }

@@ -5,8 +5,8 @@
  */
 import { Meilisearch, MeilisearchApiError } from 'meilisearch';
 import type { Settings } from 'meilisearch';
-import type { SearchIndex } from '../../domain/ports.ts';
-import type { CanonicalRecord, Lang } from '../../domain/record.ts';
+import type { IndexRecord, RecordVersion, SearchIndex } from '../../domain/ports.ts';
+import type { Lang } from '../../domain/record.ts';
 import { LANGS } from '../../domain/record.ts';
 import type { SearchHits, SearchQuery } from '../../domain/search-query.ts';
 import { toMeiliDocument } from './documents.ts';
@@ -57,7 +57,7 @@ export async function prepareIndex(client: Meilisearch, uid: string, settings: S
 }
 
 /** Writes documents of both languages to the given index pair and waits for both tasks. */
-export async function writeDocuments(client: Meilisearch, uids: Record<Lang, string>, records: readonly CanonicalRecord[]): Promise<void> {
+export async function writeDocuments(client: Meilisearch, uids: Record<Lang, string>, records: readonly IndexRecord[]): Promise<void> {
   if (records.length === 0) return;
   await Promise.all(LANGS.map((lang) => settle(client.index<MeiliDocument>(uids[lang]).addDocuments(records.map((record) => toMeiliDocument(record, lang))))));
 }
@@ -91,7 +91,7 @@ export class MeiliSearchIndex implements SearchIndex {
     return index;
   }
 
-  async upsert(records: readonly CanonicalRecord[]): Promise<void> {
+  async upsert(records: readonly IndexRecord[]): Promise<void> {
     await writeDocuments(this.client, this.uids, records);
   }
 
@@ -121,6 +121,21 @@ export class MeiliSearchIndex implements SearchIndex {
       total: exactTotal(response.totalHits, response.facetDistribution?.kind),
       ids: response.hits.slice(window.skip, window.skip + query.limit).map((hit) => hit.id),
     };
+  }
+
+  /**
+   * Every document's id and change number, read page by page (offset and limit over the
+   * documents route, which is not capped by maxTotalHits). The order is Meilisearch's own; a
+   * write between pages may shift a document across a page boundary, which the reconcile that
+   * reads this tolerates (it replays the feed after repairing).
+   */
+  async *streamVersions(lang: Lang, batchSize = 1000): AsyncIterable<RecordVersion> {
+    const index = this.client.index<MeiliDocument>(this.uids[lang]);
+    for (let offset = 0; ; offset += batchSize) {
+      const page = await index.getDocuments({ fields: ['id', 'seq'], offset, limit: batchSize });
+      yield* page.results.map((document) => ({ id: document.id, seq: typeof document.seq === 'number' ? document.seq : null }));
+      if (page.results.length < batchSize) return;
+    }
   }
 
   /** Documents in the zh index; both indexes are always written together. */

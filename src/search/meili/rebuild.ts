@@ -4,7 +4,8 @@
  * with the live ones for both languages at once, and the old contents are deleted.
  */
 import type { EnqueuedTask, Meilisearch } from 'meilisearch';
-import type { CanonicalRecord, Lang } from '../../domain/record.ts';
+import type { IndexRecord } from '../../domain/ports.ts';
+import type { Lang } from '../../domain/record.ts';
 import { LANGS } from '../../domain/record.ts';
 import { createIndexIfMissing, meiliClient, prepareIndex, writeDocuments } from './meili-search.ts';
 import type { MeiliSearchOptions } from './meili-search.ts';
@@ -36,7 +37,7 @@ export interface RebuildReport {
  * Fills fresh indexes from the records, swaps them in and deletes the old ones. The live indexes
  * answer searches throughout; a fresh index left over by an interrupted rebuild is dropped first.
  */
-export async function rebuildIndexes(options: MeiliSearchOptions, records: AsyncIterable<CanonicalRecord>, onProgress: (documents: number) => void = () => {}, batchSize = 1000): Promise<RebuildReport> {
+export async function rebuildIndexes(options: MeiliSearchOptions, records: AsyncIterable<IndexRecord>, onProgress: (documents: number) => void = () => {}, batchSize = 1000): Promise<RebuildReport> {
   const client = meiliClient(options);
   const prefix = options.indexPrefix ?? '';
   const live = { zh: indexName('zh', prefix), en: indexName('en', prefix) };
@@ -49,7 +50,7 @@ export async function rebuildIndexes(options: MeiliSearchOptions, records: Async
     await createIndexIfMissing(client, live[lang]);
   }
   let documents = 0;
-  let batch: CanonicalRecord[] = [];
+  let batch: IndexRecord[] = [];
   const flush = async (): Promise<void> => {
     await writeDocuments(client, fresh, batch);
     documents += batch.length;

@@ -3,6 +3,7 @@
  * sort-key.ts) that is its rowid in each language's FTS5 table, and a change-log entry for every
  * key a write touches.
  */
+import type { IndexRecord } from '../../domain/ports.ts';
 import type { CanonicalRecord } from '../../domain/record.ts';
 import { LANGS } from '../../domain/record.ts';
 import type { Lang } from '../../domain/record.ts';
@@ -20,7 +21,7 @@ import { indexText } from './text.ts';
  * below the previous one's, so rows written in key order build a bulk import's index in a few
  * large segments instead of thousands of one-row ones.
  */
-function inSortKeyOrder(records: readonly CanonicalRecord[]): CanonicalRecord[] {
+function inSortKeyOrder(records: readonly IndexRecord[]): IndexRecord[] {
   const lastOfEachId = [...new Map(records.map((record) => [record.id, record])).values()];
   return lastOfEachId.sort((a, b) => (a.date === b.date ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.date > b.date ? -1 : 1));
 }
@@ -57,6 +58,7 @@ export class SearchIndexWriter {
       insertKey: db.prepare('INSERT INTO search_keys (sort_key, id, day) VALUES (?, ?, ?)'),
       moveKey: db.prepare('UPDATE search_keys SET sort_key = ? WHERE sort_key = ?'),
       deleteKey: db.prepare('DELETE FROM search_keys WHERE sort_key = ?'),
+      setSeq: db.prepare<[number | null, number]>('UPDATE search_keys SET seq = ? WHERE sort_key = ?'),
     };
     const columns = SEARCH_COLUMNS.join(', ');
     this.tables = LANGS.map((lang) => ({
@@ -66,7 +68,7 @@ export class SearchIndexWriter {
     }));
   }
 
-  upsert(records: readonly CanonicalRecord[]): void {
+  upsert(records: readonly IndexRecord[]): void {
     const changed: number[] = [];
     let renumbered = false;
     for (const record of inSortKeyOrder(records)) {
@@ -86,6 +88,7 @@ export class SearchIndexWriter {
         renumbered ||= allocated.renumbered;
       }
       changed.push(key);
+      this.statements.setSeq.run(record.seq ?? null, key);
       LANGS.forEach((lang, i) => this.tables[i]?.insert.run(key, ...columnValues(record, lang)));
     }
     this.logChanges(renumbered ? undefined : changed);

@@ -6,8 +6,8 @@
  * - term-expansion.ts turns query terms into alternatives (prefixes, typos) tier by tier;
  * - row-set-planner.ts answers from cached row sets, fts-planner.ts by counting with FTS5.
  */
-import type { CanonicalRecord } from '../../domain/record.ts';
-import type { SearchIndex } from '../../domain/ports.ts';
+import type { IndexRecord, RecordVersion, SearchIndex } from '../../domain/ports.ts';
+import type { Lang } from '../../domain/record.ts';
 import type { SearchHits, SearchQuery } from '../../domain/search-query.ts';
 import type { SqliteDatabase } from '../../store/sqlite/database.ts';
 import type { SameTransactionIndex } from '../../store/sqlite/sqlite-store.ts';
@@ -31,6 +31,7 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
   private readonly rowSetPlanner: RowSetPlanner;
   private readonly ftsPlanner: FtsPlanner;
   private readonly countKeys;
+  private readonly versions;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -44,9 +45,10 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     this.rowSetPlanner = new RowSetPlanner(db, this.caches, expansion, this.statements);
     this.ftsPlanner = new FtsPlanner(db, this.caches, expansion, this.statements);
     this.countKeys = db.prepare<[], number>('SELECT count(*) FROM search_keys').pluck();
+    this.versions = db.prepare<[string, number], RecordVersion>('SELECT id, seq FROM search_keys WHERE id > ? ORDER BY id LIMIT ?');
   }
 
-  async upsert(records: readonly CanonicalRecord[]): Promise<void> {
+  async upsert(records: readonly IndexRecord[]): Promise<void> {
     this.db.transaction(() => this.writer.upsert(records)).immediate();
   }
 
@@ -54,7 +56,7 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     this.db.transaction(() => this.writer.remove(ids)).immediate();
   }
 
-  upsertInTransaction(records: readonly CanonicalRecord[]): void {
+  upsertInTransaction(records: readonly IndexRecord[]): void {
     this.writer.upsert(records);
   }
 
@@ -87,6 +89,18 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     const universe = this.caches.currentUniverse();
     if (universe) return this.rowSetPlanner.search(universe, query, terms, facets);
     return this.ftsPlanner.search(query, terms, facets);
+  }
+
+  /** Both languages are written in one transaction, so they hold the same versions. */
+  async *streamVersions(_lang: Lang, batchSize = 1000): AsyncIterable<RecordVersion> {
+    let after = '';
+    for (;;) {
+      const rows = this.versions.all(after, batchSize);
+      yield* rows;
+      const last = rows.at(-1);
+      if (!last || rows.length < batchSize) return;
+      after = last.id;
+    }
   }
 
   async count(): Promise<number> {

@@ -3,7 +3,7 @@
  * indexes, and the transaction helper every multi-document write goes through.
  */
 import { MongoClient, MongoServerError } from 'mongodb';
-import type { ClientSession, Collection, Db, IndexDescription } from 'mongodb';
+import type { ClientSession, Collection, Db, IndexDescription, Timestamp } from 'mongodb';
 import type {
   CatalogCounterDocument,
   CatalogDateDocument,
@@ -169,6 +169,23 @@ export class MongoArchiveDatabase {
     const session = this.client.startSession();
     try {
       return await runTransaction(session, work, transactionOptions(this.timeouts), this.timeouts.transactionMs);
+    } finally {
+      await session.endSession();
+    }
+  }
+
+  /**
+   * Runs reads, one after another, in a causally consistent session that begins no earlier than
+   * `after` (an operation time an earlier read returned): with majority read concern the server
+   * waits until its majority snapshot has reached it, also on a primary elected meanwhile. Returns
+   * the reads' result and the session's operation time after them.
+   */
+  async causalReads<T>(after: Timestamp | undefined, reads: (session: ClientSession) => Promise<T>): Promise<{ result: T; operationTime: Timestamp | undefined }> {
+    const session = this.client.startSession({ causalConsistency: true });
+    try {
+      if (after) session.advanceOperationTime(after);
+      const result = await reads(session);
+      return { result, operationTime: session.operationTime };
     } finally {
       await session.endSession();
     }

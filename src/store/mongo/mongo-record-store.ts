@@ -1,5 +1,5 @@
-import type { AnyBulkWriteOperation, ClientSession } from 'mongodb';
-import type { CatalogState, RecordRemoval, RecordStore } from '../../domain/ports.ts';
+import type { AnyBulkWriteOperation, ClientSession, Timestamp } from 'mongodb';
+import type { CatalogState, RecordRemoval, RecordStore, RecordVersion } from '../../domain/ports.ts';
 import { CATALOG_VERSION } from '../../domain/record.ts';
 import type { CanonicalRecord, Kind, StoredRecord } from '../../domain/record.ts';
 import { allocatedChangeNumbers, inBatches } from './change-feed.ts';
@@ -16,7 +16,25 @@ export const RECORDS_PER_TRANSACTION = 1000;
  * A write of more than RECORDS_PER_TRANSACTION records is atomic per batch of that size.
  */
 export class MongoRecordStore implements RecordStore {
+  /**
+   * The latest operation time of a catalog-state read. Feed reads begin no earlier (causal
+   * consistency), so every change up to the change number that read returned is visible to them,
+   * even when a failover put a primary with an older majority snapshot in between.
+   */
+  private feedTime: Timestamp | undefined;
+
   constructor(private readonly database: MongoArchiveDatabase) {}
+
+  private noteFeedTime(time: Timestamp | undefined): void {
+    if (time && (!this.feedTime || time.greaterThan(this.feedTime))) this.feedTime = time;
+  }
+
+  /** Reads made after the latest catalog-state read (see feedTime). */
+  private async afterFeedTime<T>(reads: (session: ClientSession) => Promise<T>): Promise<T> {
+    const { result, operationTime } = await this.database.causalReads(this.feedTime, reads);
+    this.noteFeedTime(operationTime);
+    return result;
+  }
 
   private get collections() {
     return this.database.collections;
@@ -108,13 +126,26 @@ export class MongoRecordStore implements RecordStore {
     return documents.map(fromRecordDocument);
   }
 
-  async changesSince(changeNumber: number, limit: number): Promise<StoredRecord[]> {
-    const documents = await this.collections.records.find({ seq: { $gt: changeNumber } }, this.read).sort({ seq: 1 }).limit(limit).toArray();
+  async *streamVersions(batchSize = 1000): AsyncIterable<RecordVersion> {
+    let after = '';
+    for (;;) {
+      const versions = await this.collections.records.find({ id: { $gt: after } }, { projection: { _id: 0, id: 1, seq: 1 }, ...this.database.bounded }).sort({ id: 1 }).limit(batchSize).toArray();
+      yield* versions.map((version) => ({ id: version.id, seq: version.seq }));
+      const last = versions.at(-1);
+      if (!last || versions.length < batchSize) return;
+      after = last.id;
+    }
+  }
+
+  async changesSince(changeNumber: number, limit: number, upTo?: number): Promise<StoredRecord[]> {
+    const seq = upTo === undefined ? { $gt: changeNumber } : { $gt: changeNumber, $lte: upTo };
+    const documents = await this.afterFeedTime((session) => this.collections.records.find({ seq }, { ...this.read, session }).sort({ seq: 1 }).limit(limit).toArray());
     return documents.map(fromRecordDocument);
   }
 
-  async removalsSince(changeNumber: number, limit: number): Promise<RecordRemoval[]> {
-    return this.collections.removals.find({ seq: { $gt: changeNumber } }, { projection: { _id: 0, id: 1, seq: 1 }, ...this.database.bounded }).sort({ seq: 1 }).limit(limit).toArray();
+  async removalsSince(changeNumber: number, limit: number, upTo?: number): Promise<RecordRemoval[]> {
+    const seq = upTo === undefined ? { $gt: changeNumber } : { $gt: changeNumber, $lte: upTo };
+    return this.afterFeedTime((session) => this.collections.removals.find({ seq }, { projection: { _id: 0, id: 1, seq: 1 }, ...this.database.bounded, session }).sort({ seq: 1 }).limit(limit).toArray());
   }
 
   async readCheckpoint(name: string): Promise<number> {
@@ -125,8 +156,24 @@ export class MongoRecordStore implements RecordStore {
     await this.collections.checkpoints.updateOne({ _id: name }, { $set: { changeNumber } }, { upsert: true });
   }
 
+  async deleteCheckpoint(name: string): Promise<void> {
+    await this.collections.checkpoints.deleteOne({ _id: name });
+  }
+
+  async pruneRemovals(through: number): Promise<number> {
+    const lowest = await this.collections.checkpoints.find({}, this.database.bounded).sort({ changeNumber: 1 }).limit(1).next();
+    const result = await this.collections.removals.deleteMany({ seq: { $lte: Math.min(through, lowest?.changeNumber ?? through) } });
+    return result.deletedCount;
+  }
+
   async catalogState(): Promise<CatalogState> {
-    const [counter, date] = await Promise.all([this.collections.catalogCounter.findOne({ _id: 'catalog' }, this.database.bounded), this.collections.catalogDate.findOne({ _id: 'catalog-updated' }, this.database.bounded)]);
+    const { result, operationTime } = await this.database.causalReads(undefined, async (session) => {
+      const counter = await this.collections.catalogCounter.findOne({ _id: 'catalog' }, { ...this.database.bounded, session });
+      const date = await this.collections.catalogDate.findOne({ _id: 'catalog-updated' }, { ...this.database.bounded, session });
+      return { counter, date };
+    });
+    this.noteFeedTime(operationTime);
+    const { counter, date } = result;
     return { version: CATALOG_VERSION, updated: date?.updated ?? null, changeNumber: counter?.changeNumber ?? 0, total: counter?.total ?? 0 };
   }
 

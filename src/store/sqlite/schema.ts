@@ -139,6 +139,15 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'a random token per claim, named by every update of the claim, so a lapsed claim cannot touch the next one',
     sql: `ALTER TABLE submissions ADD COLUMN lease_token TEXT;`,
   },
+  {
+    area: 'search',
+    version: 3,
+    description: 'the change number of the version each record was indexed at, so an index that follows a store can be compared with it',
+    sql: `
+      ALTER TABLE search_keys ADD COLUMN seq INTEGER;
+      UPDATE search_keys SET seq = (SELECT seq FROM records WHERE records.id = search_keys.id);
+    `,
+  },
   // Append new migrations here: { area, version: that area's next version, description, sql }.
 ];
 

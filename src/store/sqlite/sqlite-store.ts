@@ -1,11 +1,11 @@
 import { CATALOG_VERSION } from '../../domain/record.ts';
 import type { CanonicalRecord, Kind, StoredRecord } from '../../domain/record.ts';
-import type { CatalogState, RecordRemoval, RecordStore } from '../../domain/ports.ts';
+import type { CatalogState, IndexRecord, RecordRemoval, RecordStore, RecordVersion } from '../../domain/ports.ts';
 import type { SqliteDatabase } from './database.ts';
 
 /** Writes that must happen in the same transaction as a record write (the embedded search index). */
 export interface SameTransactionIndex {
-  upsertInTransaction(records: readonly CanonicalRecord[]): void;
+  upsertInTransaction(records: readonly IndexRecord[]): void;
   removeInTransaction(ids: readonly string[]): void;
 }
 
@@ -35,9 +35,13 @@ export class SqliteRecordStore implements RecordStore {
       bySourceUrl: db.prepare<[string], RecordRow>('SELECT doc, seq FROM records WHERE source_url = ? ORDER BY kind'),
       remove: db.prepare('DELETE FROM records WHERE id = ?'),
       page: db.prepare<[string, number], RecordRow & { id: string }>('SELECT id, doc, seq FROM records WHERE id > ? ORDER BY id LIMIT ?'),
-      changes: db.prepare<[number, number], RecordRow>('SELECT doc, seq FROM records WHERE seq > ? ORDER BY seq LIMIT ?'),
+      versions: db.prepare<[string, number], { id: string; seq: number }>('SELECT id, seq FROM records WHERE id > ? ORDER BY id LIMIT ?'),
+      changes: db.prepare<[number, number, number], RecordRow>('SELECT doc, seq FROM records WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?'),
       latest: db.prepare<[string, number], RecordRow>('SELECT doc, seq FROM records WHERE kind = ? ORDER BY seq DESC LIMIT ?'),
-      removals: db.prepare<[number, number], RecordRemoval>('SELECT id, seq FROM removals WHERE seq > ? ORDER BY seq LIMIT ?'),
+      removals: db.prepare<[number, number, number], RecordRemoval>('SELECT id, seq FROM removals WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?'),
+      pruneRemovals: db.prepare<[number]>('DELETE FROM removals WHERE seq <= ?'),
+      lowestCheckpoint: db.prepare<[], number | null>("SELECT min(CAST(value AS INTEGER)) FROM meta WHERE key LIKE 'checkpoint:%'").pluck(),
+      deleteMeta: db.prepare<[string]>('DELETE FROM meta WHERE key = ?'),
       recordRemoval: db.prepare('INSERT INTO removals (seq, id) VALUES (?, ?)'),
       readMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
       writeMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
@@ -55,13 +59,15 @@ export class SqliteRecordStore implements RecordStore {
     if (records.length === 0) return;
     this.db.transaction(() => {
       let changeNumber = Number(this.statements.readMeta.get('change_number')?.value ?? 0);
+      const written: IndexRecord[] = [];
       for (const record of records) {
         changeNumber += 1;
         const { seq: _ignored, ...canonical } = record as StoredRecord;
         this.statements.upsert.run({ id: record.id, kind: record.kind, source: record.source, format: record.format, date: record.date, sourceUrl: record.sourceUrl, model: record.model, seq: changeNumber, doc: JSON.stringify(canonical) });
+        written.push({ ...canonical, seq: changeNumber });
       }
       this.statements.writeMeta.run('change_number', String(changeNumber));
-      this.index?.upsertInTransaction(records);
+      this.index?.upsertInTransaction(written);
     }).immediate();
     this.localWrites += 1;
   }
@@ -131,12 +137,32 @@ export class SqliteRecordStore implements RecordStore {
     return this.statements.latest.all(kind, limit).map(toStored);
   }
 
-  async changesSince(changeNumber: number, limit: number): Promise<StoredRecord[]> {
-    return this.statements.changes.all(changeNumber, limit).map(toStored);
+  async *streamVersions(batchSize = 1000): AsyncIterable<RecordVersion> {
+    let after = '';
+    for (;;) {
+      const rows = this.statements.versions.all(after, batchSize);
+      yield* rows;
+      const last = rows.at(-1);
+      if (!last || rows.length < batchSize) return;
+      after = last.id;
+    }
   }
 
-  async removalsSince(changeNumber: number, limit: number): Promise<RecordRemoval[]> {
-    return this.statements.removals.all(changeNumber, limit);
+  async changesSince(changeNumber: number, limit: number, upTo = Number.MAX_SAFE_INTEGER): Promise<StoredRecord[]> {
+    return this.statements.changes.all(changeNumber, upTo, limit).map(toStored);
+  }
+
+  async removalsSince(changeNumber: number, limit: number, upTo = Number.MAX_SAFE_INTEGER): Promise<RecordRemoval[]> {
+    return this.statements.removals.all(changeNumber, upTo, limit);
+  }
+
+  async pruneRemovals(through: number): Promise<number> {
+    return this.db
+      .transaction(() => {
+        const lowest = this.statements.lowestCheckpoint.get() ?? through;
+        return this.statements.pruneRemovals.run(Math.min(through, lowest)).changes;
+      })
+      .immediate();
   }
 
   async readCheckpoint(name: string): Promise<number> {
@@ -145,6 +171,11 @@ export class SqliteRecordStore implements RecordStore {
 
   async writeCheckpoint(name: string, changeNumber: number): Promise<void> {
     this.statements.writeMeta.run(`checkpoint:${name}`, String(changeNumber));
+    this.localWrites += 1;
+  }
+
+  async deleteCheckpoint(name: string): Promise<void> {
+    this.statements.deleteMeta.run(`checkpoint:${name}`);
     this.localWrites += 1;
   }
 
