@@ -10,13 +10,17 @@ import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { createPublisher } from './run-publisher.ts';
 import { startSearchSync } from './search-sync.ts';
+import { processRegistry, PublisherMetrics } from '../src/metrics/archive-metrics.ts';
+import { startMetricsServer } from '../src/metrics/metrics-server.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   const backend = await openBackend(config, { migrate: true });
-  const publisher = createPublisher(config, backend, logger);
+  const registry = processRegistry();
+  const publisher = createPublisher(config, backend, logger, new PublisherMetrics(registry, backend.submissions).observe);
   publisher.start();
+  const metricsServer = config.metrics ? await startMetricsServer(config.metrics, () => registry.metrics(), logger) : undefined;
   logger.info('publisher started', { dataDir: config.dataDir, concurrency: config.publisherConcurrency });
   const searchSync = backend.searchFollowsStore ? startSearchSync(backend.store, backend.search, logger) : undefined;
   if (searchSync) logger.info('search index sync started');
@@ -24,6 +28,7 @@ async function main(): Promise<void> {
     logger.info('publisher stopping', { signal });
     await publisher.stop();
     await searchSync?.stop();
+    await metricsServer?.close();
     await backend.close();
     process.exit(0);
   };

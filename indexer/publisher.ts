@@ -33,7 +33,12 @@ export interface PublisherDependencies {
   submissions: SubmissionQueue;
   previews: PreviewLoader;
   logger: Logger;
+  /** Told how each attempt ended (for the outcome counts in /metrics). */
+  observe?: (outcome: PublisherOutcome) => void;
 }
+
+/** How one attempt at a submission ended: its final status, back to the queue, or stopped. */
+export type PublisherOutcome = 'published' | 'duplicate' | 'needs_review' | 'retried' | 'lease_lost' | 'failed';
 
 /** The promptCategory of records that come through ingest, which carries none. */
 export const INGEST_PROMPT_CATEGORY = 'uncategorized';
@@ -126,17 +131,23 @@ export class Publisher {
     const lease = this.holdLease(record, claimedFrom);
     try {
       const settled = await this.settle(record, lease.signal);
-      if (settled === 'retry') return;
+      if (settled === 'retry') {
+        this.deps.observe?.('retried');
+        return;
+      }
       lease.signal.throwIfAborted();
       const recorded = await this.deps.submissions.complete(record.submissionId, record.claimToken, settled);
       if (!recorded) logger.warn('lease lost before the outcome was recorded', { submissionId: record.submissionId });
       logger.info('submission settled', { submissionId: record.submissionId, status: settled.status, recordIds: settled.recordIds });
+      this.deps.observe?.(recorded ? settled.status : 'lease_lost');
     } catch (error) {
       if (lease.signal.aborted && error === lease.signal.reason) {
         logger.warn('lease lost; this attempt stopped', { submissionId: record.submissionId, reason: (error as Error).message });
+        this.deps.observe?.('lease_lost');
       } else {
         // Unexpected: leave the lease to expire so the submission is tried again, up to maxAttempts.
         logger.error('publishing failed', { submissionId: record.submissionId, error });
+        this.deps.observe?.('failed');
       }
     } finally {
       lease.release();

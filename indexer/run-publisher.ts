@@ -4,14 +4,15 @@ import type { Config } from '../src/config.ts';
 import type { Logger } from '../src/logger.ts';
 import { createPreviewLoader } from './preview-loader.ts';
 import { Publisher } from './publisher.ts';
+import type { PublisherOutcome } from './publisher.ts';
 
-/** A publisher over a backend, configured from the service configuration. */
-export function createPublisher(config: Config, backend: Backend, logger: Logger): Publisher {
+/** A publisher over a backend, configured from the service configuration; `observe` hears how each attempt ends. */
+export function createPublisher(config: Config, backend: Backend, logger: Logger, observe?: (outcome: PublisherOutcome) => void): Publisher {
   if (config.allowPrivateMedia) {
     logger.warn('ARCHIVE_ALLOW_PRIVATE_MEDIA is on: the publisher may fetch previews from loopback and private addresses. Use this for the archive\'s own tests only.');
   }
   return new Publisher(
-    { store: backend.store, submissions: backend.submissions, previews: createPreviewLoader({ allowPrivate: config.allowPrivateMedia }), logger },
+    { store: backend.store, submissions: backend.submissions, previews: createPreviewLoader({ allowPrivate: config.allowPrivateMedia }), logger, ...(observe ? { observe } : {}) },
     {
       owner: `${hostname()}:${process.pid}`,
       concurrency: config.publisherConcurrency,

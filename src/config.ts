@@ -49,6 +49,8 @@ export interface Config {
   trustProxy: boolean;
   /** Milliseconds a client has to send a whole request (headers within the same bound). */
   requestTimeoutMs: number;
+  /** Where GET /metrics (Prometheus text format) is served, off the public port; undefined: not served. */
+  metrics?: { host: string; port: number };
 }
 
 export class ConfigError extends Error {
@@ -174,6 +176,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 
   const backendSettings = readBackendSettings(env, problems);
+  const metricsPort = env.ARCHIVE_METRICS_PORT ? integer('ARCHIVE_METRICS_PORT', 0, 1, 65535) : undefined;
+  if (metricsPort !== undefined && metricsPort === port && port !== 0) problems.push('ARCHIVE_METRICS_PORT must differ from PORT: the metrics are kept off the public port');
 
   const config: Config = {
     port,
@@ -201,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ingestDailyQuota: integer('ARCHIVE_INGEST_DAILY_QUOTA', 5000, 0, 10_000_000),
     trustProxy: flag('ARCHIVE_TRUST_PROXY', false),
     requestTimeoutMs: integer('ARCHIVE_REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
+    ...(metricsPort ? { metrics: { host: env.ARCHIVE_METRICS_HOST || '127.0.0.1', port: metricsPort } } : {}),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

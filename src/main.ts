@@ -19,6 +19,10 @@ import { startSearchSync } from '../indexer/search-sync.ts';
 import type { Publisher } from '../indexer/publisher.ts';
 import { answerRateAsks, WorkerRateLimiter } from './rate-limit/cluster-limiter.ts';
 import { LocalRateLimiter } from './rate-limit/limiter.ts';
+import type { Registry } from 'prom-client';
+import { HttpMetrics, processRegistry, PublisherMetrics } from './metrics/archive-metrics.ts';
+import { clusterMetricsGatherer, shareWorkerMetrics } from './metrics/cluster-metrics.ts';
+import { startMetricsServer } from './metrics/metrics-server.ts';
 
 /** The message an HTTP worker sends the primary after accepting submissions. */
 const SUBMITTED = 'archive:submitted';
@@ -26,13 +30,17 @@ const SUBMITTED = 'archive:submitted';
 const SHUTDOWN_GRACE_MS = 10_000;
 
 
-/** Serves HTTP in this process until SIGTERM or SIGINT, then finishes in-flight requests and closes. */
-async function serve(config: Config, logger: Logger, publisher?: Publisher, alsoStop: () => Promise<void> = async () => undefined): Promise<void> {
+/**
+ * Serves HTTP in this process until SIGTERM or SIGINT, then finishes in-flight requests and
+ * closes. `registry` holds this process's metrics: a worker shares it with the primary, a process
+ * serving alone passes the registry its metrics server reads.
+ */
+async function serve(config: Config, logger: Logger, registry: Registry, publisher?: Publisher, alsoStop: () => Promise<void> = async () => undefined): Promise<void> {
   const backend = await openBackend(config, { migrate: false });
   await backend.warm();
   const submitted = publisher ? () => publisher.wake() : () => process.send?.({ type: SUBMITTED });
   const rateLimiter = cluster.isWorker ? new WorkerRateLimiter() : new LocalRateLimiter();
-  const app = createApp(config, backend, logger, { submitted, rateLimiter });
+  const app = createApp(config, backend, logger, { submitted, rateLimiter, metrics: new HttpMetrics(registry) });
   const server: Server = createServer(serverLimits(config), app.callback());
   server.keepAliveTimeout = 65_000;
   server.listen(config.port, config.host);
@@ -64,13 +72,20 @@ async function runPrimary(config: Config, logger: Logger): Promise<void> {
   const loaded = config.loadDemo ? await loadDemoIfEmpty(backend.store, config.mediaDir, logger) : 0;
   const catalog = await backend.store.catalogState();
   logger.info('data folder ready', { dataDir: config.dataDir, records: catalog.total, demoLoaded: loaded, ms: Math.round(performance.now() - started) });
-  const publisher = config.runPublisher ? createPublisher(config, backend, logger) : undefined;
+  // Serving alone, one registry holds everything; with workers, the primary's own metrics (the
+  // publisher, this process) carry a prefix so they never collide with the workers' it gathers.
+  const registry = processRegistry(config.workers === 0 ? '' : 'archive_primary_');
+  const publisher = config.runPublisher ? createPublisher(config, backend, logger, new PublisherMetrics(registry, backend.submissions).observe) : undefined;
   publisher?.start();
+  const metricsServer = config.metrics ? await startMetricsServer(config.metrics, config.workers === 0 ? () => registry.metrics() : clusterMetricsGatherer(registry), logger) : undefined;
   // With an external search index, the embedded publisher's process also carries the index sync
   // (the production deployment runs it in `npm run indexer` instead).
   const searchSync = publisher && backend.searchFollowsStore ? startSearchSync(backend.store, backend.search, logger) : undefined;
   if (config.workers === 0) {
-    await serve(config, logger, publisher, async () => searchSync?.stop());
+    await serve(config, logger, registry, publisher, async () => {
+      await searchSync?.stop();
+      await metricsServer?.close();
+    });
     return;
   }
   cluster.on('message', (_worker, message: { type?: string }) => {
@@ -94,6 +109,7 @@ async function runPrimary(config: Config, logger: Logger): Promise<void> {
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
     const publisherStopped = (publisher?.stop() ?? Promise.resolve())
       .then(() => searchSync?.stop())
+      .then(() => metricsServer?.close())
       .then(() => backend.close());
     const check = setInterval(() => {
       if (Object.keys(cluster.workers ?? {}).length === 0) void publisherStopped.then(() => process.exit(0));
@@ -111,7 +127,11 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   if (cluster.isPrimary) await runPrimary(config, logger);
-  else await serve(config, logger);
+  else {
+    const registry = processRegistry();
+    shareWorkerMetrics(registry);
+    await serve(config, logger, registry);
+  }
 }
 
 main().catch((error: unknown) => {

@@ -17,6 +17,9 @@ import { limitByClient } from './middlewares/rate-limit.ts';
 import { LocalRateLimiter } from '../rate-limit/limiter.ts';
 import type { RateLimiter } from '../rate-limit/limiter.ts';
 import { ResponseCache } from './response-cache.ts';
+import { HttpMetrics } from '../metrics/archive-metrics.ts';
+import { timedSearch } from '../metrics/instrumented-search.ts';
+import { measureRequests, routePatternIn } from './middlewares/metrics.ts';
 import { specimensRouter } from './specimens/router.ts';
 import { guidesRouter } from './guides/router.ts';
 import { exportsRouter, fullExportRouter } from './exports/router.ts';
@@ -37,22 +40,28 @@ export interface AppHooks {
   submitted?: () => void;
   /** Shared request counting (the cluster primary's); without it the app counts in its own process. */
   rateLimiter?: RateLimiter;
+  /** Where this process keeps its HTTP metrics; without it the app keeps its own, never served. */
+  metrics?: HttpMetrics;
 }
 
 /** The one Koa application: read API, MCP, ingest, exports, guides, health and media. */
 export function createApp(config: AppConfig, backend: Backend, logger: Logger, hooks: AppHooks = {}): Koa {
   const app = new Koa(config.trustProxy ? { proxy: true, maxIpsCount: 1 } : { proxy: false });
   const limiter = hooks.rateLimiter ?? new LocalRateLimiter();
+  const metrics = hooks.metrics ?? new HttpMetrics();
+  const refused = (policy: string): void => metrics.rateLimitRefusals.inc({ policy });
   app.silent = true;
-  const readContext = { store: backend.store, search: backend.search, baseUrl: config.baseUrl };
+  const readContext = { store: backend.store, search: timedSearch(backend.search, metrics), baseUrl: config.baseUrl };
   const cache = new ResponseCache(config.responseCacheBytes);
   const readOptions = { store: backend.store, cache, maxAgeSeconds: config.cacheMaxAgeSeconds };
 
+  const routers: Router[] = [];
+  app.use(measureRequests(metrics, routePatternIn(routers)));
   app.use(requestLog(logger));
   app.use(securityHeaders());
   app.use(problems(config.baseUrl, logger, (error) => backend.isUnavailable(error)));
   app.use(openCors());
-  if (config.rateLimitReads) app.use(limitByClient(limiter, { name: 'client', limit: config.rateLimitReads, windowMs: 60_000 }));
+  if (config.rateLimitReads) app.use(limitByClient(limiter, { name: 'client', limit: config.rateLimitReads, windowMs: 60_000 }, refused));
   if (config.rejectGenericUserAgents) app.use(rejectGenericUserAgents());
   app.use(identityWhenNoCodingAccepted());
   app.use(
@@ -67,8 +76,9 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
   const guide = { readsPerMinute: config.rateLimitReads ?? 0 };
   const mcp = new Router();
   mcp.all('/mcp', mcpRoute(readContext, { allowedOrigins: config.allowedOrigins, version: SERVICE_VERSION, logger, guide }));
-  const ingest = ingestRouter({ tokens: backend.tokens, submissions: backend.submissions, baseUrl: config.baseUrl, ...(hooks.submitted ? { notify: hooks.submitted } : {}), limiter, requestsPerMinute: config.rateLimitIngest ?? 0, dailyQuota: config.ingestDailyQuota ?? 0 });
+  const ingest = ingestRouter({ tokens: backend.tokens, submissions: backend.submissions, baseUrl: config.baseUrl, ...(hooks.submitted ? { notify: hooks.submitted } : {}), limiter, requestsPerMinute: config.rateLimitIngest ?? 0, dailyQuota: config.ingestDailyQuota ?? 0, refused });
   for (const router of [healthRouter(backend), specimensRouter(readContext, readOptions), mcp, ingest, guidesRouter(config.baseUrl, config.cacheMaxAgeSeconds, guide), exportsRouter(backend.store, config.baseUrl, config.cacheMaxAgeSeconds), fullExportRouter({ ...backend, baseUrl: config.baseUrl }), mediaRouter(config.mediaDir), discoveryRouter(readContext, { cache, maxAgeSeconds: config.cacheMaxAgeSeconds }), webRouter(readContext, { cache, maxAgeSeconds: config.cacheMaxAgeSeconds })]) {
+    routers.push(router);
     app.use(router.routes());
   }
   app.use(async (ctx) => {

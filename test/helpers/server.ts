@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Backend } from '../../src/backend.ts';
 import { createApp } from '../../src/http/app.ts';
+import { HttpMetrics } from '../../src/metrics/archive-metrics.ts';
 import type { AppConfig } from '../../src/http/app.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { CanonicalRecord } from '../../src/domain/record.ts';
@@ -19,6 +20,8 @@ export interface TestServer {
   baseUrl: string;
   /** The Koa application serving the requests (its routers can be enumerated). */
   app: Koa;
+  /** The app's HTTP metrics (what a worker would hand the primary for /metrics). */
+  metrics: HttpMetrics;
   dataDir: string;
   backend: Backend;
   /** Log lines the app wrote, parsed. */
@@ -80,13 +83,16 @@ export async function startTestServer(options: { records?: CanonicalRecord[]; de
       )
     : undefined;
   publisher?.start();
+  const metrics = new HttpMetrics();
   const app = createApp({ baseUrl, mediaDir: join(dataDir, 'media'), responseCacheBytes: 8 * 1024 * 1024, cacheMaxAgeSeconds: 60, allowedOrigins: ['https://allowed.example'], rejectGenericUserAgents: options.rejectGenericUserAgents ?? false, ...options.limits }, backend, logger, {
     ...(publisher ? { submitted: () => publisher.wake() } : {}),
+    metrics,
   });
   server.on('request', app.callback());
   return {
     baseUrl,
     app,
+    metrics,
     dataDir,
     backend,
     logs,

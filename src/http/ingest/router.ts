@@ -11,6 +11,7 @@ import { authorize } from '../middlewares/auth.ts';
 import { presentAccepted, presentSubmission, statusUrl } from './presenter.ts';
 import { allowOnly, readOnly } from '../read-route.ts';
 import { enforce } from '../middlewares/rate-limit.ts';
+import type { RefusalListener } from '../middlewares/rate-limit.ts';
 import type { RateLimiter } from '../../rate-limit/limiter.ts';
 
 /** Largest body of POST /api/v1/ingest; a batch may carry up to 100 times as much. */
@@ -28,6 +29,8 @@ export interface IngestDependencies {
   limiter?: RateLimiter;
   /** Submissions per token per UTC day (0 or absent: no quota). */
   dailyQuota?: number;
+  /** Told of every request refused by the per-token limit ('ingest') or the daily quota ('quota'). */
+  refused?: RefusalListener;
 }
 
 const MINUTE_MS = 60_000;
@@ -36,7 +39,7 @@ const MINUTE_MS = 60_000;
 async function authorizeIngest(ctx: Context, deps: IngestDependencies): Promise<TokenRecord> {
   const token = await authorize(ctx, deps.tokens, 'ingest');
   if (deps.limiter && deps.requestsPerMinute) {
-    await enforce(ctx, deps.limiter, { name: 'ingest', limit: deps.requestsPerMinute, windowMs: MINUTE_MS }, token.name, 'for this token');
+    await enforce(ctx, deps.limiter, { name: 'ingest', limit: deps.requestsPerMinute, windowMs: MINUTE_MS }, token.name, 'for this token', deps.refused);
   }
   return token;
 }
@@ -69,6 +72,7 @@ async function accept(ctx: Context, deps: IngestDependencies, tokenName: string,
   const quota = deps.dailyQuota ? { limit: deps.dailyQuota } : undefined;
   const result = await deps.submissions.enqueue(submissions.map((submission) => ({ tokenName, submission })), idempotency, quota);
   if (result.kind === 'over-quota') {
+    deps.refused?.('quota');
     const left = Math.max(0, result.limit - result.used);
     throw new ProblemError('quota-exceeded', `This token may make ${result.limit} submissions per UTC day; ${result.used} were made today, so ${left} more can be accepted. Nothing from this request was accepted.`, {
       headers: { 'Retry-After': String(secondsUntilNextUtcDay()) },
