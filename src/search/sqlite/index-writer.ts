@@ -55,7 +55,7 @@ export class SearchIndexWriter {
       previousInDay: db.prepare<[number, string], { sort_key: number }>('SELECT sort_key FROM search_keys WHERE day = ? AND id < ? ORDER BY id DESC LIMIT 1'),
       nextInDay: db.prepare<[number, string], { sort_key: number }>('SELECT sort_key FROM search_keys WHERE day = ? AND id > ? ORDER BY id ASC LIMIT 1'),
       dayRows: db.prepare<[number], { sort_key: number; id: string }>('SELECT sort_key, id FROM search_keys WHERE day = ? ORDER BY id'),
-      insertKey: db.prepare('INSERT INTO search_keys (sort_key, id, day) VALUES (?, ?, ?)'),
+      insertKey: db.prepare('INSERT INTO search_keys (sort_key, id, day, seq) VALUES (?, ?, ?, ?)'),
       moveKey: db.prepare('UPDATE search_keys SET sort_key = ? WHERE sort_key = ?'),
       deleteKey: db.prepare('DELETE FROM search_keys WHERE sort_key = ?'),
       setSeq: db.prepare<[number | null, number]>('UPDATE search_keys SET seq = ? WHERE sort_key = ?'),
@@ -77,18 +77,18 @@ export class SearchIndexWriter {
       let key: number;
       if (existing && existing.day === day) {
         key = existing.sort_key;
+        this.statements.setSeq.run(record.seq ?? null, key);
         for (const table of this.tables) table.remove.run(key);
       } else {
         if (existing) {
           this.removeKey(existing.sort_key);
           changed.push(existing.sort_key);
         }
-        const allocated = this.allocateKey(day, record.id);
+        const allocated = this.allocateKey(day, record.id, record.seq ?? null);
         key = allocated.key;
         renumbered ||= allocated.renumbered;
       }
       changed.push(key);
-      this.statements.setSeq.run(record.seq ?? null, key);
       LANGS.forEach((lang, i) => this.tables[i]?.insert.run(key, ...columnValues(record, lang)));
     }
     this.logChanges(renumbered ? undefined : changed);
@@ -118,7 +118,7 @@ export class SearchIndexWriter {
   }
 
   /** A new sort key for a record, and whether the day's other keys had to move to make room. */
-  private allocateKey(day: number, id: string): { key: number; renumbered: boolean } {
+  private allocateKey(day: number, id: string, seq: number | null): { key: number; renumbered: boolean } {
     const previous = this.statements.previousInDay.get(day, id)?.sort_key;
     const next = this.statements.nextInDay.get(day, id)?.sort_key;
     let key = keyBetween(day, previous, next);
@@ -128,7 +128,7 @@ export class SearchIndexWriter {
       key = keyBetween(day, this.statements.previousInDay.get(day, id)?.sort_key, this.statements.nextInDay.get(day, id)?.sort_key);
       if (key === undefined) throw new Error(`no sort key left for day ${day}`);
     }
-    this.statements.insertKey.run(key, id, day);
+    this.statements.insertKey.run(key, id, day, seq);
     return { key, renumbered };
   }
 
