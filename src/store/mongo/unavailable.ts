@@ -14,7 +14,6 @@ import {
   MongoServerSelectionError,
   MongoTopologyClosedError,
   MongoWriteConcernError,
-  WriteConcernError,
 } from 'mongodb';
 
 /**
@@ -57,7 +56,8 @@ const UNREACHABLE_CLASSES = [MongoNetworkError, MongoServerSelectionError, Mongo
 function unavailableItself(error: unknown): boolean {
   if (!(error instanceof MongoError)) return false;
   if (UNREACHABLE_CLASSES.some((kind) => error instanceof kind)) return true;
-  if (error instanceof MongoBulkWriteError && error.err instanceof WriteConcernError) return true;
+  // A bulk write's error carries `err` only for a write concern error (the driver exports its class as a type alone).
+  if (error instanceof MongoBulkWriteError && error.err !== undefined) return true;
   if ((error as { writeConcernError?: unknown }).writeConcernError) return true;
   if (UNAVAILABLE_LABELS.some((name) => error.hasErrorLabel(name))) return true;
   if (typeof error.code === 'number' && UNAVAILABLE_CODES.has(error.code)) return true;
