@@ -9,6 +9,7 @@ import { SqliteSearchIndex } from './search/sqlite/sqlite-search.ts';
 import { SqliteSubmissionQueue } from './store/sqlite/sqlite-submissions.ts';
 import { SqliteTokenStore } from './store/sqlite/sqlite-tokens.ts';
 import { isSqliteUnavailable } from './store/sqlite/unavailable.ts';
+import type { MongoArchiveDatabase } from './store/mongo/mongo-database.ts';
 
 /** The adapters behind the two ports, as chosen by configuration. */
 export interface Backend {
@@ -101,7 +102,7 @@ function openSqliteWithFollowingSearch(db: SqliteDatabase, { search, isUnavailab
 }
 
 /** A search adapter with the test for its unreachable-service errors. */
-interface OpenedSearch {
+export interface OpenedSearch {
   search: SearchIndex;
   isUnavailable(error: unknown): boolean;
 }
@@ -123,11 +124,7 @@ async function openMongoBackend(
   options: BackendOptions,
 ): Promise<Backend> {
   const { MongoArchiveDatabase } = await import('./store/mongo/mongo-database.ts');
-  const { MongoRecordStore } = await import('./store/mongo/mongo-record-store.ts');
-  const { MongoSubmissionQueue } = await import('./store/mongo/mongo-submissions.ts');
-  const { MongoTokenStore } = await import('./store/mongo/mongo-tokens.ts');
   const database = await MongoArchiveDatabase.open({ uri: settings.uri, database: settings.database }, { createIndexes: options.migrate });
-  const { isMongoUnavailable } = await import('./store/mongo/unavailable.ts');
   let opened: OpenedSearch;
   try {
     opened = await openMeiliSearch(searchSettings);
@@ -135,6 +132,15 @@ async function openMongoBackend(
     await database.close();
     throw error;
   }
+  return mongoBackend(database, opened);
+}
+
+/** The MongoDB adapters over a database, beside a search adapter that follows the store. */
+export async function mongoBackend(database: MongoArchiveDatabase, opened: OpenedSearch): Promise<Backend> {
+  const { MongoRecordStore } = await import('./store/mongo/mongo-record-store.ts');
+  const { MongoSubmissionQueue } = await import('./store/mongo/mongo-submissions.ts');
+  const { MongoTokenStore } = await import('./store/mongo/mongo-tokens.ts');
+  const { isMongoUnavailable } = await import('./store/mongo/unavailable.ts');
   const { search } = opened;
   return {
     store: new MongoRecordStore(database),

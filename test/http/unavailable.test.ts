@@ -7,16 +7,13 @@ import type { AddressInfo, Server as TcpServer, Socket } from 'node:net';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { Meilisearch } from 'meilisearch';
-import type { Backend } from '../../src/backend.ts';
+import { mongoBackend } from '../../src/backend.ts';
 import { createApp } from '../../src/http/app.ts';
 import { problems } from '../../src/http/middlewares/problems.ts';
 import { createLogger } from '../../src/logger.ts';
 import { isMeiliUnavailable } from '../../src/search/meili/unavailable.ts';
 import { SqliteSearchIndex } from '../../src/search/sqlite/sqlite-search.ts';
 import { MongoArchiveDatabase } from '../../src/store/mongo/mongo-database.ts';
-import { MongoRecordStore } from '../../src/store/mongo/mongo-record-store.ts';
-import { MongoSubmissionQueue } from '../../src/store/mongo/mongo-submissions.ts';
-import { MongoTokenStore } from '../../src/store/mongo/mongo-tokens.ts';
 import { DEFAULT_MONGO_TIMEOUTS, mongoClientOptions } from '../../src/store/mongo/timeouts.ts';
 import { isMongoUnavailable } from '../../src/store/mongo/unavailable.ts';
 import { openDatabase } from '../../src/store/sqlite/database.ts';
@@ -134,19 +131,7 @@ describe('a MongoDB store that does not answer, behind the real app', function (
     const database = MongoArchiveDatabase.withoutConnecting({ uri: `mongodb://127.0.0.1:${port}/?directConnection=true`, database: 'archive' }, timeouts);
     const searchDb = openDatabase(join(dataDir, 'search.sqlite'));
     migrateSchema(searchDb);
-    const backend: Backend = {
-      store: new MongoRecordStore(database),
-      search: new SqliteSearchIndex(searchDb),
-      tokens: new MongoTokenStore(database),
-      submissions: new MongoSubmissionQueue(database),
-      searchFollowsStore: true,
-      isUnavailable: (error) => isMongoUnavailable(error) || isSqliteUnavailable(error),
-      warm: async () => {},
-      close: async () => {
-        await database.close();
-        searchDb.close();
-      },
-    };
+    const backend = await mongoBackend(database, { search: new SqliteSearchIndex(searchDb), isUnavailable: isSqliteUnavailable });
     const app = createApp({ baseUrl: 'http://archive.test', mediaDir: join(dataDir, 'media'), responseCacheBytes: 1024 * 1024, cacheMaxAgeSeconds: 60, allowedOrigins: [] }, backend, createLogger('silent'));
     const server = createServer(app.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
