@@ -6,6 +6,7 @@ export function timedSearch(search: SearchIndex, metrics: HttpMetrics): SearchIn
   return {
     upsert: (records) => search.upsert(records),
     remove: (ids) => search.remove(ids),
+    streamVersions: (lang, batchSize) => search.streamVersions(lang, batchSize),
     count: () => search.count(),
     ping: () => search.ping(),
     close: () => search.close(),
