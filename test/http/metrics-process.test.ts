@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateSecret, secretSha256 } from '../../src/auth/secrets.ts';
 import { openBackend } from '../../src/backend.ts';
+import { makeSubmission } from '../helpers/factories.ts';
 import { ImageServer, lineDrawingPng } from '../helpers/image-server.ts';
 import { sample, scrapeUrl } from '../helpers/metrics.ts';
 import { freePort, getOnNewConnection, startServerProcess } from '../helpers/server-process.ts';
@@ -88,16 +89,7 @@ describe('GET /metrics across the cluster', function () {
     const response = await fetch(`${server.url}/api/v1/ingest`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json', 'User-Agent': 'metrics-test/1.0' },
-      body: JSON.stringify({
-        sourceUrl: 'https://github.com/metrics-test/a-work',
-        date: '2025-06-01',
-        model: 'Metrics-Test-Model',
-        author: 'Metrics Test',
-        format: 'svg',
-        title: { zh: '指标测试', en: 'A metrics test' },
-        notes: { zh: '测试。', en: 'Test.' },
-        media: [images.url('/work.png')],
-      }),
+      body: JSON.stringify(makeSubmission({ sourceUrl: 'https://github.com/metrics-test/a-work', model: 'Metrics-Test-Model', media: [images.url('/work.png')] })),
     });
     expect(response.status).to.equal(202);
     const { statusUrl } = (await response.json()) as { statusUrl: string };
