@@ -183,7 +183,11 @@ export function startSearchSync(store: RecordStore, index: SearchIndex, logger: 
   let stopped = false;
   let wake: (() => void) | undefined;
   let lastReconcile = Date.now();
-  /** The checkpoint at the previous reconcile: removals up to it are read by every pass that was running then. */
+  /**
+   * Removals are pruned once per reconcile period, up to the checkpoint of the period before:
+   * every pass that was running then has read them.
+   */
+  let lastPrune = Date.now();
   let consumed: number | undefined;
   const pause = (ms: number): Promise<void> =>
     new Promise((resolve) => {
@@ -203,8 +207,11 @@ export function startSearchSync(store: RecordStore, index: SearchIndex, logger: 
           const outcome = await reconcile(store, index, settings.batchSize, settings.checkpoint);
           if (outcome.kind !== 'moving') lastReconcile = Date.now();
           if (outcome.kind === 'repaired') logger.warn('search index differed from the store and was repaired', { ...outcome });
+        }
+        if (Date.now() - lastPrune >= settings.reconcileEveryMs) {
           if (consumed !== undefined) await store.pruneRemovals(consumed);
           consumed = report.checkpoint;
+          lastPrune = Date.now();
         }
       } catch (error) {
         logger.error('search index sync failed; retrying', { error });
