@@ -1,4 +1,5 @@
 /** Printing of the benchmark's figures: scenario lines, loud failures, goal checks and the final table. */
+import type { TokenFigures } from './mcp-tokens.ts';
 import { FLAT_MEMORY_LIMIT_MB } from './exports.ts';
 import type { PlotSeries } from './plot.ts';
 import type { CatalogFacts, ExportDownload, ExportsResult, HashesResult, LoadResult, PublisherResult, PublisherRun, SoakResult, StageTime } from './types.ts';
@@ -24,6 +25,8 @@ export interface Stage {
   coverage: { scenario: string; kinds: { kind: string; used: number; of: number }[] }[];
   exports?: ExportsResult;
   soak?: SoakResult;
+  /** The MCP answers' size in tokens (mcp-tokens.ts). */
+  tokens?: TokenFigures;
 }
 
 /** Everything measured; a part is missing when it was not run (BENCH_ONLY). */

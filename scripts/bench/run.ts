@@ -8,7 +8,7 @@
  * reads, repeated and distinct searches, MCP calls, each public bulk export once while sampling the
  * server's memory, and the soak (a mixed read load at 100 connections for 60 s while 300
  * submissions are sent over HTTP and published by the server's own publisher from a loopback image
- * server, RSS sampled every second). At the other sizes /healthz, distinct searches and distinct MCP
+ * server, RSS sampled every second), and the MCP token budgets (mcp-tokens.ts). At the other sizes /healthz, distinct searches and distinct MCP
  * searches run, for the growth table and its plot (an SVG). Then, with the server stopped, it times
  * HashIndex lookups at a million hashes and the real publisher over a loopback image server, each
  * in a child process, and prints every goal with its figure and PASS or MISS; every goal is a ratio
@@ -16,7 +16,7 @@
  *
  * Environment: BENCH_RECORDS (100000), BENCH_SIZES (catalog sizes, comma-separated, overriding the
  * ones above), BENCH_SECONDS per scenario (10), BENCH_CONNECTIONS (50),
- * BENCH_WARMUP seconds (3), BENCH_ONLY (comma-separated scenarios: healthz, record,
+ * BENCH_WARMUP seconds (3), BENCH_ONLY (comma-separated scenarios: healthz, mcp-tokens, record,
  * search-repeated, search-distinct, mcp-distinct, mcp-repeated, exports, soak, hashes, publisher;
  * healthz runs whenever an HTTP scenario does; extra scenarios distinct:word, distinct:pair,
  * distinct:prefix, distinct:typo, distinct:zh, distinct:zhpair, distinct:browse, or distinct:* for all),
@@ -47,6 +47,7 @@ import type { QueryClass, SearchPaths } from './queries.ts';
 import { allPublished, badCount, exportsFailed, goals, growthSeries, MCP_COUNTERPART, printCatalog, printExportDownload, printExportsOverall, printFailures, printGoals, printGrowth, printHashes, printPublisher, printScenario, printTable, repeated } from './report.ts';
 import type { Facts, Stage } from './report.ts';
 import { printSoak, printSoakSummary, soakFailed, soakGoals } from './report-soak.ts';
+import { measureTokens, printTokens } from './mcp-tokens.ts';
 import { runSoak, soakSettings, startPreviewServer, warmupSubmissions } from './soak.ts';
 import type { PreviewServer } from './soak.ts';
 import type { LoadConfig, LoadResult } from './types.ts';
@@ -72,7 +73,7 @@ const warmupSeconds = setting('BENCH_WARMUP', 3);
 const headers = process.env.BENCH_ENCODING ? { 'accept-encoding': process.env.BENCH_ENCODING } : undefined;
 const CLASS_SCENARIOS = [...QUERY_CLASSES, ...EXTRA_CLASSES].map((kind) => `distinct:${kind}`);
 /** Scenarios against the server, in the order they run (exports after the load scenarios, soak last: its submissions change the catalog). */
-const HTTP_SCENARIOS = ['healthz', 'record', 'search-repeated', 'search-distinct', 'mcp-distinct', 'mcp-repeated', 'exports', 'soak'];
+const HTTP_SCENARIOS = ['healthz', 'mcp-tokens', 'record', 'search-repeated', 'search-distinct', 'mcp-distinct', 'mcp-repeated', 'exports', 'soak'];
 /** The scenarios of the sizes other than the main one: enough for the growth table. */
 const GROWTH_SCENARIOS = ['healthz', 'search-distinct', 'mcp-distinct'];
 /** Scenarios without the server, run after it stopped. */
@@ -193,6 +194,10 @@ async function runStage(size: number, scenarios: readonly string[], main: boolea
   console.log(`server: pid ${server.pid}, ready in ${coldStart.toFixed(2)} s, ${ready.catalog.total.toLocaleString('en-US')} records, workers ${process.env.ARCHIVE_WORKERS || 'default'}`);
   if (ready.catalog.total !== size) console.log(`!!! the server reports ${ready.catalog.total} records, ${size} were imported`);
 
+  if (main && scenarios.includes('mcp-tokens')) {
+    stage.tokens = await measureTokens(origin);
+    printTokens(stage.tokens);
+  }
   const ids = await sampleIds(origin, ready.catalog.total);
   const recordList = recordPaths(ids);
   const repeatedList = repeatedSearches();
@@ -355,6 +360,7 @@ async function main(): Promise<number> {
   console.log(`summary (${availableParallelism()} cores, node ${process.version}${setup}, total run ${((performance.now() - began) / 1000).toFixed(0)} s):`);
   if (mainStage) printTable(mainStage, facts);
   printSoakSummary(mainStage?.soak);
+  if (mainStage?.tokens) printTokens(mainStage.tokens);
   if (facts.stages.length) printGrowth(facts.stages);
   if (facts.stages.length > 1) {
     const plotFile = process.env.BENCH_PLOT || join(ROOT, 'bench-data', 'growth.svg');

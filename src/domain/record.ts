@@ -75,6 +75,11 @@ export function yearOf(date: string): string {
   return date.slice(0, 4);
 }
 
+/** Days since 1970-01-01 of a YYYY-MM-DD date. */
+export function dayNumber(date: string): number {
+  return Math.floor(Date.parse(`${date}T00:00:00Z`) / 86_400_000);
+}
+
 /** True for a real calendar date written as YYYY-MM-DD. */
 export function isCalendarDate(value: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;

@@ -2,7 +2,9 @@ import { localizeRecord } from './localize.ts';
 import type { LocalizedRecord } from './localize.ts';
 import type { RecordStore, SearchIndex } from './ports.ts';
 import type { Format, Kind, Lang } from './record.ts';
-import type { SearchOrder } from './search-query.ts';
+import { encodeCursor, queryFingerprint } from './cursor.ts';
+import type { CursorQuery, CursorState } from './cursor.ts';
+import type { FacetCounts, FacetName, SearchFilters, SearchOrder } from './search-query.ts';
 
 /** What the read commands need: the two ports and the public base address. */
 export interface ReadContext {
@@ -14,22 +16,34 @@ export interface ReadContext {
 /** Validated parameters of a list (search or timeline). Mirrors schemas/search-params.schema.json. */
 export interface SearchParams {
   q?: string;
-  source?: string;
-  format?: Format;
-  kind?: Kind;
-  year?: string;
+  source?: string[];
+  format?: Format[];
+  kind?: Kind[];
+  year?: string[];
+  model?: string[];
+  author?: string[];
+  from?: string;
+  to?: string;
+  since?: string;
+  facets?: FacetName[];
   lang: Lang;
   sort?: SearchOrder;
   limit: number;
   offset: number;
+  cursor?: string;
+  /** The walk `cursor` continues, decoded and checked against this query by the validation. */
+  after?: CursorState;
 }
 
 /** One page of matching records. Mirrors schemas/list-response.schema.json. */
-export interface ListResponse {
+export interface ListResponse<Item = LocalizedRecord> {
   total: number;
   offset: number;
   limit: number;
-  items: LocalizedRecord[];
+  items: Item[];
+  /** The cursor of the next page, or null when this page ends the list. */
+  next: string | null;
+  facets?: FacetCounts;
 }
 
 /** Which list is read: every record, or the timeline (timeline records, chronological). */
@@ -40,29 +54,53 @@ function defaultOrder(scope: ListScope, hasText: boolean): SearchOrder {
   return hasText ? 'relevance' : 'newest';
 }
 
+/** The search a list asks: filters from the parameters, the timeline fixed to timeline records. */
+export function listQuery(params: Omit<SearchParams, 'limit' | 'offset'>, scope: ListScope): CursorQuery {
+  const text = params.q?.trim() || undefined;
+  const filters: SearchFilters = {
+    source: params.source,
+    format: params.format,
+    kind: scope === 'timeline' ? ['timeline'] : params.kind,
+    year: params.year,
+    model: params.model,
+    author: params.author,
+    from: params.from,
+    to: params.to,
+    since: params.since,
+  };
+  for (const name of Object.keys(filters) as (keyof SearchFilters)[]) if (filters[name] === undefined) delete filters[name];
+  return { scope, lang: params.lang, text, filters, order: params.sort ?? defaultOrder(scope, text !== undefined) };
+}
+
 /** Searches or lists records and presents one page of them in the asked language. */
 export async function listSpecimens(context: ReadContext, params: SearchParams, scope: ListScope): Promise<ListResponse> {
-  const text = params.q?.trim() || undefined;
+  const query = listQuery(params, scope);
+  // On the timeline every record is a timeline record: its kind is not a choice to count.
+  const facets = params.facets?.filter((name) => scope !== 'timeline' || name !== 'kind');
   const hits = await context.search.search({
-    lang: params.lang,
-    text,
-    filters: {
-      source: params.source,
-      format: params.format,
-      kind: scope === 'timeline' ? 'timeline' : params.kind,
-      year: params.year,
-    },
-    order: params.sort ?? defaultOrder(scope, text !== undefined),
-    offset: params.offset,
+    lang: query.lang,
+    ...(query.text === undefined ? {} : { text: query.text }),
+    filters: query.filters,
+    order: query.order,
+    offset: params.after ? 0 : params.offset,
     limit: params.limit,
+    ...(params.after ? { after: params.after.position } : {}),
+    ...(facets?.length ? { facets } : {}),
   });
   const records = hits.ids.length ? await context.store.getRecords(hits.ids) : [];
-  return {
+  const offset = params.after ? params.after.returned : params.offset;
+  const response: ListResponse = {
     total: hits.total,
-    offset: params.offset,
+    offset,
     limit: params.limit,
     items: records.map((record) => localizeRecord(record, params.lang, context.baseUrl)),
+    next: hits.next ? encodeCursor(queryFingerprint(query), { position: hits.next, returned: offset + hits.ids.length }) : null,
   };
+  if (params.facets?.length) {
+    const timelineKinds = hits.total > 0 ? { timeline: hits.total } : {};
+    response.facets = Object.fromEntries(params.facets.map((name) => [name, scope === 'timeline' && name === 'kind' ? timelineKinds : (hits.facets?.[name] ?? {})]));
+  }
+  return response;
 }
 
 /** One record in the asked language, or undefined for an unknown id. */

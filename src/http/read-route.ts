@@ -45,19 +45,23 @@ export interface JsonReadOptions {
 
 /**
  * A read-only JSON route: GET and HEAD run the handler (or reuse the response computed for the
- * same URL at the same catalog change number), with ETag, 304 and Cache-Control.
+ * same URL at the same catalog change number), with ETag, 304 and Cache-Control. `headersOf`
+ * adds headers that follow from the answer (kept with it in the cache).
  */
-export function jsonRead(options: JsonReadOptions, handler: (ctx: Context) => Promise<unknown>): Middleware {
+export function jsonRead<T>(options: JsonReadOptions, handler: (ctx: Context) => Promise<T>, headersOf?: (value: T, ctx: Context) => Record<string, string>): Middleware {
   return async function jsonReadRoute(ctx: Context): Promise<void> {
     if (readOnly(ctx) === 'handled') return;
     const { changeNumber } = await options.store.catalogState();
     const key = ctx.url;
     let response = options.cache.get(key, changeNumber);
     if (!response) {
-      const body = JSON.stringify(await handler(ctx));
-      response = { body, etag: entityTag(body) };
+      const value = await handler(ctx);
+      const body = JSON.stringify(value);
+      const headers = headersOf?.(value, ctx);
+      response = { body, etag: entityTag(body), ...(headers && Object.keys(headers).length ? { headers } : {}) };
       options.cache.set(key, changeNumber, response);
     }
+    if (response.headers) ctx.set(response.headers);
     sendWithEntityTag(ctx, response.body, response.etag, 'application/json; charset=utf-8', options.maxAgeSeconds);
   };
 }

@@ -4,6 +4,8 @@ import { createHash } from 'node:crypto';
 export interface CachedResponse {
   body: string;
   etag: string;
+  /** Headers that follow from the body (e.g. Link). */
+  headers?: Record<string, string>;
 }
 
 /** The strong entity tag of a response body. */

@@ -1,6 +1,7 @@
 import { recordId } from '../domain/ids.ts';
 import { localizeRecord } from '../domain/localize.ts';
 import type { LocalizedRecord } from '../domain/localize.ts';
+import type { ListResponse } from '../domain/specimens.ts';
 import type { CanonicalRecord, Lang } from '../domain/record.ts';
 
 const SHA256 = '5d0c6e1b9f4a27c3e8d1b6a0f2c49e7d3a8b5c1e6f0d2a4b7c9e1f3a5b7d9c2e';
@@ -33,8 +34,20 @@ export function exampleRecord(baseUrl: string, lang: Lang = 'en'): LocalizedReco
 }
 
 /** A one-item page of a list answer. */
-export function exampleList(baseUrl: string, lang: Lang = 'en'): { total: number; offset: number; limit: number; items: LocalizedRecord[] } {
-  return { total: 1, offset: 0, limit: 20, items: [exampleRecord(baseUrl, lang)] };
+export function exampleList(baseUrl: string, lang: Lang = 'en'): ListResponse {
+  return { total: 1, offset: 0, limit: 20, items: [exampleRecord(baseUrl, lang)], next: null };
+}
+
+/** A page of a search asking for facets, with more pages to follow. */
+export function exampleFacetedList(baseUrl: string, lang: Lang = 'en'): ListResponse {
+  return {
+    total: 3,
+    offset: 0,
+    limit: 1,
+    items: [exampleRecord(baseUrl, lang)],
+    next: 'eyJ2IjoxLCJmIjoiYUJjRGVGZ0hpSmsiLCJuIjoxLCJkIjoiMjAyMy0wMy0yMCIsImkiOiJzdmctZ3B0LTQtOGQ1YmUwNzYifQ',
+    facets: { format: { svg: 3, game: 1 }, year: { '2023': 2, '2024': 1 } },
+  };
 }
 
 export const EXAMPLE_SUBMISSION_ID = 'sub_0m3x8k2q9f1c2d3e4f5a6b7c8';

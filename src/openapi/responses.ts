@@ -88,10 +88,17 @@ export function pathParameter(name: string, description: string, example: string
 }
 
 /** Query parameters described by a JSON Schema from schemas/. */
+/**
+ * Query parameters from a schema's properties. A list (type array) is written comma-separated
+ * (style form, explode false: format=svg,game). Each takes its example from `examples`, or else
+ * from the first of the property's own `examples`.
+ */
 export function queryParameters(schema: { properties?: Record<string, JsonObject> }, examples: Record<string, unknown> = {}): JsonObject[] {
   return Object.entries(schema.properties ?? {}).map(([name, property]) => {
     const { description, ...rest } = property;
-    return { name, in: 'query', required: false, description, schema: rest, ...(name in examples ? { example: examples[name] } : {}) };
+    const example = name in examples ? examples[name] : Array.isArray(property.examples) ? property.examples[0] : undefined;
+    const list = property.type === 'array' ? { style: 'form', explode: false } : {};
+    return { name, in: 'query', required: false, description, ...list, schema: rest, ...(example === undefined ? {} : { example }) };
   });
 }
 

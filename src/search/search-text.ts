@@ -4,6 +4,8 @@
  * splits into terms, and how many typos a word may carry. Pure functions, no engine in them.
  */
 
+import { facetValueKey } from '../domain/search-query.ts';
+
 const CJK_CLASS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\u3005\\u3007';
 
 /** A maximal run of CJK characters (global: use with replace or matchAll). */
@@ -37,40 +39,147 @@ export function wordTokens(text: string): string[] {
   return [...text.matchAll(TOKEN)].map((match) => match[0]);
 }
 
-/** One unit of a query: a single word (typo and prefix candidate) or a phrase of consecutive tokens. */
+/**
+ * One unit of a query: a single word (typo and prefix candidate) or a phrase of consecutive
+ * tokens. A quoted phrase matches exactly as written: no typos, no prefix.
+ */
 export type QueryTerm =
   | { type: 'word'; word: string; last: boolean }
-  | { type: 'phrase'; tokens: string[]; prefixLast: boolean };
+  | { type: 'phrase'; tokens: string[]; prefixLast: boolean; quoted?: true };
+
+/** A query group matches when every term of one of its alternatives does (`a OR b` is a group of two). */
+export interface QueryGroup {
+  alternatives: QueryTerm[][];
+}
+
+/** Search text as the engines read it. */
+export interface ParsedQuery {
+  /** Every group must match. */
+  groups: QueryGroup[];
+  /** A record holding any of these is left out (`-word`, `-"a phrase"`). */
+  excluded: QueryTerm[];
+  /** The whole text in the form model filters compare (facetValueKey): a model label equal to it is ranked first. */
+  label: string;
+}
+
+/** One piece of search text before it becomes terms. */
+type Piece = { kind: 'chunk' | 'quoted'; text: string; negated: boolean } | { kind: 'or' };
+
+/** Cuts search text into whitespace-separated chunks, quoted phrases (a quote never closed runs to the end), `-` exclusions and OR. */
+function pieces(text: string): Piece[] {
+  const found: Piece[] = [];
+  const characters = [...text.normalize('NFKC')];
+  let i = 0;
+  while (i < characters.length) {
+    if (/\s/u.test(characters[i] as string)) {
+      i += 1;
+      continue;
+    }
+    let negated = false;
+    if (characters[i] === '-' && i + 1 < characters.length && !/\s/u.test(characters[i + 1] as string)) {
+      negated = true;
+      i += 1;
+    }
+    if (characters[i] === '"') {
+      const close = characters.indexOf('"', i + 1);
+      const end = close < 0 ? characters.length : close;
+      found.push({ kind: 'quoted', text: characters.slice(i + 1, end).join(''), negated });
+      i = end + 1;
+      continue;
+    }
+    let end = i;
+    while (end < characters.length && !/\s/u.test(characters[end] as string) && characters[end] !== '"') end += 1;
+    const chunk = characters.slice(i, end).join('');
+    found.push(chunk === 'OR' && !negated ? { kind: 'or' } : { kind: 'chunk', text: chunk, negated });
+    i = end;
+  }
+  return found;
+}
+
+/** The tokens of text: words (runs of letters, digits and marks) and CJK runs as bigrams, in order. */
+function tokensOf(text: string): { tokens: string[]; endsWithSingleCjk: boolean } {
+  const tokens: string[] = [];
+  let endsWithSingleCjk = false;
+  for (const piece of normalizeText(text).replace(CJK_RUN, (run) => ` ${run} `).split(/\s+/u)) {
+    if (!piece) continue;
+    if (CJK_CHARACTER.test(piece)) {
+      tokens.push(...cjkBigrams(piece));
+      endsWithSingleCjk = [...piece].length === 1;
+    } else {
+      const words = wordTokens(piece);
+      tokens.push(...words);
+      if (words.length) endsWithSingleCjk = false;
+    }
+  }
+  return { tokens, endsWithSingleCjk };
+}
 
 /**
- * Splits search text into terms. Whitespace separates terms; inside one whitespace-free chunk,
- * tokens joined by punctuation ("gpt-4o") form a phrase, and a Chinese run becomes a phrase of
- * its bigrams (a single Chinese character becomes a prefix).
+ * The terms of one whitespace-free chunk: scripts are split apart (`鹈鹕pelican` is the phrase
+ * 鹈鹕 and the word pelican), words joined by punctuation stay a phrase (`gpt-4o`), a CJK run is a
+ * phrase of its bigrams (a single character a prefix). `last` marks the chunk that ends the text,
+ * whose last word is also a prefix.
  */
-export function parseQuery(text: string): QueryTerm[] {
-  const chunks = normalizeText(text).split(/\s+/u).filter(Boolean);
+function chunkTerms(chunk: string, last: boolean): QueryTerm[] {
+  const parts = normalizeText(chunk)
+    .split(new RegExp(`(${CJK_RUN.source})`, 'u'))
+    .filter((part) => part !== '');
   const terms: QueryTerm[] = [];
-  chunks.forEach((chunk, chunkIndex) => {
-    const last = chunkIndex === chunks.length - 1;
-    const tokens: string[] = [];
-    let endsWithSingleCjk = false;
-    for (const piece of chunk.replace(CJK_RUN, (run) => ` ${run} `).split(' ')) {
-      if (!piece) continue;
-      if (CJK_CHARACTER.test(piece)) {
-        const pieceTokens = cjkBigrams(piece);
-        tokens.push(...pieceTokens);
-        endsWithSingleCjk = [...piece].length === 1;
-      } else {
-        tokens.push(...wordTokens(piece));
-        endsWithSingleCjk = false;
-      }
+  parts.forEach((part, index) => {
+    const lastPart = last && index === parts.length - 1;
+    if (CJK_CHARACTER.test(part)) {
+      const characters = [...part];
+      terms.push({ type: 'phrase', tokens: cjkBigrams(part), prefixLast: characters.length === 1 });
+      return;
     }
-    if (tokens.length === 0) return;
-    const only = tokens[0] ?? '';
-    if (tokens.length === 1 && !CJK_CHARACTER.test(only)) terms.push({ type: 'word', word: only, last });
-    else terms.push({ type: 'phrase', tokens, prefixLast: endsWithSingleCjk || (last && !CJK_CHARACTER.test(tokens.at(-1) ?? '')) });
+    const words = wordTokens(part);
+    if (words.length === 1) terms.push({ type: 'word', word: words[0] as string, last: lastPart });
+    else if (words.length > 1) terms.push({ type: 'phrase', tokens: words, prefixLast: lastPart });
   });
   return terms;
+}
+
+function quotedTerm(text: string): QueryTerm[] {
+  const { tokens } = tokensOf(text);
+  return tokens.length ? [{ type: 'phrase', tokens, prefixLast: false, quoted: true }] : [];
+}
+
+/**
+ * Reads search text: whitespace separates terms that must all match; `"a phrase"` matches
+ * exactly; `-word` or `-"a phrase"` leaves out records holding it; `a OR b` (OR in capitals,
+ * between two terms) matches either. The last word is also a prefix when it ends the text.
+ */
+export function parseSearchText(text: string): ParsedQuery {
+  const found = pieces(text);
+  const groups: QueryGroup[] = [];
+  const excluded: QueryTerm[] = [];
+  let joinNext = false;
+  found.forEach((piece, index) => {
+    if (piece.kind === 'or') {
+      const next = found[index + 1];
+      // OR between two terms joins them; anywhere else it is the word "or".
+      if (groups.length > 0 && !joinNext && next !== undefined && next.kind !== 'or' && !next.negated && found[index - 1]?.kind !== 'or') joinNext = true;
+      else groups.push({ alternatives: [chunkTerms('or', index === found.length - 1)] });
+      return;
+    }
+    const terms = piece.kind === 'quoted' ? quotedTerm(piece.text) : chunkTerms(piece.text, index === found.length - 1 && !piece.negated);
+    if (terms.length === 0) return;
+    if (piece.negated) excluded.push(...terms);
+    else if (joinNext) groups.at(-1)?.alternatives.push(terms);
+    else groups.push({ alternatives: [terms] });
+    if (!piece.negated) joinNext = false;
+  });
+  return { groups, excluded, label: facetValueKey(text) };
+}
+
+/** How many OR combinations a query makes (engines without OR run one search per combination). */
+export function orCombinations(query: ParsedQuery): number {
+  return query.groups.reduce((product, group) => product * group.alternatives.length, 1);
+}
+
+/** The terms of search text without operators, each required (the engines' form before OR, quotes and exclusions). */
+export function parseQuery(text: string): QueryTerm[] {
+  return parseSearchText(text).groups.flatMap((group) => group.alternatives[0] ?? []);
 }
 
 /** Word lengths from which one and two typos are tolerated. */

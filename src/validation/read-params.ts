@@ -1,7 +1,12 @@
+import { decodeCursor, queryFingerprint } from '../domain/cursor.ts';
+import { MAX_OR_COMBINATIONS } from '../domain/search-query.ts';
+import { orCombinations, parseSearchText } from '../search/search-text.ts';
+import { listQuery } from '../domain/specimens.ts';
 import type { SearchParams, ListScope } from '../domain/specimens.ts';
 import type { Lang } from '../domain/record.ts';
 import { ProblemError } from '../errors.ts';
 import type { FieldError } from '../errors.ts';
+import { coerceParameters } from './coerce.ts';
 import { compile, describeErrors, SCHEMAS, timelineParamsSchema } from './schemas.ts';
 import exportParamsSchema from '../../schemas/export-params.schema.json' with { type: 'json' };
 import publicExportParamsSchema from '../../schemas/public-export-params.schema.json' with { type: 'json' };
@@ -9,58 +14,94 @@ import publicExportParamsSchema from '../../schemas/public-export-params.schema.
 /** Raw query parameters as an HTTP framework hands them over. */
 export type RawQuery = Record<string, string | string[] | undefined>;
 
+type Properties = Parameters<typeof coerceParameters>[1];
+
 const searchValidator = compile<SearchParams>(SCHEMAS.searchParams);
 const timelineValidator = compile<SearchParams>(timelineParamsSchema());
 const recordValidator = compile<{ id: string; lang: Lang }>(SCHEMAS.recordParams);
 const exportValidator = compile<ExportParams>(exportParamsSchema);
 const publicCsvValidator = compile<{ excel: '0' | '1'; bom: '0' | '1' }>(publicExportParamsSchema);
 
-const SEARCH_NAMES = Object.keys(SCHEMAS.searchParams.properties);
-const INTEGER_NAMES = new Set(Object.entries(SCHEMAS.searchParams.properties).filter(([, schema]) => schema.type === 'integer').map(([name]) => name));
+const SEARCH_PROPERTIES = SCHEMAS.searchParams.properties as Properties;
+const SEARCH_NAMES = Object.keys(SEARCH_PROPERTIES);
 export const MAX_OFFSET = SCHEMAS.searchParams.properties.offset.maximum;
 
-/**
- * Turns query-string values into schema input: repeated parameters are errors, empty values count
- * as absent (a plain HTML form sends them), integer parameters written as integers become numbers.
- */
-function fromQueryString(raw: RawQuery, errors: FieldError[]): Record<string, unknown> {
-  // No prototype: a parameter named __proto__ must stay a key the schema refuses, not vanish.
-  const input = Object.create(null) as Record<string, unknown>;
+/** Where parameters come from: a query string (one value each, repeats refused) or tool arguments (JSON). */
+export interface ParseOptions {
+  fromQueryString: boolean;
+}
+
+/** Query-string values: a repeated parameter is an error, an empty one is absent (whatever its name), the rest is converted as the schema says. */
+function fromQueryString(raw: RawQuery, properties: Properties, errors: FieldError[]): Record<string, unknown> {
+  const single: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [name, value] of Object.entries(raw)) {
     if (Array.isArray(value)) {
-      errors.push({ parameter: name, message: 'must be given once, not repeated' });
-      continue;
-    }
-    if (value === undefined || value === '') continue;
-    input[name] = INTEGER_NAMES.has(name) && /^-?\d{1,15}$/.test(value) ? Number(value) : value;
+      const list = properties[name]?.type === 'array' ? ` (several values go in one, comma-separated: ${name}=${value.filter(Boolean).join(',')})` : '';
+      errors.push({ parameter: name, message: `must be given once, not repeated${list}` });
+    } else if (value !== undefined && value !== '') single[name] = value;
   }
-  return input;
+  return coerceParameters(single, properties, errors);
+}
+
+function input(raw: RawQuery | Record<string, unknown>, properties: Properties, options: ParseOptions, errors: FieldError[]): Record<string, unknown> {
+  return options.fromQueryString ? fromQueryString(raw as RawQuery, properties, errors) : coerceParameters(raw, properties, errors);
+}
+
+/** Errors named by parameter: an error inside a list (format[1]) names the list, unless a parameter has that very name. */
+function byParameter(errors: readonly FieldError[], params: Record<string, unknown>): FieldError[] {
+  return errors.map((error) => {
+    const list = /^(.+)\[\d+\]$/.exec(error.parameter ?? '')?.[1];
+    return list && SEARCH_NAMES.includes(list) && !Object.hasOwn(params, error.parameter ?? '') ? { ...error, parameter: list } : error;
+  });
 }
 
 function invalid(errors: FieldError[], exportsHint: string): ProblemError {
   const offsetTooDeep = errors.some((error) => error.parameter === 'offset' && error.message.startsWith('must be <='));
-  const named = errors.map((error) => error.parameter ?? error.field).join(', ');
-  const detail = `Invalid ${errors.length === 1 ? 'parameter' : 'parameters'}: ${named}.${offsetTooDeep ? ` Offsets stop at ${MAX_OFFSET}; read the whole catalog from the bulk exports (${exportsHint}).` : ''}`;
-  return new ProblemError('invalid-parameters', detail, { errors });
+  const named = [...new Set(errors.map((error) => error.parameter ?? error.field))].join(', ');
+  const deeper = offsetTooDeep ? ` Offsets stop at ${MAX_OFFSET}; page deeper with cursor (every page's next), or read the whole catalog from the bulk exports (${exportsHint}).` : '';
+  return new ProblemError('invalid-parameters', `Invalid ${errors.length === 1 ? 'parameter' : 'parameters'}: ${named}.${deeper}`, { errors });
+}
+
+/**
+ * Checks across parameters that one schema property cannot express; run whether or not the
+ * schema passed, so every bad parameter is named at once (values are checked for their type, as
+ * the schema may have refused them).
+ */
+function crossChecks(params: Record<string, unknown>, scope: ListScope, errors: FieldError[], schemaPassed: boolean): void {
+  const { from, to, q, cursor, offset } = params;
+  const named = (name: string): boolean => errors.some((error) => error.parameter === name);
+  if (typeof from === 'string' && typeof to === 'string' && !named('from') && !named('to') && from > to) errors.push({ parameter: 'to', message: `must not be before from (${from})` });
+  if (typeof q === 'string' && orCombinations(parseSearchText(q)) > MAX_OR_COMBINATIONS) errors.push({ parameter: 'q', message: `makes more than ${MAX_OR_COMBINATIONS} combinations of OR alternatives` });
+  if (typeof cursor !== 'string') return;
+  if (offset !== undefined && offset !== 0 && !named('offset')) errors.push({ parameter: 'offset', message: 'cannot be combined with cursor: a cursor continues where its page ended' });
+  if (named('cursor')) return;
+  const valid = schemaPassed ? (params as unknown as SearchParams) : undefined;
+  const decoded = decodeCursor(cursor, valid ? queryFingerprint(listQuery(valid, scope)) : '');
+  if (decoded === 'malformed') errors.push({ parameter: 'cursor', message: 'is not a cursor this service gave out; pass the next value of a page unchanged' });
+  else if (!valid) return;
+  else if (decoded === 'other-query') errors.push({ parameter: 'cursor', message: 'belongs to another query: keep q, lang, sort and the filters of the page that gave it' });
+  else valid.after = decoded;
 }
 
 /** Validates list parameters from a query string or from tool arguments; throws a 400 problem naming every bad parameter. */
-export function parseSearchParams(raw: RawQuery | Record<string, unknown>, scope: ListScope, options: { fromQueryString: boolean; exportsHint: string }): SearchParams {
+export function parseSearchParams(raw: RawQuery | Record<string, unknown>, scope: ListScope, options: ParseOptions & { exportsHint: string }): SearchParams {
   const errors: FieldError[] = [];
-  const input = options.fromQueryString ? fromQueryString(raw as RawQuery, errors) : { ...raw };
+  const params = input(raw, SEARCH_PROPERTIES, options, errors);
   const validate = scope === 'timeline' ? timelineValidator : searchValidator;
-  if (!validate(input)) errors.push(...describeErrors(validate.errors, SEARCH_NAMES, 'parameter'));
+  const schemaPassed = validate(params);
+  if (!schemaPassed) errors.push(...byParameter(describeErrors(validate.errors, SEARCH_NAMES, 'parameter'), params));
+  crossChecks(params, scope, errors, schemaPassed);
   if (errors.length) throw invalid(errors, options.exportsHint);
-  return input as unknown as SearchParams;
+  return params as unknown as SearchParams;
 }
 
 /** Validates the id and lang of a single-record read; throws a 400 problem naming every bad parameter. */
-export function parseRecordParams(raw: RawQuery | Record<string, unknown>, options: { fromQueryString: boolean }): { id: string; lang: Lang } {
+export function parseRecordParams(raw: RawQuery | Record<string, unknown>, options: ParseOptions): { id: string; lang: Lang } {
   const errors: FieldError[] = [];
-  const input = options.fromQueryString ? fromQueryString(raw as RawQuery, errors) : { ...raw };
-  if (!recordValidator(input)) errors.push(...describeErrors(recordValidator.errors, Object.keys(SCHEMAS.recordParams.properties), 'parameter'));
+  const params = input(raw, SCHEMAS.recordParams.properties as Properties, options, errors);
+  if (!recordValidator(params)) errors.push(...describeErrors(recordValidator.errors, Object.keys(SCHEMAS.recordParams.properties), 'parameter'));
   if (errors.length) throw invalid(errors, '');
-  return input as { id: string; lang: Lang };
+  return params as { id: string; lang: Lang };
 }
 
 /** Parameters of the authenticated export. */
@@ -74,10 +115,10 @@ export interface ExportParams {
 /** Validates the authenticated export's format, lang and excel; throws a 400 problem naming every bad parameter. */
 export function parseExportParams(raw: RawQuery): ExportParams {
   const errors: FieldError[] = [];
-  const input = fromQueryString(raw, errors);
-  if (!exportValidator(input)) errors.push(...describeErrors(exportValidator.errors, Object.keys(exportParamsSchema.properties), 'parameter'));
+  const params = fromQueryString(raw, exportParamsSchema.properties as Properties, errors);
+  if (!exportValidator(params)) errors.push(...describeErrors(exportValidator.errors, Object.keys(exportParamsSchema.properties), 'parameter'));
   if (errors.length) throw invalid(errors, '');
-  return input as unknown as ExportParams;
+  return params as unknown as ExportParams;
 }
 
 /** Click-tracking parameters that links from elsewhere carry (utm_…, fbclid, gclid …). */
@@ -94,12 +135,12 @@ export function withoutTracking(raw: RawQuery): RawQuery {
  */
 export function parsePublicExportParams(raw: RawQuery, format: 'json' | 'ndjson' | 'csv'): { excel: boolean; bom: boolean } {
   const errors: FieldError[] = [];
-  const input = fromQueryString(withoutTracking(raw), errors);
+  const params = fromQueryString(withoutTracking(raw), publicExportParamsSchema.properties as Properties, errors);
   if (format !== 'csv') {
-    for (const name of Object.keys(input)) errors.push({ parameter: name, message: 'is not a known parameter; this export takes none' });
-  } else if (!publicCsvValidator(input)) {
+    for (const name of Object.keys(params)) errors.push({ parameter: name, message: 'is not a known parameter; this export takes none' });
+  } else if (!publicCsvValidator(params)) {
     errors.push(...describeErrors(publicCsvValidator.errors, Object.keys(publicExportParamsSchema.properties), 'parameter'));
   }
   if (errors.length) throw invalid(errors, '');
-  return { excel: input.excel === '1', bom: input.bom === '1' };
+  return { excel: params.excel === '1', bom: params.bom === '1' };
 }

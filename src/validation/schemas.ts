@@ -23,7 +23,7 @@ type JsonSchema = Record<string, unknown> & { properties?: Record<string, Record
 export function timelineParamsSchema(): JsonSchema {
   const base = structuredClone(searchParamsSchema) as JsonSchema;
   const properties = base.properties ?? {};
-  properties.kind = { ...properties.kind, enum: ['timeline'], description: 'The timeline holds timeline records only.' };
+  properties.kind = { ...properties.kind, items: { enum: ['timeline'] }, description: 'timeline only.', examples: [['timeline']] };
   return { ...base, $id: 'timeline-params.schema.json', title: 'TimelineParams', properties };
 }
 
@@ -70,8 +70,10 @@ export function describeErrors(errors: readonly ErrorObject[] | null | undefined
       message = 'is required';
     } else if (error.keyword === 'enum') {
       message = `must be one of: ${((error.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}`;
-    } else if (error.keyword === 'pattern' && name === 'year') {
+    } else if (error.keyword === 'pattern' && /^year(\[\d+\])?$/.test(name)) {
       message = 'must be a year of four digits, e.g. 2025';
+    } else if (error.keyword === 'format' && (error.params as { format: string }).format === 'date') {
+      message = 'must be a date written YYYY-MM-DD, e.g. 2025-05-01';
     } else if (error.keyword === 'pattern' && error.params && (error.params as { pattern: string }).pattern === '\\S') {
       message = 'must not be blank';
     } else if (error.keyword === 'pattern' && (error.params as { pattern: string }).pattern === '^https?://') {

@@ -30,13 +30,18 @@ async function dropAll(options: MeiliSearchOptions): Promise<void> {
 if (!url) {
   console.log('SKIPPED Meilisearch contract suite: set MEILI_URL to run it');
 } else {
-  searchIndexContract('Meilisearch', async () => {
-    const options = uniqueOptions(url);
-    const index = await MeiliSearchIndex.open(options);
-    return { index, dispose: async () => dropAll(options) };
+  describe('on a shared server', function () {
+    // Every test creates its own indexes and settings; a busy server takes seconds per task.
+    this.timeout(180_000);
+    searchIndexContract('Meilisearch', async () => {
+      const options = uniqueOptions(url);
+      const index = await MeiliSearchIndex.open(options);
+      return { index, dispose: async () => dropAll(options) };
+    });
   });
 
-  describe('Meilisearch adapter on a real server', () => {
+  describe('Meilisearch adapter on a real server', function () {
+    this.timeout(180_000);
     let options: MeiliSearchOptions;
     beforeEach(() => {
       options = uniqueOptions(url);

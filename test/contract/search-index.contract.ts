@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { SearchIndex } from '../../src/domain/ports.ts';
 import type { CanonicalRecord } from '../../src/domain/record.ts';
-import type { SearchQuery } from '../../src/domain/search-query.ts';
+import type { SearchPosition, SearchQuery } from '../../src/domain/search-query.ts';
 import { makeRecord } from '../helpers/factories.ts';
 
 /** Opens a fresh, empty index and a function that disposes of it. */
@@ -91,7 +91,8 @@ export function searchIndexContract(name: string, open: IndexFactory): void {
       expect((await index.search(query({ lang: 'zh', text: '自行车的鹈' }))).ids).to.deep.equal([id('pelicanTitle')]);
       expect((await index.search(query({ lang: 'zh', text: '车鹈' }))).total).to.equal(0);
       expect((await index.search(query({ lang: 'zh', text: '灯塔' }))).ids).to.deep.equal([id('lighthouse')]);
-      expect((await index.search(query({ lang: 'en', text: '灯塔' }))).total).to.equal(0);
+      // The text of both languages is searched: Chinese text finds the record in English too.
+      expect((await index.search(query({ lang: 'en', text: '灯塔' }))).ids).to.deep.equal([id('lighthouse')]);
     });
 
     it('searches model, author and prompt too', async () => {
@@ -100,15 +101,15 @@ export function searchIndexContract(name: string, open: IndexFactory): void {
     });
 
     it('applies filters exactly, combined with AND, with totals that add up', async () => {
-      const svg = await index.search(query({ filters: { format: 'svg' } }));
+      const svg = await index.search(query({ filters: { format: ['svg'] } }));
       expect(svg.ids).to.have.members([id('pelicanTitle'), id('crystal')]);
-      expect((await index.search(query({ filters: { format: 'svg', year: '2025' } }))).ids).to.deep.equal([id('pelicanTitle')]);
-      expect((await index.search(query({ filters: { kind: 'timeline' } }))).ids).to.deep.equal([id('lighthouse')]);
-      expect((await index.search(query({ filters: { source: 'x' } }))).ids).to.deep.equal([id('lighthouse')]);
+      expect((await index.search(query({ filters: { format: ['svg'], year: ['2025'] } }))).ids).to.deep.equal([id('pelicanTitle')]);
+      expect((await index.search(query({ filters: { kind: ['timeline'] } }))).ids).to.deep.equal([id('lighthouse')]);
+      expect((await index.search(query({ filters: { source: ['x'] } }))).ids).to.deep.equal([id('lighthouse')]);
       let sum = 0;
-      for (const format of ['svg', 'animation', '3d', 'game', 'video'] as const) sum += (await index.search(query({ filters: { format } }))).total;
+      for (const format of ['svg', 'animation', '3d', 'game', 'video'] as const) sum += (await index.search(query({ filters: { format: [format] } }))).total;
       expect(sum).to.equal(6);
-      expect((await index.search(query({ text: 'pelican', filters: { format: 'animation' } }))).ids).to.deep.equal([id('pelicanNotes')]);
+      expect((await index.search(query({ text: 'pelican', filters: { format: ['animation'] } }))).ids).to.deep.equal([id('pelicanNotes')]);
     });
 
     it('orders by date descending then id, or the reverse for oldest', async () => {
@@ -145,12 +146,212 @@ export function searchIndexContract(name: string, open: IndexFactory): void {
         makeRecord({ id: recordId, date: '2020-02-02', sourceUrl: `https://example.org/same-day/${i}` }),
       );
       for (const record of sameDay) await index.upsert([record]);
-      const hits = await index.search(query({ filters: { year: '2020' }, order: 'newest' }));
+      const hits = await index.search(query({ filters: { year: ['2020'] }, order: 'newest' }));
       expect(hits.ids).to.deep.equal(sameDay.map((record) => record.id).sort());
     });
 
     it('answers a query of punctuation alone with nothing', async () => {
       expect(await index.search(query({ text: '"*()' }))).to.deep.equal({ total: 0, ids: [] });
     });
+
+    searchClientContract(() => ({ index, records }));
+  });
+}
+
+/** Ids of a search, sorted, for comparisons where the order is not the point. */
+async function idsOf(index: SearchIndex, overrides: Partial<SearchQuery>): Promise<string[]> {
+  return (await index.search(query({ limit: 50, ...overrides }))).ids.sort();
+}
+
+/** Every page of a cursor walk, following `next` until there is none; `between` runs after each page. */
+async function walk(index: SearchIndex, overrides: Partial<SearchQuery>, between: (page: number) => Promise<void> = async () => {}): Promise<{ ids: string[]; totals: number[] }> {
+  const ids: string[] = [];
+  const totals: number[] = [];
+  let after: SearchPosition | undefined;
+  for (let page = 0; page < 1000; page += 1) {
+    const hits = await index.search(query({ ...overrides, ...(after ? { after } : {}) }));
+    ids.push(...hits.ids);
+    totals.push(hits.total);
+    if (!hits.next) return { ids, totals };
+    expect(hits.ids.length, 'a page with a next holds records').to.be.above(0);
+    after = hits.next;
+    await between(page);
+  }
+  throw new Error('the walk did not end');
+}
+
+/** Facets, multi-value and new filters, cursors and query syntax: what search clients rely on. */
+function searchClientContract(fixture: () => { index: SearchIndex; records: Record<string, CanonicalRecord> }): void {
+  let index: SearchIndex;
+  let records: Record<string, CanonicalRecord>;
+  const id = (key: string): string => records[key]?.id ?? '';
+  beforeEach(() => ({ index, records } = fixture()));
+
+  it('takes several values per filter: any of them within a field, all fields together', async () => {
+    expect(await idsOf(index, { filters: { format: ['svg', 'game'] } })).to.deep.equal([id('pelicanTitle'), id('crystal'), id('telescope')].sort());
+    expect(await idsOf(index, { filters: { format: ['svg', 'game'], year: ['2023'] } })).to.deep.equal([id('crystal'), id('telescope')].sort());
+    expect(await idsOf(index, { filters: { source: ['x', 'reddit'] } })).to.deep.equal([id('lighthouse'), id('telescope')].sort());
+    expect((await index.search(query({ filters: { kind: ['gallery', 'timeline'] } }))).total).to.equal(6);
+    expect((await index.search(query({ text: 'pelican', filters: { year: ['2024', '2025'], format: ['animation', 'video'] } }))).ids).to.deep.equal([id('pelicanNotes')]);
+  });
+
+  it('filters model and author exactly but case-insensitively', async () => {
+    const gpt4 = makeRecord({ date: '2023-03-20', model: 'GPT-4', author: 'Ada Lovelace', sourceUrl: 'https://example.org/m/1' });
+    const lower = makeRecord({ date: '2023-04-01', model: 'gpt-4', author: 'ADA LOVELACE', sourceUrl: 'https://example.org/m/2' });
+    const turbo = makeRecord({ date: '2023-11-06', model: 'GPT-4 Turbo', author: 'Ada', sourceUrl: 'https://example.org/m/3' });
+    await index.upsert([gpt4, lower, turbo]);
+    expect(await idsOf(index, { filters: { model: ['gpt-4'] } })).to.deep.equal([gpt4.id, lower.id].sort());
+    expect(await idsOf(index, { filters: { model: ['GPT-4', 'Claude 3 Opus'] } })).to.deep.equal([gpt4.id, lower.id, id('pelicanTitle')].sort());
+    expect((await index.search(query({ filters: { model: ['GPT-4o'] } }))).total).to.equal(5);
+    expect((await index.search(query({ filters: { model: ['GPT'] } }))).total).to.equal(0);
+    expect(await idsOf(index, { filters: { author: ['ada lovelace'] } })).to.deep.equal([gpt4.id, lower.id].sort());
+    expect(await idsOf(index, { filters: { author: ['Ada'], model: ['gpt-4 turbo'] } })).to.deep.equal([turbo.id]);
+  });
+
+  it('bounds the date of the work (from, to, inclusive) and the compilation date (since)', async () => {
+    expect(await idsOf(index, { filters: { from: '2024-01-01' } })).to.deep.equal([id('pelicanTitle'), id('pelicanNotes'), id('lighthouse')].sort());
+    expect(await idsOf(index, { filters: { to: '2023-09-09' } })).to.deep.equal([id('telescope'), id('cats'), id('crystal')].sort());
+    expect(await idsOf(index, { filters: { from: '2023-09-09', to: '2024-02-10' } })).to.deep.equal([id('telescope'), id('lighthouse')].sort());
+    expect(await idsOf(index, { text: 'pelican', filters: { to: '2025-05-31' } })).to.deep.equal([id('pelicanTitle')]);
+    const recompiled = { ...(records.cats as CanonicalRecord), updated: '2026-12-01' };
+    await index.upsert([recompiled]);
+    expect(await idsOf(index, { filters: { since: '2026-11-21' } })).to.deep.equal([recompiled.id]);
+    expect((await index.search(query({ filters: { since: '2026-11-20' } }))).total).to.equal(6);
+    expect((await index.search(query({ filters: { since: '2026-12-02' } }))).total).to.equal(0);
+  });
+
+  it('counts facets exactly, each with its own filter left out', async () => {
+    const all = await index.search(query({ order: 'newest', limit: 1, facets: ['format', 'kind', 'year', 'source', 'model'] }));
+    expect(all.facets).to.deep.equal({
+      format: { svg: 2, animation: 1, '3d': 1, game: 1, video: 1 },
+      kind: { gallery: 5, timeline: 1 },
+      year: { '2023': 3, '2024': 1, '2025': 2 },
+      source: { github: 4, x: 1, reddit: 1 },
+      model: { 'GPT-4o': 5, 'Claude 3 Opus': 1 },
+    });
+    const filtered = await index.search(query({ order: 'newest', filters: { format: ['svg'], year: ['2023'] }, facets: ['format', 'year', 'kind'] }));
+    expect(filtered.ids).to.deep.equal([id('crystal')]);
+    expect(filtered.facets).to.deep.equal({ format: { svg: 1, game: 1, video: 1 }, year: { '2025': 1, '2023': 1 }, kind: { gallery: 1 } });
+    const none = await index.search(query({ text: 'nothingmatcheshere', facets: ['format'] }));
+    expect(none).to.deep.equal({ total: 0, ids: [], facets: { format: {} } });
+  });
+
+  it('gives facet counts equal to the totals of the matching filtered queries', async () => {
+    const cases: Partial<SearchQuery>[] = [
+      { order: 'newest' },
+      { text: 'pelican' },
+      { text: 'a', filters: { year: ['2023', '2025'] } },
+      { filters: { format: ['svg', 'video'], source: ['github'] } },
+      { text: 'lighthouse OR telescope OR cats', filters: { kind: ['gallery'] } },
+    ];
+    const names = ['format', 'kind', 'year', 'source', 'model'] as const;
+    for (const overrides of cases) {
+      const hits = await index.search(query({ ...overrides, facets: names }));
+      for (const name of names) {
+        const counts = hits.facets?.[name] ?? {};
+        let sum = 0;
+        for (const [value, count] of Object.entries(counts)) {
+          const alone = await index.search(query({ ...overrides, filters: { ...overrides.filters, [name]: [value] } }));
+          expect(count, `${JSON.stringify(overrides)}: ${name}=${value}`).to.equal(alone.total);
+          sum += count;
+        }
+        const unfiltered = await index.search(query({ ...overrides, filters: { ...overrides.filters, [name]: undefined } }));
+        expect(sum, `${JSON.stringify(overrides)}: ${name} adds up`).to.equal(unfiltered.total);
+      }
+    }
+  });
+
+  it('counts at most the 100 most frequent values of a facet', async () => {
+    const many = Array.from({ length: 110 }, (_, i) => makeRecord({ model: `Model ${String(i).padStart(3, '0')}`, sourceUrl: `https://example.org/many-models/${i}` }));
+    const frequent = Array.from({ length: 3 }, (_, i) => makeRecord({ model: 'Model 109', sourceUrl: `https://example.org/frequent/${i}` }));
+    await index.upsert([...many, ...frequent]);
+    const { facets } = await index.search(query({ order: 'newest', limit: 1, facets: ['model'] }));
+    const models = Object.entries(facets?.model ?? {});
+    expect(models).to.have.length(100);
+    expect(facets?.model?.['Model 109']).to.equal(4);
+    expect(facets?.model?.['GPT-4o']).to.equal(5);
+    // Ties are ordered by value: of the 110 models counted once, the first ones in value order are kept.
+    expect(facets?.model).to.have.property('Model 000');
+    expect(facets?.model).to.not.have.property('Model 108');
+  });
+
+  it('walks every result set to its end with a cursor, in date order and by relevance', async () => {
+    const newest = await index.search(query({ order: 'newest' }));
+    for (const limit of [1, 2, 4]) {
+      expect((await walk(index, { order: 'newest', limit })).ids, `newest by ${limit}`).to.deep.equal(newest.ids);
+      expect((await walk(index, { order: 'oldest', limit })).ids, `oldest by ${limit}`).to.deep.equal([...newest.ids].reverse());
+    }
+    const text = 'pelican OR lighthouse OR crystal OR cats';
+    const ranked = await index.search(query({ text }));
+    expect(ranked.total).to.equal(5);
+    const walked = await walk(index, { text, limit: 2 });
+    expect(walked.ids).to.deep.equal(ranked.ids);
+    expect((await walk(index, { text, order: 'newest', limit: 2 })).ids).to.have.members(ranked.ids);
+    expect((await walk(index, { filters: { format: ['svg', 'game'] }, order: 'oldest', limit: 1 })).ids).to.have.length(3);
+    // An offset page's next continues after it.
+    const second = await index.search(query({ order: 'newest', offset: 2, limit: 2 }));
+    const rest = await index.search(query({ order: 'newest', limit: 50, ...(second.next ? { after: second.next } : {}) }));
+    expect([...second.ids, ...rest.ids]).to.deep.equal(newest.ids.slice(2));
+    expect(rest.next).to.equal(undefined);
+  });
+
+  it('never repeats or skips a record when the catalog changes between pages', async () => {
+    const original = (await index.search(query({ order: 'newest' }))).ids;
+    const added: CanonicalRecord[] = [];
+    const removed = id('telescope');
+    const { ids } = await walk(index, { order: 'newest', limit: 2 }, async (page) => {
+      if (page !== 0) return;
+      // A record sorting before the cursor, one after it, and one removed further on.
+      added.push(makeRecord({ date: '2026-06-06', sourceUrl: 'https://example.org/mid-walk/newer' }), makeRecord({ date: '2020-01-01', sourceUrl: 'https://example.org/mid-walk/older' }));
+      await index.upsert(added);
+      await index.remove([removed]);
+    });
+    expect(new Set(ids).size, 'no repeats').to.equal(ids.length);
+    expect(ids).to.include.members(original.filter((recordId) => recordId !== removed));
+    expect(ids).to.include((added[1] as CanonicalRecord).id);
+    expect(ids).to.not.include((added[0] as CanonicalRecord).id);
+
+    const text = 'pelican OR lighthouse OR crystal OR cats';
+    const ranked = (await index.search(query({ text }))).ids;
+    const relevance = await walk(index, { text, limit: 1 }, async (page) => {
+      if (page === 1) await index.upsert([makeRecord({ date: '2027-01-01', title: { zh: '新的鹈鹕', en: 'Another pelican' }, sourceUrl: 'https://example.org/mid-walk/pelican' })]);
+    });
+    expect(new Set(relevance.ids).size, 'no repeats by relevance').to.equal(relevance.ids.length);
+    expect(relevance.ids).to.include.members(ranked);
+  });
+
+  it('matches a quoted phrase exactly, leaves out -words and takes OR', async () => {
+    expect((await index.search(query({ text: '"pelican riding"' }))).ids).to.deep.equal([id('pelicanTitle')]);
+    expect((await index.search(query({ text: '"riding pelican"' }))).total).to.equal(0);
+    expect((await index.search(query({ text: '"pelcian"' }))).total).to.equal(0);
+    expect((await index.search(query({ text: 'pelican -bicycle' }))).ids).to.deep.equal([id('pelicanNotes')]);
+    expect((await index.search(query({ text: '-distance pelican' }))).ids).to.deep.equal([id('pelicanTitle')]);
+    expect((await index.search(query({ text: 'pelican -"a bicycle"' }))).ids).to.deep.equal([id('pelicanNotes')]);
+    expect((await index.search(query({ text: '-pelican' }))).total).to.equal(4);
+    expect(await idsOf(index, { text: 'lighthouse OR telescope' })).to.deep.equal([id('lighthouse'), id('telescope')].sort());
+    expect(await idsOf(index, { text: 'crystal OR dancing' })).to.deep.equal([id('crystal'), id('cats')].sort());
+    expect(await idsOf(index, { text: 'lighthouse OR telescope -stars' })).to.deep.equal([id('lighthouse')]);
+    expect(await idsOf(index, { text: 'rotating lighthouse OR scene' })).to.deep.equal([id('lighthouse')]);
+    expect((await index.search(query({ text: 'lighthouse OR' }))).total, 'a trailing OR is a word').to.equal(0);
+    expect(await idsOf(index, { lang: 'zh', text: '灯塔 OR 望远镜' })).to.deep.equal([id('lighthouse'), id('telescope')].sort());
+  });
+
+  it('ranks the records of a model label equal to the text before its relatives', async () => {
+    const relatives = [
+      makeRecord({ date: '2026-01-01', model: 'GPT-4 Turbo', title: { zh: '新作', en: 'A GPT-4 style robot' }, sourceUrl: 'https://example.org/boost/1' }),
+      makeRecord({ date: '2026-02-01', model: 'GPT-4.1', title: { zh: '新作', en: 'GPT-4 again' }, sourceUrl: 'https://example.org/boost/2' }),
+    ];
+    const exact = makeRecord({ date: '2023-03-20', model: 'gpt-4', title: { zh: '旧作', en: 'An early drawing' }, sourceUrl: 'https://example.org/boost/3' });
+    await index.upsert([...relatives, exact]);
+    const hits = await index.search(query({ text: 'GPT-4' }));
+    expect(hits.ids[0]).to.equal(exact.id);
+    expect(hits.ids).to.include.members(relatives.map((record) => record.id));
+  });
+
+  it('splits mixed scripts into words of each, and finds either language in either', async () => {
+    expect((await index.search(query({ lang: 'en', text: '鹈鹕bicycle' }))).ids).to.deep.equal([id('pelicanTitle')]);
+    expect((await index.search(query({ lang: 'zh', text: '鹈鹕bicycle' }))).ids).to.deep.equal([id('pelicanTitle')]);
+    expect(await idsOf(index, { lang: 'zh', text: 'pelican' })).to.deep.equal([id('pelicanTitle'), id('pelicanNotes')].sort());
+    expect((await index.search(query({ lang: 'zh', text: 'lighthouse' }))).ids).to.deep.equal([id('lighthouse')]);
   });
 }

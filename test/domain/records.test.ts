@@ -46,8 +46,8 @@ describe('records', () => {
   });
 
   it('keeps code enumerations and schemas in agreement', () => {
-    expect(searchParams.properties.format.enum).to.deep.equal(FORMATS);
-    expect(searchParams.properties.kind.enum).to.deep.equal(KINDS);
+    expect(searchParams.properties.format.items.enum).to.deep.equal(FORMATS);
+    expect(searchParams.properties.kind.items.enum).to.deep.equal(KINDS);
     expect(searchParams.properties.lang.enum).to.deep.equal(LANGS);
     expect(recordSchema.properties.mediaStatus.enum).to.deep.equal(MEDIA_STATUSES);
   });

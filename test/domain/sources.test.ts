@@ -26,7 +26,7 @@ describe('source table and canonical source URLs', () => {
   });
 
   it('lists exactly the source keys the schemas allow', () => {
-    expect(searchParams.properties.source.enum).to.deep.equal(SOURCE_KEYS);
+    expect(searchParams.properties.source.items.enum).to.deep.equal(SOURCE_KEYS);
     expect(canonicalRecord.properties.source.enum).to.deep.equal(SOURCE_KEYS);
   });
 });

@@ -10,7 +10,11 @@ import type { CanonicalRecord } from '../../src/domain/record.ts';
 import type { ListResponse } from '../../src/domain/specimens.ts';
 import { startTestServer } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
-import { expectNoServerError, fuzzCatalog, fuzzParameters, isBlank, matchingIds, runsFor, timeoutFor } from './support.ts';
+import { expectNoServerError, fuzzCatalog, fuzzParameters, isBlank, matchingIds, MODELS, runsFor, timeoutFor } from './support.ts';
+import type { ListFilters } from './support.ts';
+import { compactList } from '../../src/mcp/compact.ts';
+import type { CompactRecord, ExtraField } from '../../src/mcp/compact.ts';
+import { splitList } from '../../src/validation/coerce.ts';
 
 const LIST_TOOL_RUNS = runsFor(500);
 const RECORD_TOOL_RUNS = runsFor(300);
@@ -33,38 +37,65 @@ interface Argument {
 
 const search = searchParamsSchema.properties;
 
-/** JSON values of every type but the named one. */
-function notOfType(type: 'string' | 'integer'): fc.Arbitrary<unknown> {
-  return fc
-    .oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 }), fc.string({ maxLength: 6 }))
-    .filter((value) => (type === 'string' ? typeof value !== 'string' : !Number.isInteger(value)));
+/** Values no parameter takes, whatever its type: booleans, fractions, objects, lists of those. */
+const STRANGE: fc.Arbitrary<unknown> = fc.oneof(
+  fc.boolean(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }).filter((value) => !Number.isInteger(value)),
+  fc.dictionary(fc.string({ minLength: 1, maxLength: 3 }), fc.integer(), { minKeys: 1, maxKeys: 2 }),
+  fc.array(fc.boolean(), { minLength: 1, maxLength: 2 }),
+);
+
+/** What language models send for "nothing": null, the empty string, an empty list (all count as absent). */
+const ABSENT: fc.Arbitrary<unknown> = fc.constantFrom(null, '', []);
+
+function argument(name: string, valid: fc.Arbitrary<unknown>, invalid: fc.Arbitrary<unknown>): fc.Arbitrary<Argument> {
+  return fc.oneof(
+    { weight: 5, arbitrary: valid.map((value) => ({ name, value, valid: true })) },
+    { weight: 1, arbitrary: ABSENT.map((value) => ({ name, value, valid: true })) },
+    { weight: 2, arbitrary: fc.oneof(invalid, STRANGE).map((value) => ({ name, value, valid: false })) },
+  );
 }
 
 function enumArgument(name: string, allowed: readonly string[], acceptable: readonly string[] = allowed): fc.Arbitrary<Argument> {
   return fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom(...allowed).map((value) => ({ name, value, valid: acceptable.includes(value) })) },
-    { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom(...allowed.map((value) => value.toUpperCase()))).filter((value) => !allowed.includes(value)).map((value) => ({ name, value, valid: false })) },
-    { weight: 1, arbitrary: notOfType('string').map((value) => ({ name, value, valid: false })) },
+    { weight: 1, arbitrary: ABSENT.map((value) => ({ name, value, valid: true })) },
+    { weight: 2, arbitrary: fc.oneof(fc.string({ minLength: 1, maxLength: 12 }).filter((value) => !allowed.includes(value)), fc.constantFrom(...allowed.map((value) => value.toUpperCase())).filter((value) => !allowed.includes(value)), fc.integer(), STRANGE).map((value) => ({ name, value, valid: false })) },
+  );
+}
+
+/** A list of allowed values as a model may send it: one value, a JSON list, or a comma-separated string. */
+function listArgument(name: string, allowed: readonly string[], acceptable: readonly string[] = allowed): fc.Arbitrary<Argument> {
+  const good = fc.constantFrom(...acceptable);
+  const bad = fc.oneof(fc.stringMatching(/^[a-z]{1,8}$/).filter((value) => !allowed.includes(value)), ...(acceptable.length < allowed.length ? [fc.constantFrom(...allowed.filter((value) => !acceptable.includes(value)))] : []));
+  return argument(
+    name,
+    fc.oneof(good, fc.array(good, { minLength: 1, maxLength: 2 }), fc.array(good, { minLength: 1, maxLength: 3 }).map((values) => values.join(','))),
+    fc.oneof(bad, fc.tuple(good, bad).map(([a, b]) => [a, b]), fc.integer()),
   );
 }
 
 function integerArgument(name: string, minimum: number, maximum: number): fc.Arbitrary<Argument> {
-  return fc.oneof(
-    { weight: 4, arbitrary: fc.integer({ min: minimum, max: Math.min(maximum, minimum + 400) }).map((value) => ({ name, value, valid: true })) },
-    { weight: 1, arbitrary: fc.constantFrom(minimum, maximum).map((value) => ({ name, value, valid: true })) },
-    { weight: 2, arbitrary: fc.oneof(fc.integer({ max: minimum - 1 }), fc.integer({ min: maximum + 1 }), fc.constantFrom(minimum - 1, maximum + 1, 1e21)).map((value) => ({ name, value, valid: false })) },
-    { weight: 2, arbitrary: fc.oneof(notOfType('integer'), fc.constantFrom(String(minimum), '5', '1e1')).map((value) => ({ name, value, valid: false })) },
+  const inRange = fc.integer({ min: minimum, max: Math.min(maximum, minimum + 400) });
+  return argument(
+    name,
+    fc.oneof(inRange, fc.constantFrom(minimum, maximum), inRange.map(String)),
+    fc.oneof(fc.integer({ max: minimum - 1 }), fc.integer({ min: maximum + 1 }), fc.constantFrom(minimum - 1, maximum + 1, 1e21, '1e1', '1.5', 'five', String(maximum + 1)), fc.array(fc.integer(), { minLength: 1, maxLength: 2 })),
   );
 }
 
 function textArgument(name: string, maxLength: number): fc.Arbitrary<Argument> {
-  const codePoints = (value: string) => [...value].length;
-  return fc.oneof(
-    { weight: 4, arbitrary: fc.oneof(fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }), fc.constantFrom('pelican', 'work', '作品', 'lighthouse', '鹈鹕', ' ', '"', 'NEAR(a b)', '\u202e')).map((value) => ({ name, value, valid: true })) },
-    { weight: 1, arbitrary: fc.constantFrom('', 'x'.repeat(maxLength + 1), '字'.repeat(maxLength + 7)).map((value) => ({ name, value, valid: false })) },
-    { weight: 1, arbitrary: fc.constant('😀'.repeat(maxLength)).map((value) => ({ name, value, valid: codePoints(value) <= maxLength })) },
-    { weight: 1, arbitrary: notOfType('string').map((value) => ({ name, value, valid: false })) },
+  return argument(
+    name,
+    fc.oneof(fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }), fc.constantFrom('pelican', 'work', '作品', 'lighthouse', '鹈鹕', ' ', '"', 'NEAR(a b)', '\u202e', 'pelican -work', 'work OR lighthouse', '😀'.repeat(maxLength)), fc.integer({ min: 0, max: 99999 })),
+    fc.constantFrom('x'.repeat(maxLength + 1), '字'.repeat(maxLength + 7), ['pelican']),
   );
+}
+
+function dateArgument(name: 'from' | 'to' | 'since'): fc.Arbitrary<Argument> {
+  const years = name === 'from' ? [2015, 2020] : name === 'to' ? [2021, 2027] : [2015, 2027];
+  const date = fc.date({ min: new Date(Date.UTC(years[0] ?? 2015, 0, 1)), max: new Date(Date.UTC(years[1] ?? 2027, 11, 31)), noInvalidDate: true }).map((value) => value.toISOString().slice(0, 10));
+  return argument(name, date, fc.constantFrom('2025-02-30', '2025-1-1', 'yesterday', 2025, ['2025-01-01']));
 }
 
 function searchArgument(name: string, acceptableKinds: readonly string[]): fc.Arbitrary<Argument> {
@@ -76,14 +107,29 @@ function searchArgument(name: string, acceptableKinds: readonly string[]): fc.Ar
     case 'offset':
       return integerArgument('offset', search.offset.minimum, search.offset.maximum);
     case 'year':
-      return fc.oneof(
-        fc.constantFrom('2022', '2023', '2024', '2025', '2026', '0000').map((value) => ({ name, value, valid: true })),
-        fc.oneof(fc.constantFrom(2025, '25', '20250', '２０２５', '2025 '), notOfType('string')).map((value) => ({ name, value, valid: false })),
-      );
+      return argument(name, fc.oneof(fc.constantFrom('2022', '2023', '2024', '2025', '2026', '0000', 2025, '2024,2025'), fc.constantFrom(['2024', 2025], [2023])), fc.constantFrom(20255, '25', '20250', '２０２５', [25]));
     case 'kind':
-      return enumArgument('kind', search.kind.enum, acceptableKinds);
+      return listArgument('kind', search.kind.items.enum, acceptableKinds);
+    case 'source':
+    case 'format':
+    case 'facets':
+      return listArgument(name, search[name].items.enum);
+    case 'model':
+    case 'author':
+      return argument(name, fc.constantFrom(...MODELS, 'gpt-4o', '@factory_author', ['Lee, Ann'], ['GPT-4o', 'o3-mini'], 'GPT-4o,o3-mini'), fc.constantFrom('x'.repeat(201), '"unclosed', [''], 42.5));
+    case 'from':
+    case 'to':
+    case 'since':
+      return dateArgument(name);
+    case 'cursor':
+      return fc.oneof(
+        { weight: 3, arbitrary: fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/), fc.constantFrom('x'.repeat(1025))).map((value) => ({ name, value, valid: false })) },
+        { weight: 1, arbitrary: ABSENT.map((value) => ({ name, value, valid: true })) },
+      );
+    case 'fields':
+      return argument(name, fc.constantFrom('all', 'citation', ['citation', 'sourceUrl'], 'notes,author'), fc.constantFrom('colour', ['id']));
     default:
-      return enumArgument(name, (search[name as 'source' | 'format' | 'lang' | 'sort']).enum);
+      return enumArgument(name, (search[name as 'lang' | 'sort']).enum);
   }
 }
 
@@ -96,14 +142,23 @@ const unknownArgument = fc
   .filter(([name]) => name !== '__proto__')
   .map(([name, value]): Argument => ({ name, value, valid: false }));
 
+/** Whether a value counts as absent (null, "", []). */
+function isAbsent(value: unknown): boolean {
+  return value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+}
+
 function toArguments(entries: readonly Argument[]): CandidateArguments {
   const args: ToolArguments = {};
   for (const entry of entries) Object.defineProperty(args, entry.name, { value: entry.value, enumerable: true, writable: true, configurable: true });
-  return { args, mustName: entries.filter((entry) => !entry.valid).map((entry) => entry.name) };
+  const mustName = entries.filter((entry) => !entry.valid).map((entry) => entry.name);
+  // A cursor refuses an offset other than 0 beside it.
+  const offset = entries.find((entry) => entry.name === 'offset');
+  if (offset?.valid && !isAbsent(offset.value) && Number(offset.value) !== 0 && entries.some((entry) => entry.name === 'cursor' && !isAbsent(entry.value))) mustName.push('offset');
+  return { args, mustName };
 }
 
 function listArguments(acceptableKinds: readonly string[]): fc.Arbitrary<CandidateArguments> {
-  const names = Object.keys(search);
+  const names = [...Object.keys(search), 'fields'];
   return fc
     .tuple(
       fc.uniqueArray(fc.constantFrom(...names).chain((name) => searchArgument(name, acceptableKinds)), { maxLength: 5, selector: (entry) => entry.name }),
@@ -148,10 +203,26 @@ describe('fuzz: MCP tool arguments through the SDK client', function () {
   }
   const textOf = (result: CallToolResult) => result.content.map((entry) => (entry.type === 'text' ? entry.text : '')).join('\n');
 
-  /** The HTTP query for valid tool arguments, so the tool can be compared with the API. */
+  /** The HTTP query for valid tool arguments (lists comma-separated, a value holding a comma quoted), so the tool can be compared with the API. */
   function httpQuery(args: ToolArguments): string {
-    const query = Object.entries(args).map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
+    const written = (value: unknown): string => (Array.isArray(value) ? value.map((entry) => (String(entry).includes(',') ? `"${String(entry)}"` : String(entry))).join(',') : String(value));
+    const query = Object.entries(args)
+      .filter(([name, value]) => name !== 'fields' && !isAbsent(value))
+      .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(written(value))}`);
     return query.length ? `?${query.join('&')}` : '';
+  }
+
+  /** The filters of valid tool arguments, for the exact-total oracle. */
+  function filtersOf(args: ToolArguments, route: string): ListFilters {
+    const list = (value: unknown): string[] | undefined => (isAbsent(value) ? undefined : Array.isArray(value) ? value.map(String) : (splitList(String(value)) ?? []));
+    const filters: ListFilters = {};
+    for (const name of ['source', 'format', 'kind', 'year', 'model', 'author'] as const) {
+      const values = list(args[name]);
+      if (values) filters[name] = values;
+    }
+    if (route === 'timeline') filters.kind = ['timeline'];
+    for (const name of ['from', 'to', 'since'] as const) if (!isAbsent(args[name])) filters[name] = String(args[name]);
+    return filters;
   }
 
   for (const [tool, route, kinds] of [['search_specimens', 'specimens', ['gallery', 'timeline']], ['get_timeline', 'timeline', ['timeline']]] as const) {
@@ -169,18 +240,14 @@ describe('fuzz: MCP tool arguments through the SDK client', function () {
             return;
           }
           expect(result.isError ?? false, `${what}: ${textOf(result)}`).to.equal(false);
-          const list = result.structuredContent as unknown as ListResponse;
-          expect(validators.listResponse(list), `${what}: list schema ${JSON.stringify(validators.listResponse.errors)}`).to.equal(true);
-          expect(JSON.parse(textOf(result))).to.deep.equal(list);
-          if (isBlank(args.q as string | undefined)) {
-            const filters = { source: args.source, format: args.format, kind: route === 'timeline' ? 'timeline' : args.kind, year: args.year } as Record<string, string | undefined>;
-            const defined = Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined));
-            expect(list.total, `${what}: exact total`).to.equal(matchingIds(records, defined).size);
-          }
+          const list = result.structuredContent as unknown as ListResponse<CompactRecord>;
+          expect(textOf(result), `${what}: a summary`).to.match(/^\d+ matching records/);
+          if (isAbsent(args.q) || (typeof args.q === 'string' && isBlank(args.q))) expect(list.total, `${what}: exact total`).to.equal(matchingIds(records, filtersOf(args, route)).size);
           const path = `/api/v1/${route}${httpQuery(args)}`;
           const http = await server.get(path);
           expect(http.status, path).to.equal(200);
-          expect(list, `${what}: same as ${path}`).to.deep.equal(await http.json());
+          const fields = isAbsent(args.fields) ? [] : Array.isArray(args.fields) ? (args.fields as ExtraField[]) : ((splitList(String(args.fields)) ?? []) as ExtraField[]);
+          expect(list, `${what}: the compact form of ${path}`).to.deep.equal(compactList((await http.json()) as ListResponse, fields));
         }),
         fuzzParameters(LIST_TOOL_RUNS),
       );
@@ -196,7 +263,7 @@ describe('fuzz: MCP tool arguments through the SDK client', function () {
       {
         weight: 2,
         arbitrary: fc
-          .oneof(fc.constantFrom('', 'UPPER-case', '-leading', 'a'.repeat(idProperty.maxLength + 1), 'with space', '鹈鹕', '../etc'), notOfType('string'))
+          .oneof(fc.constantFrom('', null, 'UPPER-case', '-leading', 'a'.repeat(idProperty.maxLength + 1), 'with space', '鹈鹕', '../etc'), STRANGE)
           .map((value) => ({ name: 'id', value, valid: false, known: false })),
       },
     );

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import searchParamsSchema from '../../schemas/search-params.schema.json' with { type: 'json' };
+import { MODELS } from './support.ts';
 
 /** Whether the service must accept a value, refuse it, or may do either (undecodable bytes). */
 export type Validity = 'valid' | 'invalid' | 'either';
@@ -100,18 +101,68 @@ function enumValue(name: string, allowed: readonly string[], acceptable: readonl
   );
 }
 
-function yearValue(): fc.Arbitrary<QueryPart> {
+/** A value that is not a list (no comma, no double quote) and is one non-blank piece. */
+function onePiece(value: string): boolean {
+  return !/[,"]/.test(value) && value.trim() !== '';
+}
+
+/** One to three values joined as a comma-separated list, some with a space after the comma. */
+function listOf(values: fc.Arbitrary<string>): fc.Arbitrary<string> {
+  return fc.tuple(fc.array(values, { minLength: 1, maxLength: 3 }), fc.boolean()).map(([list, spaced]) => list.join(spaced ? ', ' : ','));
+}
+
+/** A list parameter: valid lists of allowed values, lists holding one bad value, empty (absent). */
+function listValue(name: string, valid: fc.Arbitrary<string>, invalid: fc.Arbitrary<string>): fc.Arbitrary<QueryPart> {
   return fc.oneof(
-    { weight: 4, arbitrary: fc.constantFrom('2022', '2023', '2024', '2025', '2026').map((value) => part('year', value, 'valid')) },
-    { weight: 2, arbitrary: fc.integer({ min: 0, max: 9999 }).map((year) => part('year', String(year).padStart(4, '0'), 'valid')) },
-    {
-      weight: 3,
-      arbitrary: fc
-        .oneof(fc.integer({ min: 0, max: 999 }).map(String), fc.integer({ min: 10000, max: 999999 }).map(String), fc.constantFrom('２０２５', '٢٠٢٥', '20x5', '2025 ', '-2025', '2025.0', '2025\n', '+202', '1e3', '0x7e9'), text(1, 8))
-        .filter((value) => value !== '' && !/^[0-9]{4}$/.test(value))
-        .map((value) => part('year', value, 'invalid')),
-    },
-    { weight: 1, arbitrary: emptyValue('year') },
+    { weight: 5, arbitrary: listOf(valid).map((value) => part(name, value, 'valid')) },
+    { weight: 2, arbitrary: fc.tuple(fc.array(valid, { maxLength: 2 }), invalid).map(([good, bad]) => part(name, [...good, bad].join(','), 'invalid')) },
+    { weight: 1, arbitrary: emptyValue(name) },
+  );
+}
+
+function enumListValue(name: string, allowed: readonly string[], acceptable: readonly string[] = allowed): fc.Arbitrary<QueryPart> {
+  const refused = allowed.filter((value) => !acceptable.includes(value));
+  const bad = fc.oneof(outsideEnum(allowed).filter((value) => onePiece(value) && !allowed.includes(value.trim())), ...(refused.length ? [fc.constantFrom(...refused)] : []));
+  return listValue(name, fc.constantFrom(...acceptable), bad);
+}
+
+function yearValue(): fc.Arbitrary<QueryPart> {
+  const valid = fc.oneof(fc.constantFrom('2022', '2023', '2024', '2025', '2026'), fc.integer({ min: 0, max: 9999 }).map((year) => String(year).padStart(4, '0')));
+  const invalid = fc
+    .oneof(fc.integer({ min: 0, max: 999 }).map(String), fc.integer({ min: 10000, max: 999999 }).map(String), fc.constantFrom('２０２５', '٢٠٢٥', '20x5', '-2025', '2025.0', '+202', '1e3', '0x7e9'), text(1, 8))
+    .filter((value) => onePiece(value) && !/^[0-9]{4}$/.test(value.trim()));
+  return listValue('year', valid, invalid);
+}
+
+/** Model and author values: labels of the catalog in any case, a quoted label holding a comma; too long or an unclosed quote is refused. */
+function labelValue(name: 'model' | 'author'): fc.Arbitrary<QueryPart> {
+  const labels = name === 'model' ? [...MODELS, 'gpt-4o', 'CLAUDE 3.5 SONNET', 'No Such Model'] : ['@factory_author', '@FACTORY_AUTHOR', '"Lee, Ann"', 'nobody'];
+  return fc.oneof(
+    { weight: 5, arbitrary: listOf(fc.constantFrom(...labels)).map((value) => part(name, value, 'valid')) },
+    { weight: 2, arbitrary: fc.constantFrom('x'.repeat(201), '"unclosed, quote', `${'a,'.repeat(20)}a`).map((value) => part(name, value, 'invalid')) },
+    { weight: 1, arbitrary: emptyValue(name) },
+  );
+}
+
+/** Dates: from before 2021 and to after it, so they never cross; invalid days and shapes are refused. */
+function dateValue(name: 'from' | 'to' | 'since'): fc.Arbitrary<QueryPart> {
+  const years = name === 'from' ? { min: 2015, max: 2020 } : name === 'to' ? { min: 2021, max: 2027 } : { min: 2015, max: 2027 };
+  const valid = fc.date({ min: new Date(Date.UTC(years.min, 0, 1)), max: new Date(Date.UTC(years.max, 11, 31)), noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10));
+  return fc.oneof(
+    { weight: 5, arbitrary: valid.map((value) => part(name, value, 'valid')) },
+    { weight: 2, arbitrary: fc.oneof(fc.constantFrom('2025-02-30', '2025-13-01', '2025-1-1', '20250101', 'yesterday', '2025', '2025-05-01T00:00:00Z'), text(1, 12)).filter((value) => !/^\d{4}-\d{2}-\d{2}$/.test(value) || value === '2025-02-30' || value === '2025-13-01').map((value) => part(name, value, 'invalid')) },
+    { weight: 1, arbitrary: emptyValue(name) },
+  );
+}
+
+/** Cursors the service never gave out, so always refused. */
+function cursorValue(): fc.Arbitrary<QueryPart> {
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{1,60}$/), text(1, 40), fc.constant('x'.repeat(1025))).map((value) => part('cursor', value, 'invalid')) },
+    // Well formed but of no query: refused, yet only checked against the query when the other parameters are valid.
+    { weight: 1, arbitrary: fc.constant(Buffer.from('{"v":1,"f":"x","n":0,"d":"2025-01-01","i":"a"}').toString('base64url')).map((value): QueryPart => ({ ...part('cursor', value, 'either') })) },
+    { weight: 1, arbitrary: UNDECODABLE.map((encoded): QueryPart => ({ name: 'cursor', encoded, value: undefined, validity: 'either' })) },
+    { weight: 1, arbitrary: emptyValue('cursor') },
   );
 }
 
@@ -155,11 +206,22 @@ export function searchParamValue(name: SearchParamName, acceptableKinds: readonl
     case 'offset':
       return integerValue('offset', properties.offset.minimum, properties.offset.maximum, fc.oneof(fc.integer({ min: 0, max: 400 }), fc.integer({ min: 0, max: 10000 })));
     case 'kind':
-      return enumValue('kind', properties.kind.enum, acceptableKinds);
+      return enumListValue('kind', properties.kind.items.enum, acceptableKinds);
     case 'source':
-      return enumValue('source', properties.source.enum);
+      return enumListValue('source', properties.source.items.enum);
     case 'format':
-      return enumValue('format', properties.format.enum);
+      return enumListValue('format', properties.format.items.enum);
+    case 'facets':
+      return enumListValue('facets', properties.facets.items.enum);
+    case 'model':
+    case 'author':
+      return labelValue(name);
+    case 'from':
+    case 'to':
+    case 'since':
+      return dateValue(name);
+    case 'cursor':
+      return cursorValue();
     case 'lang':
       return enumValue('lang', properties.lang.enum);
     case 'sort':
@@ -193,7 +255,10 @@ export interface QueryExpectation {
   values: Map<string, string>;
 }
 
-/** Predicts the answer: repeated names are errors, empty values are absent, the rest follows each part's validity. */
+/**
+ * Predicts the answer: repeated names are errors, empty values are absent, the rest follows each
+ * part's validity; a cursor (given once) refuses an offset other than 0 beside it.
+ */
 export function expectationOf(parts: readonly QueryPart[], knownNames: readonly string[], emptyIsAbsent = true): QueryExpectation {
   const counts = new Map<string, number>();
   for (const entry of parts) counts.set(entry.name, (counts.get(entry.name) ?? 0) + 1);
@@ -211,6 +276,9 @@ export function expectationOf(parts: readonly QueryPart[], knownNames: readonly 
     else if (!known || entry.validity === 'invalid') mustName.add(entry.name);
     else if (entry.value !== undefined) values.set(entry.name, entry.value);
   }
+  const cursor = parts.find((entry) => entry.name === 'cursor' && counts.get('cursor') === 1 && entry.value !== '');
+  const offset = values.get('offset');
+  if (cursor && offset !== undefined && Number(offset) !== 0) (cursor.value === undefined ? mayName : mustName).add('offset');
   return { mustName: [...mustName], mayName: [...mayName], values };
 }
 

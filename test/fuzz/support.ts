@@ -99,7 +99,8 @@ const TITLE_WORDS = [
   ['钟表', 'clockwork'],
 ] as const;
 
-const MODELS = ['GPT-4o', 'Claude 3.5 Sonnet', 'Gemini 2.5 Pro', 'DeepSeek-V3', 'Qwen2.5-Max', 'o3-mini'];
+/** The model labels of the fuzz catalog. */
+export const MODELS = ['GPT-4o', 'Claude 3.5 Sonnet', 'Gemini 2.5 Pro', 'DeepSeek-V3', 'Qwen2.5-Max', 'o3-mini'];
 const YEARS = ['2022', '2023', '2024', '2025', '2026'];
 
 /**
@@ -122,6 +123,8 @@ export function fuzzCatalog(count: number): CanonicalRecord[] {
       format,
       date: `${year}-${month}-${day}`,
       model: MODELS[index % MODELS.length] ?? 'GPT-4o',
+      ...(index % 5 === 0 ? { author: 'Lee, Ann' } : {}),
+      ...(index % 7 === 0 ? { updated: '2026-12-01' } : {}),
       title: { zh: `${zhWord}作品 ${index}${odd}`, en: `${enWord} work ${index}${odd}` },
       notes: { zh: `模糊测试记录 ${index}`, en: `Fuzz record number ${index}` },
       ...(index % 3 === 0 ? { prompt: `Draw a ${enWord}` } : {}),
@@ -129,22 +132,24 @@ export function fuzzCatalog(count: number): CanonicalRecord[] {
   });
 }
 
-/** Exact-match filters of a list query. */
-export interface ListFilters {
-  source?: string;
-  format?: string;
-  kind?: string;
-  year?: string;
-}
+/** The filters of a list query, each list matching any of its values. */
+export type ListFilters = { [name in 'source' | 'format' | 'kind' | 'year' | 'model' | 'author']?: string[] } & { [name in 'from' | 'to' | 'since']?: string };
 
 /** The ids of the records a filter-only list must return, computed from the test's own records. */
 export function matchingIds(records: readonly CanonicalRecord[], filters: ListFilters): Set<string> {
+  const anyOf = (values: string[] | undefined, value: string, fold = (text: string) => text): boolean => values === undefined || values.map(fold).includes(fold(value));
+  const folded = (text: string): string => text.trim().normalize('NFKD').toLowerCase();
   return new Set(
     records
-      .filter((record) => (filters.source === undefined || record.source === filters.source)
-        && (filters.format === undefined || record.format === filters.format)
-        && (filters.kind === undefined || record.kind === filters.kind)
-        && (filters.year === undefined || record.date.slice(0, 4) === filters.year))
+      .filter((record) => anyOf(filters.source, record.source)
+        && anyOf(filters.format, record.format)
+        && anyOf(filters.kind, record.kind)
+        && anyOf(filters.year, record.date.slice(0, 4))
+        && anyOf(filters.model, record.model, folded)
+        && anyOf(filters.author, record.author, folded)
+        && (filters.from === undefined || record.date >= filters.from)
+        && (filters.to === undefined || record.date <= filters.to)
+        && (filters.since === undefined || record.updated >= filters.since))
       .map((record) => record.id),
   );
 }

@@ -50,6 +50,31 @@ describe('rate limits and the daily quota', () => {
     expect((await server.get('/api/v1/specimens?lang=en')).status).to.equal(429);
   });
 
+  it('does not count conditional requests answered 304, and counts those answered in full', async () => {
+    server = await serverWith({ rateLimitReads: 2 });
+    const first = await server.get('/api/v1/specimens?lang=en');
+    expect(first.headers.get('ratelimit')).to.match(/^"client";r=1;/);
+    const etag = first.headers.get('etag') ?? '';
+    for (let i = 0; i < 5; i += 1) {
+      const revalidated = await server.get('/api/v1/specimens?lang=en', { headers: { 'If-None-Match': etag } });
+      expect(revalidated.status).to.equal(304);
+      expect(revalidated.headers.get('ratelimit')).to.equal(null);
+    }
+    // A conditional request whose tag no longer matches gets the body and counts.
+    const changed = await server.get('/api/v1/specimens?lang=en&limit=1', { headers: { 'If-None-Match': etag } });
+    expect(changed.status).to.equal(200);
+    expect(changed.headers.get('ratelimit')).to.match(/^"client";r=0;/);
+    const refused = await server.get('/api/v1/specimens?lang=en&limit=2', { headers: { 'If-None-Match': etag, 'Accept-Encoding': 'gzip' } });
+    expect(refused.status).to.equal(429);
+    expect(refused.headers.get('content-type')).to.match(/^application\/problem\+json/);
+    expect(refused.headers.get('etag')).to.equal(null);
+    expect(refused.headers.get('cache-control')).to.equal(null);
+    expect(((await refused.json()) as Problem).status).to.equal(429);
+    // Still free: revalidating what the client holds.
+    expect((await server.get('/api/v1/specimens?lang=en', { headers: { 'If-None-Match': etag } })).status).to.equal(304);
+    expect((await server.get('/api/v1/specimens?lang=en')).status).to.equal(429);
+  });
+
   it('is off when set to 0: no headers, no refusals', async () => {
     server = await serverWith({ rateLimitReads: 0 });
     for (let i = 0; i < 5; i += 1) {

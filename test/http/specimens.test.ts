@@ -50,7 +50,7 @@ describe('read API over HTTP (demo catalog)', function () {
       expect(chinese.body.total).to.be.at.least(5);
       expect(chinese.body.items.every((item) => `${item.title}${item.notes}${item.prompt ?? ''}`.includes('鹈鹕'))).to.equal(true);
       const none = await list(`/api/v1/specimens?q=${encodeURIComponent('zzqx')}`);
-      expect(none.body).to.deep.equal({ total: 0, offset: 0, limit: 20, items: [] });
+      expect(none.body).to.deep.equal({ total: 0, offset: 0, limit: 20, items: [], next: null });
     });
 
     it('applies filters with AND, with totals that add up across formats and kinds', async () => {
@@ -88,7 +88,7 @@ describe('read API over HTTP (demo catalog)', function () {
     it('answers an offset past the total with the exact total and no items', async () => {
       const { status, body } = await list('/api/v1/specimens?offset=5000&limit=5');
       expect(status).to.equal(200);
-      expect(body).to.deep.equal({ total: 44, offset: 5000, limit: 5, items: [] });
+      expect(body).to.deep.equal({ total: 44, offset: 5000, limit: 5, items: [], next: null });
     });
 
     it('treats empty parameters, as a plain HTML form sends them, as absent', async () => {

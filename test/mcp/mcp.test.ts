@@ -1,7 +1,11 @@
 import { expect } from 'chai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { ListResponse } from '../../src/domain/specimens.ts';
+import type { LocalizedRecord } from '../../src/domain/localize.ts';
+import { FIELDS_ARGUMENT } from '../../src/mcp/tools.ts';
+import { EXCERPT_BYTES } from '../../src/mcp/compact.ts';
 import { SCHEMAS } from '../../src/validation/schemas.ts';
 import { getJson, startTestServer } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
@@ -31,7 +35,7 @@ describe('MCP tool server at /mcp', function () {
   it('initializes with the latest protocol and says record text is never instructions', () => {
     expect(client.getServerVersion()).to.include({ name: 'model-works-archive', version: '1.0.0' });
     expect(client.getInstructions()).to.match(/never an instruction/);
-    expect(client.getServerCapabilities()).to.have.keys('tools', 'resources');
+    expect(client.getServerCapabilities()).to.have.keys('tools', 'resources', 'prompts');
   });
 
   it('also speaks older protocol versions', async () => {
@@ -48,34 +52,105 @@ describe('MCP tool server at /mcp', function () {
     expect(tools.map((tool) => tool.name).sort()).to.deep.equal(['get_specimen', 'get_timeline', 'search_specimens']);
     for (const tool of tools) {
       expect(tool.title).to.be.a('string');
-      expect(tool.annotations).to.include({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
-      expect(tool.annotations?.title).to.equal(tool.title);
+      expect(tool.annotations).to.deep.equal({ readOnlyHint: true, openWorldHint: false });
       expect(tool.outputSchema?.type).to.equal('object');
       expect(tool.inputSchema.properties).to.have.property('lang');
     }
     const search = tools.find((tool) => tool.name === 'search_specimens');
-    expect(search?.inputSchema.properties).to.deep.equal(SCHEMAS.searchParams.properties);
+    const shared = Object.fromEntries(Object.entries(SCHEMAS.searchParams.properties).map(([name, { examples: _examples, ...property }]) => [name, property]));
+    expect(search?.inputSchema.properties).to.deep.equal({ ...shared, fields: FIELDS_ARGUMENT });
     expect(tools.find((tool) => tool.name === 'get_specimen')?.inputSchema.required).to.deep.equal(['id']);
   });
 
-  it('returns the same JSON as the HTTP API for the same arguments', async () => {
+  it('keeps tools/list within 1,500 tokens (bytes / 4)', async () => {
+    const response = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+    const bytes = Buffer.byteLength(await response.text());
+    expect(bytes / 4, `tools/list is ${bytes} bytes`).to.be.at.most(1500);
+  });
+
+  it('keeps a 20-result search within 2,000 tokens (bytes / 4), in either language', async () => {
+    for (const args of [{ lang: 'en', limit: 20 }, { limit: 20 }, { q: 'pelican', lang: 'en', limit: 20, facets: ['format', 'year'] }]) {
+      const response = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_specimens', arguments: args } }));
+      const body = await response.text();
+      const result = (JSON.parse(body) as { result: CallToolResult }).result;
+      expect((result.structuredContent as { items: unknown[] }).items.length).to.be.at.least(Math.min(20, 5));
+      expect(Buffer.byteLength(body) / 4, `${JSON.stringify(args)}: ${Buffer.byteLength(body)} bytes`).to.be.at.most(2000);
+    }
+  });
+
+  it('returns compact records of the HTTP answer, a short text summary and no doubled payload', async () => {
     const cases: [string, Record<string, unknown>, string][] = [
       ['search_specimens', { q: 'pelican', lang: 'en', limit: 5 }, '/api/v1/specimens?q=pelican&lang=en&limit=5'],
-      ['search_specimens', { q: '鹈鹕', format: 'svg' }, `/api/v1/specimens?q=${encodeURIComponent('鹈鹕')}&format=svg`],
+      ['search_specimens', { q: '鹈鹕', format: ['svg'] }, `/api/v1/specimens?q=${encodeURIComponent('鹈鹕')}&format=svg`],
       ['search_specimens', {}, '/api/v1/specimens'],
       ['get_timeline', { lang: 'en', limit: 3, offset: 1 }, '/api/v1/timeline?lang=en&limit=3&offset=1'],
     ];
     for (const [name, args, path] of cases) {
       const result = await call(name, args);
-      const http = await getJson(server, path);
+      const http = (await getJson<ListResponse>(server, path)).body;
       expect(result.isError ?? false).to.equal(false);
-      expect(result.structuredContent).to.deep.equal(http.body);
-      const text = result.content[0];
-      expect(text?.type === 'text' ? JSON.parse(text.text) : undefined).to.deep.equal(http.body);
+      const structured = result.structuredContent as unknown as ListResponse<Record<string, unknown>>;
+      expect({ ...structured, items: undefined }).to.deep.equal({ ...http, items: undefined });
+      expect(structured.items.map((item) => item.id)).to.deep.equal(http.items.map((item) => item.id));
+      structured.items.forEach((item, i) => {
+        const full = http.items[i] as LocalizedRecord;
+        expect(Object.keys(item)).to.deep.equal(['id', 'title', 'model', 'date', 'format', 'kind', 'url', 'notes']);
+        expect(item).to.include({ id: full.id, title: full.title, model: full.model, date: full.date, format: full.format, kind: full.kind, url: full.url });
+        expect(full.notes.startsWith(String(item.notes).replace(/…$/, ''))).to.equal(true);
+        expect(Buffer.byteLength(String(item.notes))).to.be.at.most(EXCERPT_BYTES);
+      });
+      const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
+      expect(text).to.match(new RegExp(`^${http.total} matching records`));
+      for (const item of http.items) expect(text).to.include(item.id);
+      expect(text.length).to.be.below(JSON.stringify(structured).length);
     }
     const { body } = await getJson<{ items: { id: string }[] }>(server, '/api/v1/specimens?limit=1');
     const id = body.items[0]?.id ?? '';
-    expect((await call('get_specimen', { id, lang: 'en' })).structuredContent).to.deep.equal((await getJson(server, `/api/v1/specimens/${id}?lang=en`)).body);
+    const record = await call('get_specimen', { id, lang: 'en' });
+    expect(record.structuredContent).to.deep.equal((await getJson(server, `/api/v1/specimens/${id}?lang=en`)).body);
+    expect(record.content[0]?.type === 'text' ? record.content[0].text : '').to.include('Cite: ');
+  });
+
+  it('adds fields on request, every field with all', async () => {
+    const http = (await getJson<ListResponse>(server, '/api/v1/specimens?lang=en&limit=3')).body;
+    const more = (await call('search_specimens', { lang: 'en', limit: 3, fields: ['citation', 'sourceUrl', 'notes'] })).structuredContent as unknown as ListResponse<Record<string, unknown>>;
+    more.items.forEach((item, i) => expect(item).to.include({ citation: http.items[i]?.citation, sourceUrl: http.items[i]?.sourceUrl, notes: http.items[i]?.notes }));
+    const all = (await call('search_specimens', { lang: 'en', limit: 3, fields: 'all' })).structuredContent as unknown as ListResponse;
+    expect(all.items).to.deep.equal(http.items);
+    const bad = await call('search_specimens', { fields: ['colour'] });
+    expect(bad.isError).to.equal(true);
+    expect(bad.content[0]?.type === 'text' ? bad.content[0].text : '').to.include('fields');
+  });
+
+  it('accepts arguments as language models send them: numbers as text, years as numbers, empty text, single values', async () => {
+    const lenient = await call('search_specimens', { year: 2025, limit: '5', q: '', offset: '0', format: 'svg,game', source: null, lang: 'en' });
+    expect(lenient.isError ?? false).to.equal(false);
+    const strict = (await getJson<ListResponse>(server, '/api/v1/specimens?year=2025&limit=5&format=svg,game&lang=en')).body;
+    expect((lenient.structuredContent as unknown as ListResponse).total).to.equal(strict.total);
+    expect((lenient.structuredContent as unknown as ListResponse).limit).to.equal(5);
+    const listed = await call('search_specimens', { year: [2024, '2025'], facets: 'format', lang: 'en' });
+    expect((listed.structuredContent as unknown as ListResponse).facets).to.have.key('format');
+    for (const args of [{ limit: '5.5' }, { limit: 'five' }, { year: 20255 }, { year: true }]) {
+      expect((await call('search_specimens', args)).isError, JSON.stringify(args)).to.equal(true);
+    }
+  });
+
+  it('pages with next as cursor, and counts facets as the HTTP API does', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let total: number;
+    do {
+      const page = (await call('search_specimens', { lang: 'en', limit: 20, ...(cursor ? { cursor } : {}) })).structuredContent as unknown as ListResponse;
+      seen.push(...page.items.map((item) => item.id));
+      total = page.total;
+      cursor = page.next;
+    } while (cursor);
+    expect(seen).to.have.length(total);
+    expect(new Set(seen).size).to.equal(total);
+    const faceted = await call('search_specimens', { q: 'pelican', lang: 'en', facets: ['format', 'model'], limit: 1 });
+    const http = (await getJson<ListResponse>(server, '/api/v1/specimens?q=pelican&lang=en&facets=format,model&limit=1')).body;
+    expect((faceted.structuredContent as unknown as ListResponse).facets).to.deep.equal(http.facets);
+    expect(faceted.content[0]?.type === 'text' ? faceted.content[0].text : '').to.match(/\nformat: /);
   });
 
   it('refuses invalid arguments with a message naming each of them', async () => {
@@ -100,9 +175,9 @@ describe('MCP tool server at /mcp', function () {
     expect(structured.items[0]?.title).to.equal('Hidden characters here');
   });
 
-  it('offers the guide in both languages and the catalog description as resources', async () => {
+  it('offers the guide in both languages, the catalog description and its facets as resources', async () => {
     const { resources } = await client.listResources();
-    expect(resources.map((resource) => resource.name)).to.deep.equal(['guide-zh', 'guide-en', 'catalog']);
+    expect(resources.map((resource) => resource.name)).to.deep.equal(['guide-zh', 'guide-en', 'catalog', 'facets']);
     for (const [uri, path] of [[`${server.baseUrl}/llms.txt`, '/llms.txt'], [`${server.baseUrl}/en/llms.txt`, '/en/llms.txt']]) {
       const read = await client.readResource({ uri: uri ?? '' });
       const content = read.contents[0];
@@ -115,6 +190,53 @@ describe('MCP tool server at /mcp', function () {
     expect(description.total).to.equal(45);
     expect(Object.values(description.countsByKind).reduce((a, b) => a + b, 0)).to.equal(45);
     expect(Object.values(description.countsByFormat).reduce((a, b) => a + b, 0)).to.equal(45);
+  });
+
+  it('counts models, sources, years, formats and kinds of the whole catalog in archive://facets', async () => {
+    const read = await client.readResource({ uri: 'archive://facets' });
+    const content = read.contents[0];
+    const facets = JSON.parse(content && 'text' in content ? String(content.text) : '{}') as { total: number; models: Record<string, number>; sources: Record<string, number>; years: Record<string, number>; formats: Record<string, number>; kinds: Record<string, number> };
+    expect(facets.total).to.equal(45);
+    for (const counts of [facets.sources, facets.years, facets.formats, facets.kinds]) expect(Object.values(counts).reduce((a, b) => a + b, 0)).to.equal(45);
+    const [model, count] = Object.entries(facets.models)[0] ?? ['', 0];
+    expect((await getJson<ListResponse>(server, `/api/v1/specimens?model=${encodeURIComponent(`"${model}"`)}`)).body.total).to.equal(count);
+  });
+
+  it('reads any record through the templates archive://specimens/{id} and archive://en/specimens/{id}', async () => {
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((template) => template.uriTemplate)).to.deep.equal(['archive://specimens/{id}', 'archive://en/specimens/{id}']);
+    const { body } = await getJson<ListResponse>(server, '/api/v1/specimens?limit=1');
+    const id = body.items[0]?.id ?? '';
+    for (const [uri, path] of [[`archive://specimens/${id}`, `/specimens/${id}/index.md`], [`archive://en/specimens/${id}`, `/en/specimens/${id}/index.md`]] as const) {
+      const read = await client.readResource({ uri });
+      const content = read.contents[0];
+      expect(content).to.include({ uri, mimeType: 'text/markdown' });
+      expect(content && 'text' in content ? content.text : '').to.equal(await (await server.get(path)).text());
+    }
+    for (const uri of ['archive://specimens/svg-nothing-00000000', 'archive://elsewhere']) {
+      const error = await client.readResource({ uri }).then(() => undefined, (caught: unknown) => caught as McpError);
+      expect(error?.code, uri).to.equal(-32002);
+    }
+  });
+
+  it('offers two prompts: cite a work, and find the first work of a model', async () => {
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((prompt) => prompt.name)).to.deep.equal(['cite_work', 'first_work_of_model']);
+    const { body } = await getJson<ListResponse>(server, '/api/v1/specimens?lang=en&limit=1&sort=oldest');
+    const record = body.items[0] as LocalizedRecord;
+    const cite = await client.getPrompt({ name: 'cite_work', arguments: { id: record.id, lang: 'en' } });
+    expect(cite.messages[0]?.content).to.include({ type: 'text' });
+    const embedded = cite.messages[1]?.content;
+    const markdown = embedded?.type === 'resource' && 'text' in embedded.resource ? String(embedded.resource.text) : '';
+    expect(markdown).to.include(`\`${record.id}\``).and.include(`<${record.sourceUrl}>`).and.include('## Cite');
+    const first = await client.getPrompt({ name: 'first_work_of_model', arguments: { model: record.model.toUpperCase(), lang: 'en' } });
+    const oldest = (await getJson<ListResponse>(server, `/api/v1/specimens?model=${encodeURIComponent(`"${record.model}"`)}&sort=oldest&limit=1&lang=en`)).body.items[0];
+    const text = first.messages[0]?.content.type === 'text' ? first.messages[0].content.text : '';
+    expect(text).to.include(`id ${oldest?.id}`).and.include('search_specimens');
+    const none = await client.getPrompt({ name: 'first_work_of_model', arguments: { model: 'No Such Model 9000' } });
+    expect(none.messages).to.have.length(1);
+    const missing = await client.getPrompt({ name: 'cite_work', arguments: {} }).then(() => undefined, (caught: unknown) => caught as McpError);
+    expect(missing?.code).to.equal(-32602);
   });
 
   it('refuses foreign origins, oversized bodies, unsupported protocol versions and other methods', async () => {

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { cjkBigramText, cjkCharacterText, cjkCode, toMeiliDocument } from '../../src/search/meili/documents.ts';
 import { exactTotal } from '../../src/search/meili/meili-search.ts';
-import { filterExpression, filterValue, pageWindow, queryText, sortFor } from '../../src/search/meili/query.ts';
+import { afterExpression, allOf, filterExpression, filterValue, pageWindow, queryTexts, sortFor } from '../../src/search/meili/query.ts';
+import { parseSearchText } from '../../src/search/search-text.ts';
+import { dayNumber } from '../../src/domain/record.ts';
 import { MAX_TOTAL_HITS, RANKING_RULES, SEARCHABLE_ATTRIBUTES, freshIndexName, indexName, indexSettings, settingsToUpdate } from '../../src/search/meili/settings.ts';
 import { MeiliTaskError, settle, settleUnless } from '../../src/search/meili/tasks.ts';
 import { SCHEMAS } from '../../src/validation/schemas.ts';
@@ -16,13 +18,14 @@ describe('Meilisearch adapter, pure parts', () => {
 
     it('searches the text fields in the embedded engine’s weight order, each followed by its CJK codes', () => {
       expect(SEARCHABLE_ATTRIBUTES).to.deep.equal([
-        'title', 'titleCjk', 'model', 'modelCjk', 'author', 'authorCjk', 'promptCategory', 'promptCategoryCjk', 'notes', 'notesCjk', 'prompt', 'promptCjk', 'cjkChars',
+        'title', 'titleCjk', 'model', 'modelCjk', 'author', 'authorCjk', 'promptCategory', 'promptCategoryCjk', 'notes', 'notesCjk', 'prompt', 'promptCjk', 'titleOther', 'titleOtherCjk', 'notesOther', 'notesOtherCjk', 'cjkChars',
       ]);
     });
 
-    it('filters on source, format, kind and year, sorts on date with id as tiebreak, typo thresholds 5 and 9', () => {
+    it('filters on the facets, model, author, days and id, sorts on date with id as tiebreak, typo thresholds 5 and 9', () => {
       const settings = indexSettings('en');
-      expect(settings.filterableAttributes).to.have.members(['source', 'format', 'kind', 'year']);
+      expect(settings.filterableAttributes).to.have.members(['source', 'format', 'kind', 'year', 'model', 'author', 'day', 'updatedDay', 'id']);
+      expect(settings.faceting).to.deep.equal({ maxValuesPerFacet: 1000, sortFacetValuesBy: { '*': 'count' } });
       expect(settings.sortableAttributes).to.deep.equal(['date', 'id']);
       expect(settings.typoTolerance).to.deep.equal({ enabled: true, minWordSizeForTypos: { oneTypo: 5, twoTypos: 9 }, disableOnAttributes: ['id'] });
       expect(settings.localizedAttributes).to.equal(undefined);
@@ -44,7 +47,7 @@ describe('Meilisearch adapter, pure parts', () => {
       const wanted = indexSettings('zh');
       const asServerReports = {
         ...wanted,
-        filterableAttributes: ['year', 'source', 'kind', 'format'],
+        filterableAttributes: ['id', 'updatedDay', 'day', 'author', 'model', 'year', 'source', 'kind', 'format'],
         typoTolerance: { ...wanted.typoTolerance, disableOnNumbers: false, disableOnWords: [] },
         displayedAttributes: ['*'],
         stopWords: [],
@@ -65,10 +68,21 @@ describe('Meilisearch adapter, pure parts', () => {
       expect(() => filterValue('\\"')).to.throw(RangeError);
     });
 
-    it('joins the filters given with AND, in a fixed order', () => {
+    it('joins the filters given with AND, in a fixed order, each list with IN, dates as day numbers', () => {
       expect(filterExpression({})).to.equal(undefined);
-      expect(filterExpression({ year: '2024', format: 'svg' })).to.equal('format = "svg" AND year = "2024"');
-      expect(filterExpression({ source: 'x" OR kind = "gallery', kind: 'timeline' })).to.equal('source = "x\\" OR kind = \\"gallery" AND kind = "timeline"');
+      expect(filterExpression({ year: ['2024'], format: ['svg', 'game'] })).to.equal('format IN ["svg", "game"] AND year IN ["2024"]');
+      expect(filterExpression({ source: ['x" OR kind = "gallery'], kind: ['timeline'] })).to.equal('source IN ["x\\" OR kind = \\"gallery"] AND kind IN ["timeline"]');
+      expect(filterExpression({ model: ['GPT-4o', 'a\\b'], author: ['a\\b'] })).to.equal('model IN ["GPT-4o"] AND author IN []');
+      expect(filterExpression({ from: '1970-01-02', to: '2025-01-01', since: '2026-11-20' })).to.equal(`day >= 1 AND day <= ${dayNumber('2025-01-01')} AND updatedDay >= ${dayNumber('2026-11-20')}`);
+      expect(filterExpression({ format: ['svg'], year: ['2024'] }, 'format')).to.equal('year IN ["2024"]');
+    });
+
+    it('continues after a position in date order: day, then id', () => {
+      const day = dayNumber('2025-05-01');
+      expect(afterExpression({ date: '2025-05-01', id: 'svg-a-1' }, 'newest')).to.equal(`(day < ${day} OR (day = ${day} AND id > "svg-a-1"))`);
+      expect(afterExpression({ date: '2025-05-01', id: 'svg-a-1' }, 'oldest')).to.equal(`(day > ${day} OR (day = ${day} AND id < "svg-a-1"))`);
+      expect(allOf([undefined, 'a = 1', undefined])).to.equal('a = 1');
+      expect(allOf(['a = 1', 'b = 2'])).to.equal('(a = 1) AND (b = 2)');
     });
 
     it('sorts newest and oldest by date then id, and leaves relevance with text to the ranking rules', () => {
@@ -80,26 +94,36 @@ describe('Meilisearch adapter, pure parts', () => {
   });
 
   describe('query text', () => {
-    it('keeps words, so typos and the last-word prefix work', () => {
-      expect(queryText('Pelican  Bicycle')).to.equal('pelican bicycle');
-      expect(queryText('Ｐｅｌｉｃａｎ')).to.equal('pelican');
+    const texts = (text: string): string[] => queryTexts(parseSearchText(text));
+
+    it('keeps words, so typos and the last-word prefix work; a text not ending in a word ends with a space (no prefix)', () => {
+      expect(texts('Pelican  Bicycle')).to.deep.equal(['pelican bicycle']);
+      expect(texts('Ｐｅｌｉｃａｎ')).to.deep.equal(['pelican']);
+      expect(texts('pelican -bicycle')).to.deep.equal(['-bicycle pelican ']);
     });
 
-    it('drops operators the reader typed (quotes, minus signs)', () => {
-      expect(queryText('"*()')).to.equal('');
-      expect(queryText('-pelican "bicycle')).to.equal('pelican bicycle');
+    it('writes quotes and exclusions as Meilisearch operators, and nothing else the reader typed', () => {
+      expect(texts('"*()')).to.deep.equal([]);
+      expect(texts('-pelican "bicycle')).to.deep.equal(['-pelican "bicycle" ']);
+      expect(texts('"a pelican" -"on a bicycle"')).to.deep.equal(['-"on a bicycle" "a pelican" ']);
+      expect(texts('-pelican')).to.deep.equal(['-pelican ']);
     });
 
-    it('quotes punctuation-joined words as a phrase, except in the last term', () => {
-      expect(queryText('gpt-4o pelican')).to.equal('"gpt 4o" pelican');
-      expect(queryText('pelican gpt-4o')).to.equal('pelican gpt 4o');
+    it('quotes punctuation-joined words as a phrase, except at the end of the text', () => {
+      expect(texts('gpt-4o pelican')).to.deep.equal(['"gpt 4o" pelican']);
+      expect(texts('pelican gpt-4o')).to.deep.equal(['pelican gpt 4o']);
     });
 
     it('turns a Chinese run into a quoted phrase of bigram codes and a single character into its code', () => {
-      expect(queryText('鹈鹕')).to.equal(`"${cjkCode('鹈鹕')}"`);
-      expect(queryText('自行车的')).to.equal(`"${cjkCode('自行')} ${cjkCode('行车')} ${cjkCode('车的')}"`);
-      expect(queryText('鹕')).to.equal(`"${cjkCode('鹕')}"`);
-      expect(queryText('gpt画的 x')).to.equal(`gpt "${cjkCode('画的')}" x`);
+      expect(texts('鹈鹕')).to.deep.equal([`"${cjkCode('鹈鹕')}" `]);
+      expect(texts('自行车的')).to.deep.equal([`"${cjkCode('自行')} ${cjkCode('行车')} ${cjkCode('车的')}" `]);
+      expect(texts('鹕')).to.deep.equal([`"${cjkCode('鹕')}"`]);
+      expect(texts('gpt画的 x')).to.deep.equal([`gpt "${cjkCode('画的')}" x`]);
+    });
+
+    it('sends one text per OR combination', () => {
+      expect(texts('a OR b c')).to.deep.equal(['a c', 'b c']);
+      expect(texts('a OR b c OR d -e')).to.deep.equal(['-e a c ', '-e a d ', '-e b c ', '-e b d ']);
     });
   });
 
@@ -124,8 +148,10 @@ describe('Meilisearch adapter, pure parts', () => {
       expect(zh.titleCjk.split(' ')).to.deep.equal(['骑自', '自行', '行车', '车的', '的鹈', '鹈鹕'].map(cjkCode));
       expect(zh.notesCjk).to.equal(cjkCode('线条'));
       expect(zh.promptCjk).to.equal('');
+      expect(zh).to.include({ titleOther: 'A pelican', notesOther: 'Lines', day: dayNumber('2025-05-01'), updatedDay: dayNumber(record.updated), model: record.model, author: record.author });
       const en = toMeiliDocument(record, 'en');
-      expect(en).to.include({ title: 'A pelican', titleCjk: '', notes: 'Lines' });
+      expect(en).to.include({ title: 'A pelican', titleCjk: '', notes: 'Lines', titleOther: '骑自行车的鹈鹕' });
+      expect(en.titleOtherCjk).to.equal(zh.titleCjk);
       expect(toMeiliDocument({ ...record, prompt: undefined }, 'en').prompt).to.equal('');
     });
   });

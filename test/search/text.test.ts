@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { indexText, parseQuery, typoBudget } from '../../src/search/sqlite/text.ts';
+import { orCombinations, parseSearchText } from '../../src/search/search-text.ts';
 import { damerauDistance, Vocabulary } from '../../src/search/sqlite/typo.ts';
 import { dayBase, dayNumber, keyBetween, SLOTS_PER_DAY, spreadKeys } from '../../src/search/sqlite/sort-key.ts';
 
@@ -17,8 +18,26 @@ describe('embedded search text handling', () => {
     expect(parseQuery('gpt-4o')).to.deep.equal([{ type: 'phrase', tokens: ['gpt', '4o'], prefixLast: true }]);
     expect(parseQuery('骑自行车')).to.deep.equal([{ type: 'phrase', tokens: ['骑自', '自行', '行车'], prefixLast: false }]);
     expect(parseQuery('鹕')).to.deep.equal([{ type: 'phrase', tokens: ['鹕'], prefixLast: true }]);
-    expect(parseQuery('"*) OR (')).to.deep.equal([{ type: 'word', word: 'or', last: false }]);
+    expect(parseQuery('"*) OR (')).to.deep.equal([{ type: 'phrase', tokens: ['or'], prefixLast: false, quoted: true }]);
     expect(parseQuery('Ｐｅｌｉｃａｎ')).to.deep.equal([{ type: 'word', word: 'pelican', last: true }]);
+  });
+
+  it('reads quoted phrases, -exclusions, OR between terms and mixed scripts', () => {
+    const word = (text: string, last = false) => ({ type: 'word', word: text, last });
+    expect(parseSearchText('"Pelican Bicycle" -crow -"big fish"')).to.deep.equal({
+      groups: [{ alternatives: [[{ type: 'phrase', tokens: ['pelican', 'bicycle'], prefixLast: false, quoted: true }]] }],
+      excluded: [word('crow'), { type: 'phrase', tokens: ['big', 'fish'], prefixLast: false, quoted: true }],
+      label: '"pelican bicycle" -crow -"big fish"',
+    });
+    expect(parseSearchText('svg OR game pelican').groups).to.deep.equal([{ alternatives: [[word('svg')], [word('game')]] }, { alternatives: [[word('pelican', true)]] }]);
+    // OR only joins two terms; anywhere else it is the word "or".
+    expect(parseSearchText('OR').groups).to.deep.equal([{ alternatives: [[word('or', true)]] }]);
+    expect(parseSearchText('pelican OR').groups).to.deep.equal([{ alternatives: [[word('pelican')]] }, { alternatives: [[word('or', true)]] }]);
+    expect(parseSearchText('a or b').groups).to.have.length(3);
+    expect(parseSearchText('pelican -bi')).to.deep.include({ groups: [{ alternatives: [[word('pelican')]] }], excluded: [word('bi')] });
+    expect(parseSearchText('鹈鹕pelican').groups).to.deep.equal([{ alternatives: [[{ type: 'phrase', tokens: ['鹈鹕'], prefixLast: false }, word('pelican', true)]] }]);
+    expect(parseSearchText('GPT-4').label).to.equal('gpt-4');
+    expect(orCombinations(parseSearchText('a OR b c OR d OR e'))).to.equal(6);
   });
 
   it('allows one typo from 5 letters and two from 9', () => {

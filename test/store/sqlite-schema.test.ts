@@ -68,14 +68,14 @@ describe('SQLite schema', () => {
       expect(await backend.store.removalsSince(0, 10)).to.have.length(1);
       expect((await backend.search.search({ lang: 'en', text: 'pelican', filters: {}, order: 'relevance', offset: 0, limit: 10 })).total).to.equal(1);
       expect((await backend.search.search({ lang: 'zh', text: '茶壶', filters: {}, order: 'relevance', offset: 0, limit: 10 })).total).to.equal(1);
-      expect((await backend.search.search({ lang: 'en', filters: { kind: 'timeline' }, order: 'newest', offset: 0, limit: 10 })).total).to.equal(1);
+      expect((await backend.search.search({ lang: 'en', filters: { kind: ['timeline'] }, order: 'newest', offset: 0, limit: 10 })).total).to.equal(1);
       expect((await backend.tokens.findActiveToken('a'.repeat(64)))?.name).to.equal('fixture-bot');
       expect(await backend.submissions.countByStatus()).to.deep.equal({ queued: 1 });
       const replay = await backend.submissions.enqueue([], { tokenName: 'fixture-bot', key: 'k1', requestSha256: 'b'.repeat(64), render: () => ({ status: 500, body: '' }) });
       expect(replay.kind).to.equal('replay');
 
       // And it takes new writes: a record, found by search, after the records it already held.
-      const added = makeRecord({ title: { zh: '新的作品', en: 'Lighthouse at dusk' } });
+      const added = makeRecord({ sourceUrl: 'https://github.com/factory-author/added-after-upgrade', title: { zh: '新的作品', en: 'Lighthouse at dusk' } });
       await backend.store.putRecords([added]);
       expect((await backend.search.search({ lang: 'en', text: 'lighthouse', filters: {}, order: 'relevance', offset: 0, limit: 10 })).ids).to.deep.equal([added.id]);
       expect((await backend.store.changesSince(5, 10)).map((record) => record.id)).to.deep.equal([added.id]);

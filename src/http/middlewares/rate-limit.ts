@@ -26,11 +26,34 @@ export async function enforce(ctx: Context, limiter: RateLimiter, policy: RatePo
   });
 }
 
-/** Limits every request per client address, except OPTIONS preflights, health probes and static assets. */
+/**
+ * Limits every request per client address, except OPTIONS preflights, health probes and static
+ * assets. A conditional read (GET or HEAD with If-None-Match) is counted only once its answer is
+ * known, and not at all when it is 304: revalidating what a client already holds costs it nothing.
+ */
 export function limitByClient(limiter: RateLimiter, policy: RatePolicy, refused?: RefusalListener) {
   return async function clientRateLimit(ctx: Context, next: Next): Promise<void> {
     if (ctx.method === 'OPTIONS' || EXEMPT_PATHS.test(ctx.path)) return next();
-    await enforce(ctx, limiter, policy, clientKey(ctx.ip), 'from this address', refused);
-    return next();
+    const key = clientKey(ctx.ip);
+    const conditional = (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.get('If-None-Match') !== '';
+    if (!conditional) {
+      await enforce(ctx, limiter, policy, key, 'from this address', refused);
+      return next();
+    }
+    let failure: { error: unknown } | undefined;
+    try {
+      await next();
+    } catch (error) {
+      failure = { error };
+    }
+    if (!failure && ctx.status === 304) return;
+    try {
+      await enforce(ctx, limiter, policy, key, 'from this address', refused);
+    } catch (refusal) {
+      // The answer computed for the request is dropped: nothing of it may describe the 429.
+      for (const header of ['Content-Encoding', 'Cache-Control', 'Link', 'ETag']) ctx.remove(header);
+      throw refusal;
+    }
+    if (failure) throw failure.error;
   };
 }

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
+import type { Context } from 'koa';
 import { getSpecimen, listSpecimens } from '../../domain/specimens.ts';
-import type { ReadContext } from '../../domain/specimens.ts';
+import type { ListResponse, ListScope, ReadContext } from '../../domain/specimens.ts';
 import { RECORD_ID_PATTERN } from '../../domain/ids.ts';
 import { ProblemError } from '../../errors.ts';
 import { parseRecordParams, parseSearchParams } from '../../validation/read-params.ts';
@@ -8,20 +9,24 @@ import type { RawQuery } from '../../validation/read-params.ts';
 import { jsonRead } from '../read-route.ts';
 import type { JsonReadOptions } from '../read-route.ts';
 
+/** The address of the next page: the same parameters, the offset replaced by the page's cursor. */
+export function nextPageUrl(baseUrl: string, ctx: Context, cursor: string): string {
+  const query = new URLSearchParams(ctx.querystring);
+  query.delete('offset');
+  query.set('cursor', cursor);
+  return `${baseUrl}${ctx.path}?${query.toString()}`;
+}
+
 /** GET /api/v1/specimens, /api/v1/specimens/{id} and /api/v1/timeline. */
 export function specimensRouter(context: ReadContext, options: JsonReadOptions): Router {
   const router = new Router({ prefix: '/api/v1' });
   const exportsHint = `${context.baseUrl}/en/data/catalog.json`;
+  const linkToNext = (list: ListResponse, ctx: Context): Record<string, string> => (list.next ? { Link: `<${nextPageUrl(context.baseUrl, ctx, list.next)}>; rel="next"` } : {});
+  const list = (scope: ListScope) =>
+    jsonRead(options, async (ctx) => listSpecimens(context, parseSearchParams(ctx.query as RawQuery, scope, { fromQueryString: true, exportsHint }), scope), linkToNext);
 
-  router.all(
-    '/specimens',
-    jsonRead(options, async (ctx) => listSpecimens(context, parseSearchParams(ctx.query as RawQuery, 'specimens', { fromQueryString: true, exportsHint }), 'specimens')),
-  );
-
-  router.all(
-    '/timeline',
-    jsonRead(options, async (ctx) => listSpecimens(context, parseSearchParams(ctx.query as RawQuery, 'timeline', { fromQueryString: true, exportsHint }), 'timeline')),
-  );
+  router.all('/specimens', list('specimens'));
+  router.all('/timeline', list('timeline'));
 
   router.all(
     '/specimens/:id',

@@ -5,9 +5,7 @@ import { h } from 'preact';
 import { getSpecimen, listSpecimens } from '../../domain/specimens.ts';
 import type { ListResponse, ReadContext, SearchParams } from '../../domain/specimens.ts';
 import { RECORD_ID_PATTERN } from '../../domain/ids.ts';
-import { FORMATS, KINDS } from '../../domain/record.ts';
 import type { Lang } from '../../domain/record.ts';
-import { SOURCE_KEYS } from '../../domain/sources.ts';
 import { ProblemError } from '../../errors.ts';
 import { parseSearchParams } from '../../validation/read-params.ts';
 import type { RawQuery } from '../../validation/read-params.ts';
@@ -60,14 +58,10 @@ function pageParams(ctx: Context, lang: Lang, scope: 'gallery' | 'timeline'): { 
   }
 }
 
-async function facetCounts(context: ReadContext, params: SearchParams, scope: 'gallery' | 'timeline'): Promise<{ facets: Facets; years: string[] }> {
-  const count = async (override: Partial<SearchParams>): Promise<number> =>
-    (await listSpecimens(context, { ...params, ...override, limit: 1, offset: 0 }, scope === 'timeline' ? 'timeline' : 'specimens')).total;
+/** The years a page offers, newest first: those holding records, and the one asked. */
+function offeredYears(facets: Facets, params: SearchParams): string[] {
   const years = Array.from({ length: new Date().getUTCFullYear() - FIRST_YEAR + 1 }, (_, i) => String(FIRST_YEAR + i)).reverse();
-  const countAll = async <T extends string>(name: keyof SearchParams, values: readonly T[]): Promise<Record<string, number>> =>
-    Object.fromEntries(await Promise.all(values.map(async (value) => [value, await count({ [name]: value })])));
-  const [format, kind, year, source] = await Promise.all([countAll('format', FORMATS), countAll('kind', KINDS), countAll('year', years), countAll('source', SOURCE_KEYS)]);
-  return { facets: { format, kind, year, source }, years: years.filter((value) => (year[value] ?? 0) > 0 || value === params.year) };
+  return years.filter((value) => (facets.year[value] ?? 0) > 0 || params.year?.includes(value));
 }
 
 /** The bilingual website: gallery, timeline, record pages and their Markdown twins, developers page, assets. */
@@ -104,12 +98,14 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
       router.all(scope === 'gallery' ? `${prefix}/` : `${prefix}/timeline/`, (ctx) =>
         page(ctx, async () => {
           const { params, shown, error } = pageParams(ctx, lang, scope);
-          let list: ListResponse = { total: 0, offset: 0, limit: PAGE_SIZE, items: [] };
+          let list: ListResponse = { total: 0, offset: 0, limit: PAGE_SIZE, items: [], next: null };
           let facets: Facets = { format: {}, kind: {}, year: {}, source: {} };
           let years: string[] = [];
           if (!error) {
-            list = await listSpecimens(context, params, scope === 'timeline' ? 'timeline' : 'specimens');
-            ({ facets, years } = await facetCounts(context, params, scope));
+            // Each select shows how many records its values hold with the other filters kept.
+            list = await listSpecimens(context, { ...params, facets: ['format', 'kind', 'year', 'source'] }, scope === 'timeline' ? 'timeline' : 'specimens');
+            facets = { format: {}, kind: {}, year: {}, source: {}, ...list.facets };
+            years = offeredYears(facets, params);
           }
           const html = renderDocument(h(ListPage, { lang, scope, params: shown, list, facets, years, otherLanguagePath: otherLanguage(lang, ctx), ...(error ? { error } : {}) }), address(ctx));
           return { status: error ? 400 : 200, html };

@@ -1,11 +1,13 @@
 import { SCHEMAS, timelineParamsSchema } from '../../validation/schemas.ts';
-import { EXAMPLE_RECORD, exampleList, exampleRecord } from '../examples.ts';
+import { EXAMPLE_RECORD, exampleFacetedList, exampleRecord } from '../examples.ts';
 import { CACHE_HEADERS, jsonResponse, NOT_MODIFIED, operation, pathParameter, problem, queryParameters } from '../responses.ts';
 import type { DocContext, JsonObject } from '../responses.ts';
 
 type Properties = { properties: Record<string, JsonObject> };
 
-const SEARCH_EXAMPLES = { q: 'pelican', source: 'x', format: 'svg', kind: 'gallery', year: '2025', lang: 'en', sort: 'newest', limit: 20, offset: 0 };
+const SEARCH_EXAMPLES = { q: 'pelican', source: ['x'], format: ['svg', 'game'], kind: ['gallery'], year: ['2025'], model: ['GPT-4o'], author: ['@demo_mira'], from: '2024-01-01', to: '2025-12-31', since: '2026-11-20', facets: ['format', 'year', 'model'], lang: 'en', sort: 'newest', limit: 20, offset: 0 };
+
+const LINK_HEADER = { description: 'The next page: `<…&cursor=…>; rel="next"` (the same parameters, the offset replaced by the cursor), absent on the last page.', schema: { type: 'string' } };
 
 function listOperation(doc: DocContext, path: string, operationId: string, summary: string, description: string, parameters: JsonObject[]): JsonObject {
   return operation(doc, {
@@ -16,7 +18,7 @@ function listOperation(doc: DocContext, path: string, operationId: string, summa
     tags: ['records'],
     parameters,
     responses: {
-      200: jsonResponse('One page of matching records with the exact total.', { $ref: '#/components/schemas/SpecimenList' }, exampleList(doc.baseUrl), CACHE_HEADERS),
+      200: jsonResponse('One page of matching records with the exact total, the cursor of the next page and, when asked, facet counts.', { $ref: '#/components/schemas/SpecimenList' }, exampleFacetedList(doc.baseUrl), { ...CACHE_HEADERS, Link: LINK_HEADER }),
       304: NOT_MODIFIED,
       400: problem(doc, 400, path, { detail: 'Invalid parameters: limit.', errors: [{ parameter: 'limit', message: 'must be <= 50' }] }),
       405: problem(doc, 405, path),
@@ -36,7 +38,7 @@ export function readApiPaths(doc: DocContext): JsonObject {
         '/api/v1/specimens',
         'searchSpecimens',
         'Search archive records',
-        'Typo-tolerant words, prefix on the last word, any 2+ character Chinese substring, exact filters combined with AND. Ordered by relevance with q, else newest first. Pages hold at most 50 records and offsets stop at 10,000: read everything from the bulk exports.',
+        'Typo-tolerant words, prefix on the last word, any 2+ character Chinese substring, "quoted phrases", -word to exclude and OR, over the text of both languages. Filters take one value or several (comma-separated, any of them) and combine with AND; facets counts records per value. Ordered by relevance with q, else newest first. Pages hold at most 50 records; offsets stop at 10,000, and every page\'s next (also in Link: rel="next") pages on to the end as cursor.',
         queryParameters(SCHEMAS.searchParams as Properties, SEARCH_EXAMPLES),
       ),
     },
@@ -57,7 +59,7 @@ export function readApiPaths(doc: DocContext): JsonObject {
       }),
     },
     '/api/v1/timeline': {
-      get: listOperation(doc, '/api/v1/timeline', 'getTimeline', 'Read the model timeline', 'Timeline records (milestones of model history), oldest first.', queryParameters(timelineParamsSchema() as Properties, { ...SEARCH_EXAMPLES, kind: 'timeline', sort: 'oldest' })),
+      get: listOperation(doc, '/api/v1/timeline', 'getTimeline', 'Read the model timeline', 'Timeline records (milestones of model history), oldest first.', queryParameters(timelineParamsSchema() as Properties, { ...SEARCH_EXAMPLES, kind: ['timeline'], sort: 'oldest' })),
     },
   };
 }

@@ -10,11 +10,14 @@
  */
 import type { IndexRecord } from '../../domain/ports.ts';
 import type { CanonicalRecord, Format, Kind, Lang } from '../../domain/record.ts';
-import { yearOf } from '../../domain/record.ts';
+import { dayNumber, yearOf } from '../../domain/record.ts';
 import { cjkBigrams, cjkRuns } from '../search-text.ts';
 
-/** The text fields searched, in ranking order (mirrors the embedded engine's weights). */
-export const TEXT_FIELDS = ['title', 'model', 'author', 'promptCategory', 'notes', 'prompt'] as const;
+/**
+ * The text fields searched, in ranking order (mirrors the embedded engine's weights); the title
+ * and notes of the other language come last, so a search finds a record by either language's text.
+ */
+export const TEXT_FIELDS = ['title', 'model', 'author', 'promptCategory', 'notes', 'prompt', 'titleOther', 'notesOther'] as const;
 export type TextField = (typeof TEXT_FIELDS)[number];
 
 /** The companion field holding a text field's CJK bigram codes. */
@@ -33,6 +36,10 @@ export type MeiliDocument = {
   year: string;
   /** YYYY-MM-DD; sorts as text. */
   date: string;
+  /** The date as days since 1970-01-01, for range filters (from, to, cursors). */
+  day: number;
+  /** The compilation date as days since 1970-01-01 (the since filter). */
+  updatedDay: number;
   cjkChars: string;
   /** The change number of the record version the document was made from (null: written without one). */
   seq: number | null;
@@ -79,11 +86,16 @@ export function cjkCharacterText(texts: readonly string[]): string {
 }
 
 function fieldText(record: CanonicalRecord, lang: Lang, field: TextField): string {
+  const other: Lang = lang === 'zh' ? 'en' : 'zh';
   switch (field) {
     case 'title':
       return record.title[lang];
     case 'notes':
       return record.notes[lang];
+    case 'titleOther':
+      return record.title[other];
+    case 'notesOther':
+      return record.notes[other];
     case 'promptCategory':
       return record.promptCategory.replace(/[-_]/g, ' ');
     case 'prompt':
@@ -106,6 +118,8 @@ export function toMeiliDocument(record: IndexRecord, lang: Lang): MeiliDocument 
     format: record.format,
     year: yearOf(record.date),
     date: record.date,
+    day: dayNumber(record.date),
+    updatedDay: dayNumber(record.updated),
     ...texts,
     ...companions,
     cjkChars: cjkCharacterText(Object.values(texts)),

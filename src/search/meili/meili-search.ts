@@ -11,8 +11,8 @@ import { LANGS } from '../../domain/record.ts';
 import type { SearchHits, SearchQuery } from '../../domain/search-query.ts';
 import { toMeiliDocument } from './documents.ts';
 import type { MeiliDocument } from './documents.ts';
-import { filterExpression, pageWindow, queryText, sortFor } from './query.ts';
-import { MAX_TOTAL_HITS, indexName, indexSettings, settingsToUpdate } from './settings.ts';
+import { searchIndex } from './search.ts';
+import { indexName, indexSettings, settingsToUpdate } from './settings.ts';
 import { SETTINGS_TASK_TIMEOUT_MS, settle, settleUnless } from './tasks.ts';
 
 /** Where the Meilisearch server is and which indexes to use. */
@@ -62,15 +62,7 @@ export async function writeDocuments(client: Meilisearch, uids: Record<Lang, str
   await Promise.all(LANGS.map((lang) => settle(client.index<MeiliDocument>(uids[lang]).addDocuments(records.map((record) => toMeiliDocument(record, lang))))));
 }
 
-/**
- * The exact number of hits. In page mode `totalHits` is exact but stops at maxTotalHits; past
- * that, the facet distribution over `kind` (one value per record, counted over every candidate)
- * gives the full count.
- */
-export function exactTotal(totalHits: number, kindCounts: Record<string, number> | undefined, maxTotalHits = MAX_TOTAL_HITS): number {
-  if (totalHits < maxTotalHits || kindCounts === undefined) return totalHits;
-  return Math.max(totalHits, Object.values(kindCounts).reduce((sum, count) => sum + count, 0));
-}
+export { exactTotal } from './requests.ts';
 
 /** The Meilisearch adapter of the SearchIndex port. */
 export class MeiliSearchIndex implements SearchIndex {
@@ -101,26 +93,7 @@ export class MeiliSearchIndex implements SearchIndex {
   }
 
   async search(query: SearchQuery): Promise<SearchHits> {
-    const text = query.text?.trim() ?? '';
-    const q = text ? queryText(text) : '';
-    if (text && !q) return { total: 0, ids: [] };
-    // A page of one still carries the total when only the total is asked (limit 0).
-    const window = pageWindow(query.offset, Math.max(1, query.limit));
-    const filter = filterExpression(query.filters);
-    const sort = sortFor(query.order, q !== '');
-    const response = await this.client.index<MeiliDocument>(this.uids[query.lang]).search(q, {
-      page: window.page,
-      hitsPerPage: window.hitsPerPage,
-      matchingStrategy: 'all',
-      attributesToRetrieve: ['id'],
-      facets: ['kind'],
-      ...(filter ? { filter } : {}),
-      ...(sort ? { sort } : {}),
-    });
-    return {
-      total: exactTotal(response.totalHits, response.facetDistribution?.kind),
-      ids: response.hits.slice(window.skip, window.skip + query.limit).map((hit) => hit.id),
-    };
+    return searchIndex(this.client, this.uids[query.lang], query);
   }
 
   /**

@@ -1,30 +1,61 @@
 /**
- * Translation of a SearchQuery into Meilisearch search parameters: the query text, the filter
+ * Translation of a SearchQuery into Meilisearch search parameters: the query texts, the filter
  * expression, the sort and the page window. Pure functions, tested without a server.
  */
-import type { SearchFilters, SearchOrder } from '../../domain/search-query.ts';
-import { CJK_RUN, cjkBigrams, normalizeText, wordTokens } from '../search-text.ts';
+import { dayNumber } from '../../domain/record.ts';
+import type { FacetName, SearchFilters, SearchOrder, SearchPosition } from '../../domain/search-query.ts';
+import type { ParsedQuery, QueryTerm } from '../search-text.ts';
 import { cjkCode } from './documents.ts';
+import { CJK_CHARACTER } from '../search-text.ts';
 
 /**
  * A Meilisearch filter string literal: double quotes, with inner quotes escaped. Meilisearch's
  * filter parser unescapes only `\"`, never `\\`, so a value holding a backslash cannot be written
- * exactly and is refused (filter values are enum members or years, so none does).
+ * exactly and is refused (filter values are enum members, years, ids, model labels and author
+ * names; a label with a backslash matches nothing rather than something else).
  */
 export function filterValue(value: string): string {
   if (value.includes('\\')) throw new RangeError(`a filter value cannot hold a backslash: ${JSON.stringify(value)}`);
   return `"${value.replace(/"/g, '\\"')}"`;
 }
 
-const FILTER_NAMES: readonly (keyof SearchFilters)[] = ['source', 'format', 'kind', 'year'];
+/** The list filters and the document fields they compare with (model and author compare case-insensitively: Meilisearch normalizes filter strings). */
+const LIST_FILTERS = ['source', 'format', 'kind', 'year', 'model', 'author'] as const;
 
-/** The filters as one Meilisearch expression (equalities joined by AND), or undefined when none. */
-export function filterExpression(filters: SearchFilters): string | undefined {
-  const clauses = FILTER_NAMES.flatMap((name) => {
-    const value = filters[name];
-    return value === undefined ? [] : [`${name} = ${filterValue(value)}`];
-  });
+/** A list filter as `field IN [...]`; values that cannot be written (a backslash) are left out, so they match nothing. */
+function listClause(name: string, values: readonly string[]): string {
+  const written = values.filter((value) => !value.includes('\\')).map(filterValue);
+  return written.length ? `${name} IN [${written.join(', ')}]` : `${name} IN []`;
+}
+
+/**
+ * The filters as one Meilisearch expression (clauses joined by AND), or undefined when none.
+ * `leaveOut` drops one facet's own filter (to count that facet's values).
+ */
+export function filterExpression(filters: SearchFilters, leaveOut?: FacetName): string | undefined {
+  const clauses: string[] = [];
+  for (const name of LIST_FILTERS) {
+    const values = filters[name];
+    if (values !== undefined && name !== leaveOut) clauses.push(listClause(name, values));
+  }
+  if (filters.from !== undefined) clauses.push(`day >= ${dayNumber(filters.from)}`);
+  if (filters.to !== undefined) clauses.push(`day <= ${dayNumber(filters.to)}`);
+  if (filters.since !== undefined) clauses.push(`updatedDay >= ${dayNumber(filters.since)}`);
   return clauses.length ? clauses.join(' AND ') : undefined;
+}
+
+/** The records after a position in date order: newest (date descending, then id) or oldest (the reverse). */
+export function afterExpression(position: SearchPosition, order: 'newest' | 'oldest'): string {
+  const day = dayNumber(position.date);
+  const id = filterValue(position.id);
+  return order === 'newest' ? `(day < ${day} OR (day = ${day} AND id > ${id}))` : `(day > ${day} OR (day = ${day} AND id < ${id}))`;
+}
+
+/** Expressions joined by AND, or undefined when there are none. */
+export function allOf(expressions: readonly (string | undefined)[]): string | undefined {
+  const present = expressions.filter((expression): expression is string => expression !== undefined);
+  if (present.length <= 1) return present[0];
+  return present.map((expression) => `(${expression})`).join(' AND ');
 }
 
 /**
@@ -42,27 +73,43 @@ function quoted(words: readonly string[]): string {
   return `"${words.join(' ')}"`;
 }
 
+/** A term as Meilisearch query syntax; a CJK token becomes its code (see documents.ts). */
+function termText(term: QueryTerm): string {
+  if (term.type === 'word') return term.word;
+  const tokens = term.tokens.map((token) => (CJK_CHARACTER.test(token) ? cjkCode(token) : token));
+  // Words joined by punctuation at the end of the text stay words, so the last one is still a prefix.
+  if (term.prefixLast && !CJK_CHARACTER.test(term.tokens.at(-1) ?? '')) return tokens.join(' ');
+  return quoted(tokens);
+}
+
+/** Every choice of one alternative per group: the conjunctions an OR query stands for. */
+function combinations(query: ParsedQuery): QueryTerm[][] {
+  let result: QueryTerm[][] = [[]];
+  for (const group of query.groups) result = result.flatMap((chosen) => group.alternatives.map((alternative) => [...chosen, ...alternative]));
+  return result;
+}
+
 /**
- * The `q` Meilisearch is asked. Whitespace separates terms, as in the embedded engine:
- * - a plain word stays a word (typos by length; the last word of the query also as a prefix);
- * - words joined by punctuation (`gpt-4o`) are a quoted phrase, except in the last term, where
- *   they stay words so the last one is still a prefix;
- * - a CJK run becomes a quoted phrase of its bigram codes (contiguous substrings only, no typos),
- *   a single CJK character the quoted code of that character.
- * Quotes, minus signs and other operators typed by the reader never reach Meilisearch.
+ * The `q` strings Meilisearch is asked, one per OR combination (none when the text holds only
+ * exclusions, which then filter every record):
+ * - a word stays a word (typos by length; the last word of the text also a prefix);
+ * - a phrase is quoted (exact, consecutive), except words joined by punctuation at the end of the
+ *   text, which stay words so the last one is a prefix;
+ * - a CJK run is a quoted phrase of its bigram codes, a single character the quoted code of it;
+ * - an excluded term is written with Meilisearch's negative operator, before the others.
+ * The last word is a prefix only when it ends the text; otherwise the query ends with a space,
+ * which Meilisearch reads as "no prefix". Operators typed by the reader reach Meilisearch only as
+ * parsed here.
  */
-export function queryText(text: string): string {
-  const chunks = normalizeText(text).split(/\s+/u).filter(Boolean);
-  const parts: string[] = [];
-  chunks.forEach((chunk, chunkIndex) => {
-    const last = chunkIndex === chunks.length - 1;
-    const runs = [...chunk.matchAll(CJK_RUN)].map((match) => match[0]);
-    const words = wordTokens(chunk.replace(CJK_RUN, ' '));
-    if (words.length === 1 || (words.length > 1 && last)) parts.push(words.join(' '));
-    else if (words.length > 1) parts.push(quoted(words));
-    for (const run of runs) parts.push(quoted(cjkBigrams(run).map(cjkCode)));
+export function queryTexts(query: ParsedQuery): string[] {
+  const excluded = query.excluded.map((term) => `-${term.type === 'word' ? term.word : quoted(term.tokens.map((token) => (CJK_CHARACTER.test(token) ? cjkCode(token) : token)))}`);
+  if (query.groups.length === 0) return excluded.length ? [`${excluded.join(' ')} `] : [];
+  return combinations(query).map((terms) => {
+    const last = terms.at(-1);
+    const prefix = last !== undefined && ((last.type === 'word' && last.last) || (last.type === 'phrase' && last.prefixLast && !last.quoted));
+    const text = [...excluded, ...terms.map(termText)].join(' ');
+    return prefix ? text : `${text} `;
   });
-  return parts.join(' ');
 }
 
 /** A page of Meilisearch's exhaustive (page/hitsPerPage) mode and the slice of it wanted. */

@@ -4,6 +4,7 @@
  */
 import type { Settings } from 'meilisearch';
 import type { Lang } from '../../domain/record.ts';
+import { FACET_VALUE_LIMIT } from '../../domain/search-query.ts';
 import { TYPO_WORD_LENGTH } from '../search-text.ts';
 import { CJK_CHARS_FIELD, TEXT_FIELDS, cjkField } from './documents.ts';
 import searchParamsSchema from '../../../schemas/search-params.schema.json' with { type: 'json' };
@@ -25,6 +26,13 @@ export function freshIndexName(lang: Lang, prefix = ''): string {
  */
 export const MAX_TOTAL_HITS = searchParamsSchema.properties.offset.maximum + searchParamsSchema.properties.limit.maximum;
 
+/**
+ * Values Meilisearch returns per facet, most frequent first. More than the API shows
+ * (FACET_VALUE_LIMIT), so the adapter can order values of equal count by value itself: the order of
+ * ties within Meilisearch's count walk follows its internal facet tree, not the value.
+ */
+export const FACET_VALUES_ASKED = 10 * FACET_VALUE_LIMIT;
+
 /** Searchable attributes in ranking order: each text field followed by its CJK bigram codes. */
 export const SEARCHABLE_ATTRIBUTES: readonly string[] = [...TEXT_FIELDS.flatMap((field) => [field, cjkField(field)]), CJK_CHARS_FIELD];
 
@@ -39,8 +47,10 @@ export const RANKING_RULES: readonly string[] = ['sort', 'words', 'typo', 'exact
 export function indexSettings(lang: Lang): Settings {
   const settings: Settings = {
     searchableAttributes: [...SEARCHABLE_ATTRIBUTES],
-    filterableAttributes: ['format', 'kind', 'source', 'year'],
+    // Plain names allow equality and comparison: `id` is compared by cursors, `day` by date ranges.
+    filterableAttributes: ['format', 'kind', 'source', 'year', 'model', 'author', 'day', 'updatedDay', 'id'],
     sortableAttributes: ['date', 'id'],
+    faceting: { maxValuesPerFacet: FACET_VALUES_ASKED, sortFacetValuesBy: { '*': 'count' } },
     rankingRules: [...RANKING_RULES],
     typoTolerance: {
       enabled: true,

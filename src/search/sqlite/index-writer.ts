@@ -4,16 +4,13 @@
  * key a write touches.
  */
 import type { IndexRecord } from '../../domain/ports.ts';
-import type { CanonicalRecord } from '../../domain/record.ts';
 import { LANGS } from '../../domain/record.ts';
-import type { Lang } from '../../domain/record.ts';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../../store/sqlite/database.ts';
-import { SEARCH_COLUMNS, searchTable } from '../../store/sqlite/schema.ts';
+import { SEARCH_COLUMNS, SEARCH_KEY_COLUMNS, searchTable } from '../../store/sqlite/schema.ts';
 import type { SearchChangeLog } from './change-log.ts';
-import { facetsText } from './facets.ts';
+import { columnValues, keyColumns } from './index-row.ts';
 import { dayNumber, keyBetween, spreadKeys } from './sort-key.ts';
-import { indexText } from './text.ts';
 
 /**
  * The records of one write, the last of each id only, in the order their sort keys ascend (date
@@ -24,19 +21,6 @@ import { indexText } from './text.ts';
 function inSortKeyOrder(records: readonly IndexRecord[]): IndexRecord[] {
   const lastOfEachId = [...new Map(records.map((record) => [record.id, record])).values()];
   return lastOfEachId.sort((a, b) => (a.date === b.date ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.date > b.date ? -1 : 1));
-}
-
-/** The values of a record's FTS5 columns in one language, in SEARCH_COLUMNS order. */
-function columnValues(record: CanonicalRecord, lang: Lang): string[] {
-  return [
-    indexText(record.title[lang]),
-    indexText(record.notes[lang]),
-    indexText(record.model),
-    indexText(record.author),
-    indexText(record.prompt ?? ''),
-    indexText(record.promptCategory.replace(/[-_]/g, ' ')),
-    facetsText(record),
-  ];
 }
 
 /** Writes the search tables; every method runs inside the caller's transaction. */
@@ -55,10 +39,10 @@ export class SearchIndexWriter {
       previousInDay: db.prepare<[number, string], { sort_key: number }>('SELECT sort_key FROM search_keys WHERE day = ? AND id < ? ORDER BY id DESC LIMIT 1'),
       nextInDay: db.prepare<[number, string], { sort_key: number }>('SELECT sort_key FROM search_keys WHERE day = ? AND id > ? ORDER BY id ASC LIMIT 1'),
       dayRows: db.prepare<[number], { sort_key: number; id: string }>('SELECT sort_key, id FROM search_keys WHERE day = ? ORDER BY id'),
-      insertKey: db.prepare('INSERT INTO search_keys (sort_key, id, day, seq) VALUES (?, ?, ?, ?)'),
+      insertKey: db.prepare(`INSERT INTO search_keys (sort_key, id, day, seq, ${SEARCH_KEY_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ${SEARCH_KEY_COLUMNS.map(() => '?').join(', ')})`),
+      updateKey: db.prepare(`UPDATE search_keys SET seq = ?, ${SEARCH_KEY_COLUMNS.map((column) => `${column} = ?`).join(', ')} WHERE sort_key = ?`),
       moveKey: db.prepare('UPDATE search_keys SET sort_key = ? WHERE sort_key = ?'),
       deleteKey: db.prepare('DELETE FROM search_keys WHERE sort_key = ?'),
-      setSeq: db.prepare<[number | null, number]>('UPDATE search_keys SET seq = ? WHERE sort_key = ?'),
     };
     const columns = SEARCH_COLUMNS.join(', ');
     this.tables = LANGS.map((lang) => ({
@@ -77,14 +61,14 @@ export class SearchIndexWriter {
       let key: number;
       if (existing && existing.day === day) {
         key = existing.sort_key;
-        this.statements.setSeq.run(record.seq ?? null, key);
+        this.statements.updateKey.run(record.seq ?? null, ...keyColumns(record), key);
         for (const table of this.tables) table.remove.run(key);
       } else {
         if (existing) {
           this.removeKey(existing.sort_key);
           changed.push(existing.sort_key);
         }
-        const allocated = this.allocateKey(day, record.id, record.seq ?? null);
+        const allocated = this.allocateKey(day, record);
         key = allocated.key;
         renumbered ||= allocated.renumbered;
       }
@@ -118,7 +102,8 @@ export class SearchIndexWriter {
   }
 
   /** A new sort key for a record, and whether the day's other keys had to move to make room. */
-  private allocateKey(day: number, id: string, seq: number | null): { key: number; renumbered: boolean } {
+  private allocateKey(day: number, record: IndexRecord): { key: number; renumbered: boolean } {
+    const { id } = record;
     const previous = this.statements.previousInDay.get(day, id)?.sort_key;
     const next = this.statements.nextInDay.get(day, id)?.sort_key;
     let key = keyBetween(day, previous, next);
@@ -128,7 +113,7 @@ export class SearchIndexWriter {
       key = keyBetween(day, this.statements.previousInDay.get(day, id)?.sort_key, this.statements.nextInDay.get(day, id)?.sort_key);
       if (key === undefined) throw new Error(`no sort key left for day ${day}`);
     }
-    this.statements.insertKey.run(key, id, day, seq);
+    this.statements.insertKey.run(key, id, day, record.seq ?? null, ...keyColumns(record));
     return { key, renumbered };
   }
 

@@ -29,13 +29,18 @@ export function inverseDocumentFrequency(rows: number, documents: number): numbe
   return Math.max(1e-6, Math.log((rows - documents + 0.5) / (documents + 0.5)));
 }
 
-/** The rows (every one of which holds every term in some field) ordered by score, highest first; ties keep their given order. */
-export function rankRows<Row>(rows: readonly Row[], terms: readonly TermEvidence<Row>[]): Row[] {
+/** The rows (every one of which holds every term in some field) with their scores, highest first; ties keep their given order. */
+export function scoreRows<Row>(rows: readonly Row[], terms: readonly TermEvidence<Row>[]): { row: Row; score: number }[] {
   const scored = rows.map((row, position) => {
     let score = 0;
     for (const term of terms) score += term.idf * (term.inTitle(row) ? TITLE_WEIGHT : term.inMetadata(row) ? METADATA_WEIGHT : TEXT_WEIGHT);
     return { row, position, score };
   });
   scored.sort((a, b) => b.score - a.score || a.position - b.position);
-  return scored.map((entry) => entry.row);
+  return scored.map(({ row, score }) => ({ row, score }));
+}
+
+/** The rows ordered by score, highest first; ties keep their given order. */
+export function rankRows<Row>(rows: readonly Row[], terms: readonly TermEvidence<Row>[]): Row[] {
+  return scoreRows(rows, terms).map((entry) => entry.row);
 }

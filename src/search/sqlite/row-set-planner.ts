@@ -1,17 +1,27 @@
 /**
  * Answers a search from row sets (row-sets.ts): each alternative's rows are read from FTS5 once
  * and cached as a bitset, so a search is a few AND / OR / AND-NOT passes over them, totals are
- * population counts and tiers are set differences. Gives the same answers as FtsPlanner.
+ * population counts, tiers are set differences, each facet is the hits with its own filter left
+ * out, counted from per-row value arrays. Gives the same answers as FtsPlanner.
  */
 import type { Lang } from '../../domain/record.ts';
-import type { SearchHits, SearchQuery } from '../../domain/search-query.ts';
+import type { FacetName, SearchHits, SearchQuery } from '../../domain/search-query.ts';
 import type { SqliteDatabase } from '../../store/sqlite/database.ts';
 import { searchTable } from '../../store/sqlite/schema.ts';
-import { RANK_LIMIT, inverseDocumentFrequency, rankRows } from './relevance.ts';
+import type { QueryGroup } from '../search-text.ts';
+import { countFacets } from './facet-counts.ts';
+import type { RowFacetColumns } from './facet-counts.ts';
+import { afterPosition } from './query-plan.ts';
+import type { SearchPlan } from './query-plan.ts';
+import { inverseDocumentFrequency, scoreRows } from './relevance.ts';
 import type { TermEvidence } from './relevance.ts';
+import { currentModes, frozenValues, readFrozen, walkTiers, WEIGHTED_MATCHES, weightsOf } from './relevance-walk.ts';
+import type { Frozen, TierKind, TierView, WalkRow } from './relevance-walk.ts';
 import { holdsPhrase, phraseTokens } from './row-match.ts';
 import type { CoveredRowSet, RowSet, RowUniverse } from './row-sets.ts';
 import type { SearchCaches } from './search-caches.ts';
+import { dateOfKey, intersectRanges } from './sort-key.ts';
+import type { KeyRange } from './sort-key.ts';
 import type { StatementCache } from './statement-cache.ts';
 import { METADATA_COLUMNS, TEXT_COLUMNS, ftsAlternative } from './term-expansion.ts';
 import type { Alternative, TermExpansion, TermMatch } from './term-expansion.ts';
@@ -27,10 +37,11 @@ export class RowSetPlanner {
   private readonly idOfKey;
 
   constructor(
-    db: SqliteDatabase,
+    private readonly db: SqliteDatabase,
     private readonly caches: SearchCaches,
     private readonly expansion: TermExpansion,
     private readonly statements: StatementCache,
+    private readonly facetColumns: RowFacetColumns,
   ) {
     this.idOfKey = db.prepare<[number], string>('SELECT id FROM search_keys WHERE sort_key = ?').pluck();
   }
@@ -82,67 +93,133 @@ export class RowSetPlanner {
     return added;
   }
 
-  /** Rows holding every term (each as the tier matches it) in the given columns and every facet. */
-  private termsSet(universe: RowUniverse, lang: Lang, terms: readonly QueryTerm[], match: TermMatch, facets: readonly string[], columns = TEXT_COLUMNS): RowSet {
-    const termSet = (term: QueryTerm): RowSet => {
-      const [first, ...others] = this.expansion.alternatives(term, lang, match).map((alternative) => this.rowSet(universe, lang, columns, alternative));
-      return others.reduce((union, set) => union.or(set), first ?? universe.none());
-    };
-    const sets = [...terms.map(termSet), ...facets.map((token) => this.rowSet(universe, lang, '{facets}', { tokens: [token], prefix: false }))].sort((a, b) => a.count() - b.count());
+  private union(universe: RowUniverse, sets: readonly RowSet[]): RowSet {
+    const [first, ...others] = sets;
+    return others.reduce((result, set) => result.or(set), first ?? universe.none());
+  }
+
+  private intersection(universe: RowUniverse, sets: RowSet[]): RowSet {
+    sets.sort((a, b) => a.count() - b.count());
     return sets.slice(1).reduce((result, set) => result.and(set), sets[0] ?? universe.all());
+  }
+
+  /** Rows holding one term as the tier matches it, in the given columns. */
+  private termSet(universe: RowUniverse, lang: Lang, term: QueryTerm, match: TermMatch, columns: string): RowSet {
+    return this.union(
+      universe,
+      this.expansion.alternatives(term, lang, match).map((alternative) => this.rowSet(universe, lang, columns, alternative)),
+    );
+  }
+
+  /** Rows holding every term of one of the group's alternatives. */
+  private groupSet(universe: RowUniverse, lang: Lang, group: QueryGroup, match: TermMatch, columns: string): RowSet {
+    return this.union(
+      universe,
+      group.alternatives.map((terms) => this.intersection(universe, terms.map((term) => this.termSet(universe, lang, term, match, columns)))),
+    );
+  }
+
+  /** Rows holding the whole text (every group) as the tier matches it; every row when there are no words. */
+  private textSet(universe: RowUniverse, plan: SearchPlan, match: TermMatch, columns = TEXT_COLUMNS): RowSet {
+    const groups = plan.parsed?.groups ?? [];
+    return this.intersection(universe, groups.map((group) => this.groupSet(universe, plan.lang, group, match, columns)));
+  }
+
+  private tokenSet(universe: RowUniverse, lang: Lang, token: string): RowSet {
+    return this.rowSet(universe, lang, '{facets}', { tokens: [token], prefix: false });
+  }
+
+  /** Rows passing the filters (one facet's left out when named) and lying in the key range. */
+  private filterSet(universe: RowUniverse, plan: SearchPlan, range: KeyRange, leaveOut?: FacetName): RowSet {
+    const sets: RowSet[] = [];
+    for (const [name, tokens] of plan.filters) if (name !== leaveOut) sets.push(this.union(universe, tokens.map((token) => this.tokenSet(universe, plan.lang, token))));
+    if (plan.since) sets.push(this.union(universe, plan.since.map((token) => this.tokenSet(universe, plan.lang, token))));
+    if (range.min > -Infinity || range.max < Infinity) sets.push(universe.keyRange(range.min, range.max));
+    return this.intersection(universe, sets);
+  }
+
+  /** The hits of a tier's match: the text, the filters and the range, without excluded rows. */
+  private hits(universe: RowUniverse, plan: SearchPlan, match: TermMatch, range: KeyRange = plan.dates, leaveOut?: FacetName): RowSet {
+    const hits = this.textSet(universe, plan, match).and(this.filterSet(universe, plan, range, leaveOut));
+    const excluded = plan.parsed?.excluded ?? [];
+    if (excluded.length === 0) return hits;
+    return hits.andNot(this.union(universe, excluded.map((term) => this.termSet(universe, plan.lang, term, 'exact', TEXT_COLUMNS))));
   }
 
   private idsOf(universe: RowUniverse, ordinals: readonly number[]): string[] {
     return ordinals.map((ordinal) => this.idOfKey.get(universe.keyAt(ordinal)) ?? '');
   }
 
-  search(universe: RowUniverse, query: SearchQuery, terms: readonly QueryTerm[], facets: readonly string[]): SearchHits {
-    const { lang, offset, limit } = query;
-    const ascending = query.order !== 'oldest';
-    if (query.order !== 'relevance' || terms.length === 0) {
-      const hits = this.termsSet(universe, lang, terms, 'typo', facets);
-      return { total: hits.count(), ids: this.idsOf(universe, universe.page(hits, offset, limit, ascending)) };
+  search(universe: RowUniverse, plan: SearchPlan, query: SearchQuery): SearchHits {
+    const all = this.hits(universe, plan, 'typo');
+    const result: SearchHits = { total: all.count(), ids: [] };
+    const page = plan.dateOrder ? this.datePage(universe, plan, query, all) : this.relevancePage(universe, plan, query, all);
+    result.ids = page.ids;
+    if (page.next) result.next = page.next;
+    if (query.facets?.length) {
+      result.facets = countFacets(query.facets, (name) =>
+        this.facetColumns.count(universe, name, plan.filters.has(name) ? this.hits(universe, plan, 'typo', plan.dates, name) : all),
+      );
     }
-    // Relevance: the same three disjoint tiers as FtsPlanner, each a set.
-    const expressions = this.expansion.tierExpressions(lang, terms, facets);
-    const exact = this.termsSet(universe, lang, terms, 'exact', facets);
-    const prefixed = expressions.prefixed === expressions.exact ? exact : this.termsSet(universe, lang, terms, 'prefix', facets);
-    const expanded = expressions.expanded === expressions.prefixed ? prefixed : this.termsSet(universe, lang, terms, 'typo', facets);
-    const tiers: { set: RowSet; match: TermMatch }[] = [{ set: exact, match: 'exact' }];
-    if (prefixed !== exact) tiers.push({ set: prefixed.andNot(exact), match: 'prefix' });
-    if (expanded !== prefixed) tiers.push({ set: expanded.andNot(prefixed), match: 'typo' });
-    const total = expanded.count();
-    const ids: string[] = [];
-    let skip = offset;
-    for (const tier of tiers) {
-      if (ids.length >= limit || skip >= total) break;
-      const size = tier.set.count();
-      if (skip >= size) {
-        skip -= size;
-        continue;
-      }
-      if (size <= RANK_LIMIT) {
-        const evidence = terms.map((term): TermEvidence<number> => {
-          const inTitle = this.termsSet(universe, lang, [term], tier.match, [], '{title}');
-          const inMetadata = this.termsSet(universe, lang, [term], tier.match, [], METADATA_COLUMNS);
-          return {
-            idf: inverseDocumentFrequency(universe.rows, this.termsSet(universe, lang, [term], tier.match, []).count()),
-            inTitle: (ordinal) => inTitle.has(ordinal),
-            inMetadata: (ordinal) => inMetadata.has(ordinal),
-          };
+    return result;
+  }
+
+  /** A page in date order: after the cursor's position, or from the offset. One row more than the page tells whether more follow. */
+  private datePage(universe: RowUniverse, plan: SearchPlan, query: SearchQuery, all: RowSet): Pick<SearchHits, 'ids' | 'next'> {
+    const ascending = plan.dateOrder === 'newest';
+    const from = query.after ? this.hits(universe, plan, 'typo', intersectRanges(plan.dates, afterPosition(this.db, query.after, plan.dateOrder ?? 'newest'))) : all;
+    const ordinals = universe.page(from, query.after ? 0 : query.offset, query.limit + 1, ascending);
+    const shown = ordinals.slice(0, query.limit);
+    const ids = this.idsOf(universe, shown);
+    const last = shown.at(-1);
+    return { ids, ...(ordinals.length > query.limit && last !== undefined ? { next: { date: dateOfKey(universe.keyAt(last)), id: ids.at(-1) ?? '' } } : {}) };
+  }
+
+  /** A page in relevance order (relevance-walk.ts), the tiers as sets. */
+  private relevancePage(universe: RowUniverse, plan: SearchPlan, query: SearchQuery, all: RowSet): Pick<SearchHits, 'ids' | 'next'> {
+    const groups = plan.parsed?.groups ?? [];
+    const text = new Map(WEIGHTED_MATCHES.map((match) => [match, this.expansion.textExpression(groups, plan.lang, match)]));
+    const exact = this.hits(universe, plan, 'exact');
+    const prefixed = text.get('prefix') === text.get('exact') ? exact : this.hits(universe, plan, 'prefix');
+    const boost = plan.boost ? exact.and(this.tokenSet(universe, plan.lang, plan.boost)) : undefined;
+    const parts: { kind: TierKind; set: RowSet; match: TermMatch }[] = [];
+    if (boost && boost.count() > 0) parts.push({ kind: 'boost', set: boost, match: 'exact' }, { kind: 'exact', set: exact.andNot(boost), match: 'exact' });
+    else parts.push({ kind: 'exact', set: exact, match: 'exact' });
+    if (text.get('prefix') !== text.get('exact')) parts.push({ kind: 'prefix', set: prefixed.andNot(exact), match: 'prefix' });
+    if (text.get('typo') !== text.get('prefix')) parts.push({ kind: 'typo', set: all.andNot(prefixed), match: 'typo' });
+    const titleSet = this.textSet(universe, plan, 'prefix', '{title}');
+    const tiers: TierView[] = parts.map(({ kind, set, match }) => ({
+      kind,
+      size: set.count(),
+      ranked: (weights) => {
+        const idf = weightsOf(weights, match, groups.length);
+        const evidence = groups.map((group, i): TermEvidence<number> => {
+          const inTitle = this.groupSet(universe, plan.lang, group, match, '{title}');
+          const inMetadata = this.groupSet(universe, plan.lang, group, match, METADATA_COLUMNS);
+          return { idf: idf[i] ?? 0, inTitle: (ordinal) => inTitle.has(ordinal), inMetadata: (ordinal) => inMetadata.has(ordinal) };
         });
-        const ranked = rankRows(universe.page(tier.set, 0, size, true), evidence);
-        ids.push(...this.idsOf(universe, ranked.slice(skip, skip + limit - ids.length)));
-      } else {
-        // Too many hits to rank on every request: records whose title holds the words come first, newest first.
-        const inTitle = tier.set.and(this.termsSet(universe, lang, terms, 'prefix', [], '{title}'));
-        const rest = tier.set.andNot(inTitle);
-        const fromTitle = universe.page(inTitle, skip, limit - ids.length, true);
-        ids.push(...this.idsOf(universe, fromTitle));
-        if (ids.length < limit) ids.push(...this.idsOf(universe, universe.page(rest, Math.max(0, skip - inTitle.count()), limit - ids.length, true)));
-      }
-      skip = 0;
-    }
-    return { total, ids };
+        return scoreRows(universe.page(set, 0, set.count(), true), evidence).map(({ row, score }) => ({ key: universe.keyAt(row), score }));
+      },
+      part: (title, fromKey, skip, limit) => {
+        let rows = title ? set.and(titleSet) : set.andNot(titleSet);
+        if (fromKey > -Infinity) rows = rows.and(universe.keyRange(fromKey, Infinity));
+        return { size: rows.count(), keys: universe.page(rows, skip, limit, true).map((ordinal) => universe.keyAt(ordinal)) };
+      },
+    }));
+    const frozen: Frozen = readFrozen(query.after?.frozen, groups.length) ?? {
+      modes: currentModes(tiers),
+      weights: WEIGHTED_MATCHES.flatMap((match) => groups.map((group) => inverseDocumentFrequency(universe.rows, this.groupSet(universe, plan.lang, group, match, TEXT_COLUMNS).count()))),
+    };
+    const start = query.after ? { position: query.after, fromKey: afterPosition(this.db, query.after, 'newest').min } : { offset: query.offset };
+    const rows = walkTiers(tiers, frozen, start, query.limit + 1);
+    return this.pageOf(rows, query.limit, frozenValues(frozen));
+  }
+
+  /** The ids of a walk's page and the position after it, when more rows follow. */
+  private pageOf(rows: readonly WalkRow[], limit: number, frozen: number[]): Pick<SearchHits, 'ids' | 'next'> {
+    const shown = rows.slice(0, limit);
+    const ids = shown.map((row) => this.idOfKey.get(row.key) ?? '');
+    const last = shown.at(-1);
+    return { ids, ...(rows.length > limit && last ? { next: { date: dateOfKey(last.key), id: ids.at(-1) ?? '', rank: last.rank, frozen } } : {}) };
   }
 }

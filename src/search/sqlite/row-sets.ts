@@ -129,6 +129,16 @@ export class RowUniverse {
     return this.live(new RowSet(bits));
   }
 
+  /** The live rows whose sort keys lie in a range, bounds included. */
+  keyRange(min: number, max: number): RowSet {
+    const bits = new Uint32Array(this.words);
+    const from = searchKeys(this.keys, this.ordered, min);
+    const to = max === Infinity ? this.ordered : searchKeys(this.keys, this.ordered, max, true);
+    fillBits(bits, from, to);
+    for (const [key, ordinal] of this.appended) if (key >= min && key <= max) setBit(bits, ordinal);
+    return this.live(new RowSet(bits));
+  }
+
   /** No row. */
   none(): RowSet {
     return new RowSet(new Uint32Array(this.words));
@@ -194,6 +204,14 @@ function searchKeys(keys: Float64Array, end: number, key: number, above = false)
 
 function setBit(bits: Uint32Array, ordinal: number): void {
   bits[ordinal >>> 5] = ((bits[ordinal >>> 5] ?? 0) | (1 << (ordinal & 31))) >>> 0;
+}
+
+/** Sets the bits from (included) to `to` (excluded). */
+function fillBits(bits: Uint32Array, from: number, to: number): void {
+  for (let ordinal = from; ordinal < to && ordinal & 31; ordinal += 1) setBit(bits, ordinal);
+  let ordinal = from & 31 ? (from | 31) + 1 : from;
+  for (; ordinal + 32 <= to; ordinal += 32) bits[ordinal >>> 5] = 0xffffffff;
+  for (; ordinal < to; ordinal += 1) setBit(bits, ordinal);
 }
 
 /** Words with the first `count` bits set. */

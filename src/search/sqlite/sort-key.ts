@@ -1,3 +1,5 @@
+import { dayNumber } from '../../domain/record.ts';
+
 /**
  * Sort keys make FTS5 rowids follow the archive's default order (date descending, then id), so a
  * rowid-ordered scan returns pages in that order and stops after the page instead of sorting every
@@ -10,10 +12,7 @@ const LAST_DAY = 65535;
 /** Distance between neighbours when appending at either end of a day. */
 export const APPEND_STEP = 2 ** 16;
 
-/** Days since 1970-01-01 of a YYYY-MM-DD date. */
-export function dayNumber(date: string): number {
-  return Math.floor(Date.parse(`${date}T00:00:00Z`) / 86_400_000);
-}
+export { dayNumber } from '../../domain/record.ts';
 
 /** The first key of a day. */
 export function dayBase(day: number): number {
@@ -43,6 +42,35 @@ export function keyBetween(day: number, previous: number | undefined, next: numb
 function midpoint(low: number, high: number): number | undefined {
   if (high - low < 2) return undefined;
   return low + Math.floor((high - low) / 2);
+}
+
+/** The day of a key. */
+export function dayOfKey(key: number): number {
+  return LAST_DAY - Math.floor(key / SLOTS_PER_DAY);
+}
+
+/** The YYYY-MM-DD date of a key. */
+export function dateOfKey(key: number): string {
+  return new Date(dayOfKey(key) * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** The keys of works dated from `from` to `to` (inclusive; either may be open). */
+export function dateKeyRange(from: string | undefined, to: string | undefined): KeyRange {
+  return {
+    min: to === undefined ? -Infinity : dayBase(dayNumber(to)),
+    max: from === undefined ? Infinity : dayBase(dayNumber(from)) + SLOTS_PER_DAY - 1,
+  };
+}
+
+/** A range of sort keys, bounds included. */
+export interface KeyRange {
+  min: number;
+  max: number;
+}
+
+/** Keys in both ranges. */
+export function intersectRanges(a: KeyRange, b: KeyRange): KeyRange {
+  return { min: Math.max(a.min, b.min), max: Math.min(a.max, b.max) };
 }
 
 /** Evenly spread keys for n ids of one day, in id order. */

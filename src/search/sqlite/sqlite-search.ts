@@ -3,8 +3,10 @@
  * parts together; each has one job:
  * - index-writer.ts writes records into the search tables, change-log.ts logs which rows changed;
  * - search-caches.ts keeps row sets, vocabularies and counts, current through the change log;
- * - term-expansion.ts turns query terms into alternatives (prefixes, typos) tier by tier;
- * - row-set-planner.ts answers from cached row sets, fts-planner.ts by counting with FTS5.
+ * - query-plan.ts reads a query (text, filters, dates, cursor), term-expansion.ts turns its terms
+ *   into alternatives (prefixes, typos) tier by tier;
+ * - row-set-planner.ts answers from cached row sets, fts-planner.ts by counting with FTS5, both
+ *   paging relevance through relevance-walk.ts and counting facets with facet-counts.ts.
  */
 import type { IndexRecord, RecordVersion, SearchIndex } from '../../domain/ports.ts';
 import type { Lang } from '../../domain/record.ts';
@@ -12,15 +14,16 @@ import type { SearchHits, SearchQuery } from '../../domain/search-query.ts';
 import type { SqliteDatabase } from '../../store/sqlite/database.ts';
 import type { SameTransactionIndex } from '../../store/sqlite/sqlite-store.ts';
 import { SearchChangeLog } from './change-log.ts';
-import { facetTokens } from './facets.ts';
+import { FacetLabels, RowFacetColumns } from './facet-counts.ts';
 import { FtsPlanner } from './fts-planner.ts';
 import { SearchIndexWriter } from './index-writer.ts';
+import { planSearch } from './query-plan.ts';
 import { RowSetPlanner } from './row-set-planner.ts';
 import { SearchCaches } from './search-caches.ts';
 import type { RowSetMode } from './search-caches.ts';
 import { StatementCache } from './statement-cache.ts';
 import { TermExpansion } from './term-expansion.ts';
-import { parseQuery } from './text.ts';
+import { dateOfKey } from './sort-key.ts';
 
 export type { RowSetMode } from './search-caches.ts';
 
@@ -42,8 +45,9 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     this.caches = new SearchCaches(db, changeLog, this.writer, rowSetMode);
     this.statements = new StatementCache(db);
     const expansion = new TermExpansion((lang) => this.caches.vocabulary(lang));
-    this.rowSetPlanner = new RowSetPlanner(db, this.caches, expansion, this.statements);
-    this.ftsPlanner = new FtsPlanner(db, this.caches, expansion, this.statements);
+    const labels = new FacetLabels(db);
+    this.rowSetPlanner = new RowSetPlanner(db, this.caches, expansion, this.statements, new RowFacetColumns(db, labels));
+    this.ftsPlanner = new FtsPlanner(db, this.caches, expansion, this.statements, labels);
     this.countKeys = db.prepare<[], number>('SELECT count(*) FROM search_keys').pluck();
     this.versions = db.prepare<[string, number], RecordVersion>('SELECT id, seq FROM search_keys WHERE id > ? ORDER BY id LIMIT ?');
   }
@@ -76,19 +80,20 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
 
   private searchSnapshot(query: SearchQuery): SearchHits {
     this.caches.refresh();
-    const { offset, limit } = query;
-    const text = query.text?.trim();
-    const facets = facetTokens(query.filters);
-    if (!text && facets.length === 0) {
+    const plain = !query.text?.trim() && !query.after && !query.facets?.length && Object.values(query.filters).every((value) => value === undefined);
+    if (plain) {
+      // Every record in key order: no index needed beyond the sort keys.
       const direction = query.order === 'oldest' ? 'DESC' : 'ASC';
-      const rows = this.statements.get(`SELECT id FROM search_keys ORDER BY sort_key ${direction} LIMIT ? OFFSET ?`).pluck().all(limit, offset) as string[];
-      return { total: this.countKeys.get() ?? 0, ids: rows };
+      const rows = this.statements.get(`SELECT sort_key, id FROM search_keys ORDER BY sort_key ${direction} LIMIT ? OFFSET ?`).raw().all(query.limit + 1, query.offset) as [number, string][];
+      const shown = rows.slice(0, query.limit);
+      const last = shown.at(-1);
+      return { total: this.countKeys.get() ?? 0, ids: shown.map(([, id]) => id), ...(rows.length > query.limit && last ? { next: { date: dateOfKey(last[0]), id: last[1] } } : {}) };
     }
-    const terms = text ? parseQuery(text) : [];
-    if (text && terms.length === 0) return { total: 0, ids: [] };
+    const plan = planSearch(this.db, query);
+    if (!plan) return { total: 0, ids: [], ...(query.facets?.length ? { facets: Object.fromEntries(query.facets.map((name) => [name, {}])) } : {}) };
     const universe = this.caches.currentUniverse();
-    if (universe) return this.rowSetPlanner.search(universe, query, terms, facets);
-    return this.ftsPlanner.search(query, terms, facets);
+    if (universe) return this.rowSetPlanner.search(universe, plan, query);
+    return this.ftsPlanner.search(plan, query);
   }
 
   /** Both languages are written in one transaction, so they hold the same versions. */

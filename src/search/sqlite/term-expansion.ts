@@ -6,10 +6,11 @@
 import type { Lang } from '../../domain/record.ts';
 import { foldDiacritics, quote, typoBudget } from './text.ts';
 import type { QueryTerm } from './text.ts';
+import type { QueryGroup } from '../search-text.ts';
 import type { Vocabulary } from './typo.ts';
 
-/** The columns a query's words are matched in. */
-export const TEXT_COLUMNS = '{title notes model author prompt category}';
+/** The columns a query's words are matched in: every text of the record, in both languages. */
+export const TEXT_COLUMNS = '{title notes model author prompt category other}';
 /** The columns whose match ranks a record second, after the title. */
 export const METADATA_COLUMNS = '{model author category}';
 
@@ -72,19 +73,24 @@ export class TermExpansion {
     return alternatives.length === 1 ? (alternatives[0] ?? '') : `(${alternatives.join(' OR ')})`;
   }
 
-  /** Every term in one tier, in the given columns. */
-  textExpression(terms: readonly QueryTerm[], lang: Lang, match: TermMatch, columns: string = TEXT_COLUMNS): string {
-    return `${columns} : (${terms.map((term) => this.termExpression(term, lang, match)).join(' AND ')})`;
+  /** Every term of one alternative (a conjunction) in one tier. */
+  private conjunctionExpression(terms: readonly QueryTerm[], lang: Lang, match: TermMatch): string {
+    return terms.map((term) => this.termExpression(term, lang, match)).join(' AND ');
   }
 
-  /** The FTS5 expressions of the three tiers: words as written, the last as a prefix, and with typos. */
-  tierExpressions(lang: Lang, terms: readonly QueryTerm[], facets: readonly string[]): TierExpressions {
-    const filters = facets.length ? `{facets} : (${facets.map(quote).join(' AND ')})` : undefined;
-    const withFilters = (expression: string): string => (filters ? `(${expression}) AND (${filters})` : expression);
-    return {
-      exact: withFilters(this.textExpression(terms, lang, 'exact')),
-      prefixed: withFilters(this.textExpression(terms, lang, 'prefix')),
-      expanded: withFilters(this.textExpression(terms, lang, 'typo')),
-    };
+  /** A group (the OR of its alternatives) in one tier. */
+  groupExpression(group: QueryGroup, lang: Lang, match: TermMatch): string {
+    const alternatives = group.alternatives.map((terms) => `(${this.conjunctionExpression(terms, lang, match)})`);
+    return alternatives.length === 1 ? (alternatives[0] ?? '') : `(${alternatives.join(' OR ')})`;
+  }
+
+  /** Every group of a query in one tier, in the given columns. */
+  textExpression(groups: readonly QueryGroup[], lang: Lang, match: TermMatch, columns: string = TEXT_COLUMNS): string {
+    return `${columns} : (${groups.map((group) => this.groupExpression(group, lang, match)).join(' AND ')})`;
+  }
+
+  /** Records holding any excluded term as written (no prefix, no typo), in any text column. */
+  excludedExpression(terms: readonly QueryTerm[], lang: Lang): string {
+    return `${TEXT_COLUMNS} : (${terms.map((term) => this.termExpression(term, lang, 'exact')).join(' OR ')})`;
   }
 }

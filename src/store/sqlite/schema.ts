@@ -13,6 +13,7 @@
 import { LANGS } from '../../domain/record.ts';
 import type { Lang } from '../../domain/record.ts';
 import type { SqliteDatabase } from './database.ts';
+import { registerSearchFunctions } from '../../search/sqlite/index-row.ts';
 
 /** One schema step; applied once, inside the transaction that applies the others. */
 export interface Migration {
@@ -28,8 +29,22 @@ export function searchTable(lang: Lang): string {
   return `search_${lang}`;
 }
 
-/** The FTS5 columns of every search table, in order: the record's texts, then its facet tokens. */
-export const SEARCH_COLUMNS = ['title', 'notes', 'model', 'author', 'prompt', 'category', 'facets'] as const;
+/** The FTS5 columns of every search table, in order: the record's texts, the other language's title and notes, then its facet tokens (see search/sqlite/index-row.ts). */
+export const SEARCH_COLUMNS = ['title', 'notes', 'model', 'author', 'prompt', 'category', 'other', 'facets'] as const;
+
+/** The columns of the first search tables (search v1), kept as they shipped. */
+const SEARCH_COLUMNS_V1 = ['title', 'notes', 'model', 'author', 'prompt', 'category', 'facets'] as const;
+
+/** The facet values kept beside each sort key (search v3), for facet counts; see keyColumns in search/sqlite/index-row.ts. */
+export const SEARCH_KEY_COLUMNS = ['kind', 'format', 'source', 'year', 'model', 'model_key'] as const;
+
+function createSearchTables(columns: readonly string[]): string {
+  return LANGS.map(
+    (lang) => `
+        CREATE VIRTUAL TABLE ${searchTable(lang)} USING fts5(${columns.join(', ')}, tokenize = "unicode61 remove_diacritics 2");
+        CREATE VIRTUAL TABLE ${searchTable(lang)}_vocab USING fts5vocab(${searchTable(lang)}, row);`,
+  ).join('\n');
+}
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -120,11 +135,7 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `
       CREATE TABLE search_keys (sort_key INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, day INTEGER NOT NULL);
       CREATE INDEX search_keys_day_id ON search_keys (day, id);
-      ${LANGS.map(
-        (lang) => `
-        CREATE VIRTUAL TABLE ${searchTable(lang)} USING fts5(${SEARCH_COLUMNS.join(', ')}, tokenize = "unicode61 remove_diacritics 2");
-        CREATE VIRTUAL TABLE ${searchTable(lang)}_vocab USING fts5vocab(${searchTable(lang)}, row);`,
-      ).join('\n')}
+      ${createSearchTables(SEARCH_COLUMNS_V1)}
     `,
   },
   {
@@ -148,6 +159,28 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE search_keys SET seq = (SELECT seq FROM records WHERE records.id = search_keys.id);
     `,
   },
+  {
+    area: 'search',
+    version: 4,
+    description: "the other language's text in each search table, model, author and compilation-date facet tokens, facet values beside the sort keys; every record re-indexed",
+    sql: `
+      ${SEARCH_KEY_COLUMNS.map((column) => `ALTER TABLE search_keys ADD COLUMN ${column} TEXT NOT NULL DEFAULT '';`).join('\n      ')}
+      UPDATE search_keys SET (${SEARCH_KEY_COLUMNS.join(', ')}) = (
+        SELECT ${SEARCH_KEY_COLUMNS.map((_, i) => `archive_search_key(r.doc, ${i})`).join(', ')} FROM records r WHERE r.id = search_keys.id
+      ) WHERE id IN (SELECT id FROM records);
+      CREATE INDEX search_keys_model ON search_keys (model_key, sort_key);
+      ${LANGS.map((lang) => `DROP TABLE ${searchTable(lang)}_vocab; DROP TABLE ${searchTable(lang)};`).join('\n      ')}
+      ${createSearchTables(SEARCH_COLUMNS)}
+      ${LANGS.map(
+        (lang) => `
+        INSERT INTO ${searchTable(lang)} (rowid, ${SEARCH_COLUMNS.join(', ')})
+          SELECT k.sort_key, ${SEARCH_COLUMNS.map((_, i) => `archive_search_column(r.doc, '${lang}', ${i})`).join(', ')}
+          FROM search_keys k JOIN records r ON r.id = k.id
+          ORDER BY k.sort_key;`,
+      ).join('\n')}
+      INSERT INTO search_changes (sort_key) VALUES (NULL);
+    `,
+  },
   // Append new migrations here: { area, version: that area's next version, description, sql }.
 ];
 
@@ -162,6 +195,8 @@ export class SchemaTooNewError extends Error {}
  * others open what exists.
  */
 export function migrateSchema(db: SqliteDatabase, migrations: readonly Migration[] = MIGRATIONS): void {
+  // Migrations that re-index records call these (search v3).
+  registerSearchFunctions(db);
   // The ledger's key column is called `component` in databases written before the areas got their name.
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (component TEXT NOT NULL, version INTEGER NOT NULL, description TEXT NOT NULL, applied_at TEXT NOT NULL, PRIMARY KEY (component, version))');
   const applied = db.prepare<[], { area: string; version: number }>('SELECT component AS area, max(version) AS version FROM schema_migrations GROUP BY component');

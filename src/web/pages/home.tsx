@@ -29,7 +29,7 @@ function pageHref(base: string, params: Partial<SearchParams>, page: number): st
   const query = new URLSearchParams();
   for (const name of ['q', 'format', 'kind', 'year', 'source'] as const) {
     const value = params[name];
-    if (value) query.set(name, value);
+    if (value?.length) query.set(name, Array.isArray(value) ? value.join(',') : value);
   }
   if (page > 1) query.set('page', String(page));
   const text = query.toString();
@@ -43,10 +43,10 @@ export function ListPage(props: ListPageProps) {
   const base = props.scope === 'gallery' ? `${langPrefix(lang)}/` : `${langPrefix(lang)}/timeline/`;
   const page = Math.floor(list.offset / list.limit) + 1;
   const pages = Math.max(1, Math.ceil(list.total / list.limit));
-  const option = (value: string, label: string, count: number | undefined, selected: string | undefined) => (
-    <option value={value} selected={selected === value}>
+  const option = (value: string, label: string, count: number | undefined, selected: readonly string[] | undefined) => (
+    <option value={value} selected={selected?.includes(value) ?? false}>
       {label}
-      {count === undefined ? '' : ` (${count})`}
+      {props.error ? '' : ` (${count ?? 0})`}
     </option>
   );
   return (

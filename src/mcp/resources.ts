@@ -1,0 +1,78 @@
+/**
+ * The MCP resources: the guide in both languages, the catalog description, the facets of the
+ * whole catalog, and every record through two URI templates (Chinese and English).
+ */
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import { describeCatalog } from '../domain/catalog-description.ts';
+import { RECORD_ID_PATTERN } from '../domain/ids.ts';
+import { LANGS } from '../domain/record.ts';
+import type { Lang } from '../domain/record.ts';
+import { FACET_NAMES } from '../domain/search-query.ts';
+import type { FacetCounts } from '../domain/search-query.ts';
+import { getSpecimen } from '../domain/specimens.ts';
+import type { ReadContext } from '../domain/specimens.ts';
+import { guideText } from '../guides/llms-text.ts';
+import type { GuideSettings } from '../guides/llms-text.ts';
+import { recordMarkdown } from '../web/markdown.ts';
+
+/** Fixed resource URIs: the guide in both languages, the catalog description and its facets. */
+export function resourceUris(baseUrl: string): { guideZh: string; guideEn: string; catalog: string; facets: string } {
+  return { guideZh: `${baseUrl}/llms.txt`, guideEn: `${baseUrl}/en/llms.txt`, catalog: 'archive://catalog', facets: 'archive://facets' };
+}
+
+/** The URI of a record in one language, as the templates write it. */
+export function recordUri(id: string, lang: Lang): string {
+  return lang === 'zh' ? `archive://specimens/${id}` : `archive://en/specimens/${id}`;
+}
+
+/** The JSON-RPC error the MCP specification names for a resource that does not exist. */
+export const RESOURCE_NOT_FOUND = -32002;
+
+const RECORD_URI = /^archive:\/\/(en\/)?specimens\/([^/?#]+)$/;
+
+export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
+  { uriTemplate: 'archive://specimens/{id}', name: 'record-zh', title: '档案记录（中文）', description: 'One record in Chinese, as Markdown with its citation.', mimeType: 'text/markdown' },
+  { uriTemplate: 'archive://en/specimens/{id}', name: 'record-en', title: 'Archive record (English)', description: 'One record in English, as Markdown with its citation.', mimeType: 'text/markdown' },
+];
+
+export function resourceList(baseUrl: string): Resource[] {
+  const uris = resourceUris(baseUrl);
+  return [
+    { uri: uris.guideZh, name: 'guide-zh', title: '档案馆指南（中文）', description: 'The archive guide in Chinese, the text of /llms.txt.', mimeType: 'text/markdown' },
+    { uri: uris.guideEn, name: 'guide-en', title: 'Archive guide (English)', description: 'The archive guide in English, the text of /en/llms.txt.', mimeType: 'text/markdown' },
+    { uri: uris.catalog, name: 'catalog', title: 'Catalog description', description: 'Version, compilation date, counts per kind and format, the search parameters and their allowed values.', mimeType: 'application/json' },
+    { uri: uris.facets, name: 'facets', title: 'Catalog facets', description: 'Records per model, source, year, format and kind over the whole catalog (top 100 values each).', mimeType: 'application/json' },
+  ];
+}
+
+/** The whole catalog's counts per value of each facet. */
+export async function catalogFacets(context: ReadContext): Promise<{ total: number; models: Record<string, number>; sources: Record<string, number>; years: Record<string, number>; formats: Record<string, number>; kinds: Record<string, number> }> {
+  const hits = await context.search.search({ lang: 'en', filters: {}, order: 'newest', offset: 0, limit: 1, facets: FACET_NAMES });
+  const facets: FacetCounts = hits.facets ?? {};
+  return { total: hits.total, models: facets.model ?? {}, sources: facets.source ?? {}, years: facets.year ?? {}, formats: facets.format ?? {}, kinds: facets.kind ?? {} };
+}
+
+/** A record as a resource: its Markdown twin, or undefined for an unknown id. */
+export async function recordResource(context: ReadContext, id: string, lang: Lang): Promise<ReadResourceResult['contents'][number] | undefined> {
+  const record = RECORD_ID_PATTERN.test(id) ? await getSpecimen(context, id, lang) : undefined;
+  return record && { uri: recordUri(id, lang), mimeType: 'text/markdown', text: recordMarkdown(record, lang) };
+}
+
+/** Reads one resource by URI; an unknown URI or record is a resource-not-found error. */
+export async function readResource(context: ReadContext, uri: string, guide: GuideSettings): Promise<ReadResourceResult> {
+  const uris = resourceUris(context.baseUrl);
+  const json = async (value: Promise<unknown>): Promise<ReadResourceResult> => ({ contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(await value, null, 1) }] });
+  if (uri === uris.guideZh || uri === uris.guideEn) return { contents: [{ uri, mimeType: 'text/markdown', text: guideText(uri === uris.guideZh ? 'zh' : 'en', context.baseUrl, guide) }] };
+  if (uri === uris.catalog) return json(describeCatalog(context));
+  if (uri === uris.facets) return json(catalogFacets(context));
+  const match = RECORD_URI.exec(uri);
+  if (match) {
+    const lang: Lang = match[1] ? 'en' : 'zh';
+    const id = match[2] ?? '';
+    const content = await recordResource(context, id, lang);
+    if (content) return { contents: [content] };
+    throw new McpError(RESOURCE_NOT_FOUND, `No record has the id "${id.slice(0, 128)}". Use search_specimens to find ids.`);
+  }
+  throw new McpError(RESOURCE_NOT_FOUND, `Unknown resource "${uri.slice(0, 200)}". Resources: ${Object.values(uris).join(', ')}, ${LANGS.map((lang) => recordUri('{id}', lang)).join(', ')}.`);
+}

@@ -1,0 +1,101 @@
+/**
+ * The searches one archive search sends to Meilisearch, sent together. A search of one query
+ * text is an ordinary search; a search of several (the combinations of an OR query) is a
+ * federated multi-search, which merges the hits of its queries, counts each record once in its
+ * total and counts facets over the union. Ordinary searches go together in one multi-search
+ * request; each federated one is a request of its own.
+ */
+import type { FederatedMultiSearchParams, Meilisearch, MultiSearchQuery, SearchResponse } from 'meilisearch';
+import { MAX_TOTAL_HITS } from './settings.ts';
+
+/** One logical search: the same filter, sort and page over one or more query texts. */
+export interface MeiliRequest {
+  texts: readonly string[];
+  filter?: string;
+  sort?: string[];
+  page: number;
+  /** 0 asks only for the total and the facets. */
+  hitsPerPage: number;
+  facets?: readonly string[];
+}
+
+/** A hit as the adapter reads it. */
+export interface MeiliHit {
+  id: string;
+  date: string;
+}
+
+export interface MeiliAnswer {
+  /** Exact number of matches (see exactTotal). */
+  total: number;
+  hits: MeiliHit[];
+  facets: Record<string, Record<string, number>>;
+}
+
+/**
+ * The exact number of hits. In page mode `totalHits` is exact but stops at maxTotalHits; past
+ * that, the facet distribution over `kind` (one value per record, counted over every candidate)
+ * gives the full count.
+ */
+export function exactTotal(totalHits: number, kindCounts: Record<string, number> | undefined, maxTotalHits = MAX_TOTAL_HITS): number {
+  if (totalHits < maxTotalHits || kindCounts === undefined) return totalHits;
+  return Math.max(totalHits, Object.values(kindCounts).reduce((sum, count) => sum + count, 0));
+}
+
+const RETRIEVE = ['id', 'date'];
+
+function common(request: MeiliRequest, q: string): MultiSearchQuery & { indexUid: string } {
+  // `kind` is always counted: its counts give the exact total past maxTotalHits.
+  const facets = [...new Set(['kind', ...(request.facets ?? [])])];
+  return {
+    indexUid: '',
+    q,
+    matchingStrategy: 'all',
+    attributesToRetrieve: RETRIEVE,
+    facets,
+    ...(request.filter ? { filter: request.filter } : {}),
+    ...(request.sort ? { sort: request.sort } : {}),
+  };
+}
+
+function answerOf(response: SearchResponse, facetDistribution: Record<string, Record<string, number>> | undefined): MeiliAnswer {
+  return {
+    total: exactTotal(response.totalHits ?? 0, facetDistribution?.kind),
+    hits: response.hits.map((hit) => ({ id: String(hit.id), date: String(hit.date) })),
+    facets: facetDistribution ?? {},
+  };
+}
+
+/** Sends the requests against one index and answers them in order. */
+export async function runRequests(client: Meilisearch, indexUid: string, requests: readonly MeiliRequest[]): Promise<MeiliAnswer[]> {
+  const answers: MeiliAnswer[] = new Array(requests.length);
+  const plain = requests.flatMap((request, position) => (request.texts.length === 1 ? [{ request, position }] : []));
+  const pending: Promise<void>[] = [];
+  if (plain.length > 0) {
+    const queries = plain.map(({ request }) => ({ ...common(request, request.texts[0] ?? ''), indexUid, page: request.page, hitsPerPage: request.hitsPerPage }));
+    pending.push(
+      client.multiSearch({ queries }).then(({ results }) => {
+        results.forEach((result, i) => {
+          const position = plain[i]?.position ?? 0;
+          answers[position] = answerOf(result, result.facetDistribution);
+        });
+      }),
+    );
+  }
+  requests.forEach((request, position) => {
+    if (request.texts.length === 1) return;
+    const queries = request.texts.map((q) => {
+      const { facets: _facets, ...query } = common(request, q);
+      return { ...query, indexUid };
+    });
+    // The client's types lag the server: federation takes page and hitsPerPage (exhaustive totals) too.
+    const federation = { page: request.page, hitsPerPage: request.hitsPerPage, facetsByIndex: { [indexUid]: [...new Set(['kind', ...(request.facets ?? [])])] } } as FederatedMultiSearchParams['federation'];
+    pending.push(
+      client.multiSearch({ federation, queries }).then((response) => {
+        answers[position] = answerOf(response, response.facetsByIndex?.[indexUid]?.distribution);
+      }),
+    );
+  });
+  await Promise.all(pending);
+  return answers;
+}

@@ -1,0 +1,61 @@
+/**
+ * What the search tables hold for a record: its FTS5 columns in each language and the facet
+ * values kept beside its sort key (for facet counts). Also offered to SQL as functions, so a
+ * schema migration can re-index the records a database already holds.
+ */
+import type { CanonicalRecord, Lang } from '../../domain/record.ts';
+import { isLang, yearOf } from '../../domain/record.ts';
+import { facetValueKey } from '../../domain/search-query.ts';
+import type { SqliteDatabase } from '../../store/sqlite/database.ts';
+import { facetsText } from './facets.ts';
+import { indexText } from './text.ts';
+
+/**
+ * The values of a record's FTS5 columns in one language (title, notes, model, author, prompt,
+ * category, other, facets): `other` holds the other language's title and notes, so a search in
+ * one language finds text written in the other.
+ */
+export function columnValues(record: CanonicalRecord, lang: Lang): string[] {
+  const other: Lang = lang === 'zh' ? 'en' : 'zh';
+  return [
+    indexText(record.title[lang]),
+    indexText(record.notes[lang]),
+    indexText(record.model),
+    indexText(record.author),
+    indexText(record.prompt ?? ''),
+    indexText(record.promptCategory.replace(/[-_]/g, ' ')),
+    indexText(`${record.title[other]}\n${record.notes[other]}`),
+    facetsText(record),
+  ];
+}
+
+/** The facet values of a record kept in `search_keys`, in its column order (kind, format, source, year, model, model_key). */
+export function keyColumns(record: CanonicalRecord): [string, string, string, string, string, string] {
+  return [record.kind, record.format, record.source, yearOf(record.date), record.model, facetValueKey(record.model)];
+}
+
+/**
+ * SQL functions over a record's JSON (`records.doc`): `archive_search_column(doc, lang, i)`, the
+ * i-th FTS5 column value, and `archive_search_key(doc, i)`, the i-th `search_keys` facet value.
+ * A statement asks for every column of one record in a row, so the last record read is kept.
+ */
+export function registerSearchFunctions(db: SqliteDatabase): void {
+  let last: { doc: string; record: CanonicalRecord; columns: Partial<Record<Lang, string[]>>; keys?: string[] } | undefined;
+  const read = (doc: unknown): NonNullable<typeof last> => {
+    if (typeof doc !== 'string') throw new TypeError('a record document is a JSON string');
+    if (last?.doc !== doc) last = { doc, record: JSON.parse(doc) as CanonicalRecord, columns: {} };
+    return last;
+  };
+  db.function('archive_search_column', { deterministic: true }, (doc: unknown, lang: unknown, index: unknown) => {
+    if (!isLang(lang) || typeof index !== 'number') throw new TypeError('archive_search_column(doc, lang, index) takes zh or en and a column number');
+    const entry = read(doc);
+    entry.columns[lang] ??= columnValues(entry.record, lang);
+    return entry.columns[lang][index] ?? null;
+  });
+  db.function('archive_search_key', { deterministic: true }, (doc: unknown, index: unknown) => {
+    if (typeof index !== 'number') throw new TypeError('archive_search_key(doc, index) takes a column number');
+    const entry = read(doc);
+    entry.keys ??= keyColumns(entry.record);
+    return entry.keys[index] ?? null;
+  });
+}
