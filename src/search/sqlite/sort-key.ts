@@ -1,11 +1,11 @@
-import { dayNumber } from '../../domain/record.ts';
-
 /**
  * Sort keys make FTS5 rowids follow the archive's default order (date descending, then id), so a
  * rowid-ordered scan returns pages in that order and stops after the page instead of sorting every
  * hit. A key is (LAST_DAY - day) · 2^24 + slot; slots within a day follow the ids' order, with gaps
  * so a new id usually fits between its neighbours without moving them.
  */
+
+import { dayNumber } from '../../domain/record.ts';
 
 export const SLOTS_PER_DAY = 2 ** 24;
 const LAST_DAY = 65535;
