@@ -244,6 +244,14 @@ export interface ContentHash {
   box: Box;
 }
 
+/** The region of a raster that its perceptual hash is computed on, and where it lies. */
+export interface ContentRegion {
+  region: RgbaRaster;
+  box: Box;
+  /** The uniform border colour the region was snapped to, when the border is uniform. */
+  background?: [number, number, number];
+}
+
 /** Options of contentHash. */
 export interface ContentHashOptions extends ContentBoxOptions {
   /** Trim to the content box (default true). */
@@ -258,13 +266,22 @@ export interface ContentHashOptions extends ContentBoxOptions {
  * padding, size or compression hashes the same or nearly so.
  */
 export function contentHash(raster: RgbaRaster, options: ContentHashOptions = {}): ContentHash {
+  const { region, box } = contentRegion(raster, options);
+  return { hash: blockhash(region), box };
+}
+
+/**
+ * What contentHash hashes: the raster composited over white, cut to its content box (at least
+ * HASH_GRID pixels a side) and snapped to the background. The colour signature reads it too.
+ */
+export function contentRegion(raster: RgbaRaster, options: ContentHashOptions = {}): ContentRegion {
   const flat = flattenOnWhite(raster);
   const analysis = analyseContent(flat, options);
   const found = options.trim === false ? { left: 0, top: 0, width: flat.width, height: flat.height } : analysis.box;
   const box = atLeast(found, HASH_GRID, flat);
   const region = cropRaster(flat, box, HASH_GRID);
   if (options.snap !== false && analysis.background) snapToBackground(region, analysis.background, options.tolerance ?? CONTENT_TOLERANCE);
-  return { hash: blockhash(region), box };
+  return { region, box, ...(analysis.background ? { background: analysis.background } : {}) };
 }
 
 function popcount32(value: number): number {
