@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
+import type { StoredMedia } from '../src/domain/record.ts';
+import type { LoadedPreview, MediaStore, PreviewLoader, PreviewResult } from '../src/domain/previews.ts';
+import { storePreview } from '../src/media/media-files.ts';
 import { fetchImage, ImageFetchError } from './media/safe-fetch.ts';
 import { inspectImage } from './media/inspect-image.ts';
-import type { PreviewLoader, PreviewResult } from './previews.ts';
 
 export interface PreviewLoaderOptions {
   /** Lets the fetcher reach loopback and private addresses: for the archive's own tests only. */
@@ -21,7 +23,6 @@ export function createPreviewLoader(options: PreviewLoaderOptions): PreviewLoade
       }
       const inspection = await inspectImage(bytes);
       if (!inspection.ok) return { ok: false, url, reason: inspection.reason, transient: false };
-      if (inspection.blank) return { ok: false, url, reason: 'is blank: one flat colour or fully transparent', transient: false };
       return {
         ok: true,
         preview: {
@@ -32,8 +33,21 @@ export function createPreviewLoader(options: PreviewLoaderOptions): PreviewLoade
           height: inspection.height,
           sha256: createHash('sha256').update(bytes).digest('hex'),
           blockhash: inspection.blockhash,
+          ...(inspection.colourSignature ? { colourSignature: inspection.colourSignature } : {}),
+          ...(inspection.blank ? { blank: true } : {}),
         },
       };
+    },
+  };
+}
+
+/** Stores previews content-addressed under the media folder, each with its WebP thumbnail. */
+export function createMediaStore(mediaDir: string): MediaStore {
+  return {
+    async store(preview: LoadedPreview): Promise<StoredMedia> {
+      const extension = preview.format === 'jpeg' ? 'jpg' : preview.format === 'png' || preview.format === 'webp' || preview.format === 'gif' ? preview.format : undefined;
+      const stored = await storePreview(mediaDir, preview.bytes, extension ?? 'png', extension === undefined);
+      return { ...stored, blockhash: preview.blockhash, ...(preview.colourSignature ? { colourSignature: preview.colourSignature } : {}) };
     },
   };
 }

@@ -1,9 +1,9 @@
 import type { RecordStore } from '../src/domain/ports.ts';
 import type { CanonicalRecord } from '../src/domain/record.ts';
+import type { LoadedPreview, PreviewCatalog, PreviewMatch } from '../src/domain/previews.ts';
 import { HashIndex } from './media/hash-index.ts';
-import { AMBIGUOUS_MAX_DISTANCE } from './media/perceptual-hash.ts';
-import type { ForeignPreview } from './checks/preview-ownership.ts';
-import type { LoadedPreview } from './previews.ts';
+import { AMBIGUOUS_MAX_DISTANCE, DUPLICATE_MAX_DISTANCE } from './media/perceptual-hash.ts';
+import { SIGNATURE_AMBIGUOUS_MAX_DISTANCE, SIGNATURE_DUPLICATE_MAX_DISTANCE, signatureDistance } from './media/colour-signature.ts';
 
 interface Owner {
   recordId: string;
@@ -11,35 +11,23 @@ interface Owner {
   submissionId?: string;
 }
 
-/** A published preview that resembles a submitted one. */
-export interface PreviewMatch {
-  mediaUrl: string;
-  recordId: string;
-  source: string;
-  /** 0 for the same bytes; otherwise the Hamming distance of the perceptual hashes. */
-  distance: number;
-  exact: boolean;
-}
-
-/** What the published catalog says about a submission's previews. */
-export interface PreviewLookups {
-  matches: PreviewMatch[];
-  /** Matches that belong to a record of another source than this one. */
-  foreign(source: string): ForeignPreview[];
-}
-
 const MAX_MEDIA = 6;
 
 /**
- * Every published preview's SHA-256 and perceptual hash, kept in memory for the duplicate and
- * ownership checks and kept current by following the store's change feed, so several publisher
- * processes see each other's work.
+ * Every published preview's SHA-256, perceptual hash and (for low-detail previews) colour-aware
+ * signature, kept in memory for the duplicate and ownership checks and kept current by following
+ * the store's change feed, so several publisher processes see each other's work.
+ *
+ * Two previews compare by blockhash, unless both are low-detail: then their blockhashes say
+ * little (a resized filled shape moves by up to 104 bits) and the colour-aware signatures decide.
  */
-export class PublishedPreviews {
+export class PublishedPreviews implements PreviewCatalog {
   private readonly hashes = new HashIndex();
   private readonly bySha = new Map<string, Owner>();
   private readonly owners = new Map<string, Owner>();
   private readonly shaOf = new Map<string, string[]>();
+  /** Colour-aware signatures of low-detail published previews, by `${recordId}#${index}`. */
+  private readonly signatures = new Map<string, string>();
   private changeNumber = 0;
 
   constructor(private readonly store: RecordStore) {}
@@ -58,7 +46,10 @@ export class PublishedPreviews {
   remember(records: readonly CanonicalRecord[]): void {
     for (const record of records) {
       if (record.kind !== 'gallery') continue;
-      for (let index = 0; index < MAX_MEDIA; index += 1) this.hashes.remove(`${record.id}#${index}`);
+      for (let index = 0; index < MAX_MEDIA; index += 1) {
+        this.hashes.remove(`${record.id}#${index}`);
+        this.signatures.delete(`${record.id}#${index}`);
+      }
       for (const sha of this.shaOf.get(record.id) ?? []) if (this.bySha.get(sha)?.recordId === record.id) this.bySha.delete(sha);
       const owner: Owner = { recordId: record.id, source: record.source, ...(record.submissionId ? { submissionId: record.submissionId } : {}) };
       this.owners.set(record.id, owner);
@@ -66,29 +57,50 @@ export class PublishedPreviews {
       record.media.forEach((media, index) => {
         if (!this.bySha.has(media.sha256)) this.bySha.set(media.sha256, owner);
         if (media.blockhash) this.hashes.add(`${record.id}#${index}`, media.blockhash);
+        if (media.colourSignature) this.signatures.set(`${record.id}#${index}`, media.colourSignature);
       });
     }
   }
 
-  /** Published previews equal or near to these, leaving out records of the same submission (a retry). */
-  lookup(previews: readonly LoadedPreview[], submissionId: string): PreviewLookups {
+  /** Published previews equal or near to these, leaving out records of the same submission (a retry); one match per preview, the nearest. */
+  lookup(previews: readonly LoadedPreview[], submissionId: string): PreviewMatch[] {
     const matches: PreviewMatch[] = [];
+    const ownerOf = (key: string): Owner | undefined => {
+      const owner = this.owners.get(key.replace(/#\d+$/, ''));
+      return owner && owner.submissionId !== submissionId ? owner : undefined;
+    };
     for (const preview of previews) {
       const same = this.bySha.get(preview.sha256);
       if (same && same.submissionId !== submissionId) {
-        matches.push({ mediaUrl: preview.url, recordId: same.recordId, source: same.source, distance: 0, exact: true });
+        matches.push({ mediaUrl: preview.url, recordId: same.recordId, source: same.source, likeness: 'identical', distance: 0, verdict: 'duplicate' });
+        continue;
+      }
+      const found = preview.colourSignature ? this.nearestBySignature(preview.colourSignature, ownerOf) : undefined;
+      if (found) {
+        matches.push({ mediaUrl: preview.url, recordId: found.owner.recordId, source: found.owner.source, likeness: 'colour', distance: found.distance, verdict: found.distance <= SIGNATURE_DUPLICATE_MAX_DISTANCE ? 'duplicate' : 'ambiguous' });
         continue;
       }
       for (const near of this.hashes.nearest(preview.blockhash, AMBIGUOUS_MAX_DISTANCE)) {
-        const owner = this.owners.get(near.recordId.replace(/#\d+$/, ''));
-        if (!owner || owner.submissionId === submissionId) continue;
-        matches.push({ mediaUrl: preview.url, recordId: owner.recordId, source: owner.source, distance: near.distance, exact: false });
+        // A pair of low-detail previews is compared by signature only (above), never by its unreliable blockhash.
+        if (preview.colourSignature && this.signatures.has(near.recordId)) continue;
+        const owner = ownerOf(near.recordId);
+        if (!owner) continue;
+        matches.push({ mediaUrl: preview.url, recordId: owner.recordId, source: owner.source, likeness: 'perceptual', distance: near.distance, verdict: near.distance <= DUPLICATE_MAX_DISTANCE ? 'duplicate' : 'ambiguous' });
         break;
       }
     }
-    return {
-      matches,
-      foreign: (source) => matches.filter((match) => match.source !== source).map((match) => ({ mediaUrl: match.mediaUrl, recordId: match.recordId, source: match.source })),
-    };
+    return matches;
+  }
+
+  /** The nearest low-detail published preview within the ambiguity limit of a signature (a linear scan: low-detail previews are few). */
+  private nearestBySignature(signature: string, ownerOf: (key: string) => Owner | undefined): { owner: Owner; distance: number } | undefined {
+    let best: { owner: Owner; distance: number } | undefined;
+    for (const [key, published] of this.signatures) {
+      const distance = signatureDistance(signature, published);
+      if (distance > SIGNATURE_AMBIGUOUS_MAX_DISTANCE || (best && distance >= best.distance)) continue;
+      const owner = ownerOf(key);
+      if (owner) best = { owner, distance: Math.round(distance * 10) / 10 };
+    }
+    return best;
   }
 }

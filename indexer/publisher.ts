@@ -1,18 +1,11 @@
 import PQueue from 'p-queue';
+import { publish } from '../src/domain/ingest/publish.ts';
 import type { ClaimedSubmission, RecordStore, SubmissionQueue } from '../src/domain/ports.ts';
-import type { CanonicalRecord, StoredMedia } from '../src/domain/record.ts';
-import { recordId } from '../src/domain/ids.ts';
-import { CHECK_NAMES, stoppedReason } from '../src/domain/submission.ts';
-import type { CheckVerdict, SubmissionOutcome, SubmissionRecord } from '../src/domain/submission.ts';
+import type { MediaStore, PreviewLoader } from '../src/domain/previews.ts';
+import type { SourceTable } from '../src/domain/sources.ts';
+import type { SubmissionOutcome } from '../src/domain/submission.ts';
 import type { Logger } from '../src/logger.ts';
-import { storePreview } from '../src/media/media-files.ts';
-import { checkDate } from './checks/date.ts';
-import { checkDuplicates } from './checks/duplicates.ts';
-import { checkImages } from './checks/images.ts';
-import { checkPreviewOwnership } from './checks/preview-ownership.ts';
-import { checkSourceIdentity } from './checks/source-identity.ts';
 import { PublishedPreviews } from './published-previews.ts';
-import type { PreviewLoader } from './previews.ts';
 
 export interface PublisherSettings {
   /** Names this publisher in leases. */
@@ -24,7 +17,6 @@ export interface PublisherSettings {
   /** First delay before retrying after a transient fault; doubles with every attempt. */
   retryDelayMs: number;
   uploadHosts: readonly string[];
-  mediaDir: string;
   now?: () => Date;
 }
 
@@ -32,6 +24,9 @@ export interface PublisherDependencies {
   store: RecordStore;
   submissions: SubmissionQueue;
   previews: PreviewLoader;
+  media: MediaStore;
+  /** The source table as the store holds it; read afresh for every submission. */
+  sources: () => Promise<SourceTable>;
   logger: Logger;
   /** Told how each attempt ended (for the outcome counts in /metrics). */
   observe?: (outcome: PublisherOutcome) => void;
@@ -44,9 +39,10 @@ export type PublisherOutcome = 'published' | 'duplicate' | 'needs_review' | 'ret
 export const INGEST_PROMPT_CATEGORY = 'uncategorized';
 
 /**
- * The publisher: claims queued submissions with a lease, runs the five checks and publishes the
- * works that pass in both languages. Delivery is at least once and publishing is idempotent
- * (deterministic ids, upserts), so a crash at any point loses and duplicates nothing.
+ * The publisher: claims queued submissions with a lease, renews it while the publish command
+ * (src/domain/ingest/publish.ts) checks and publishes each one, and records the outcome or a
+ * retry under its claim. Delivery is at least once and publishing is idempotent (deterministic
+ * ids, upserts), so a crash at any point loses and duplicates nothing.
  */
 export class Publisher {
   private readonly queue: PQueue;
@@ -179,61 +175,17 @@ export class Publisher {
     return { signal: controller.signal, release: () => clearInterval(heartbeat) };
   }
 
+  /** The publish command under this publisher's settings and ports; a lost lease stops it (the signal aborts). */
   private async settle(record: ClaimedSubmission, signal: AbortSignal): Promise<SubmissionOutcome | 'retry'> {
-    if (record.attempts > this.settings.maxAttempts) return this.settleAfterStops(record);
-    const { submission } = record;
-    const now = this.settings.now?.() ?? new Date();
-    const identity = checkSourceIdentity(submission);
-    const date = checkDate(submission, identity.canonicalUrl, now);
-    const images = await checkImages(this.deps.previews, submission.media);
-    signal.throwIfAborted();
-    if (images.transient) {
-      if (record.attempts < this.settings.maxAttempts) {
-        const delay = this.settings.retryDelayMs * 2 ** (record.attempts - 1);
-        await this.deps.submissions.retryLater(record.submissionId, record.claimToken, `Retrying: ${images.verdict.detail}`, delay);
-        return 'retry';
-      }
-      images.verdict = { ...images.verdict, detail: `${images.verdict.detail} (gave up after ${record.attempts} attempts)` };
-    }
-    await this.published.refresh();
-    const lookups = this.published.lookup(images.previews, record.submissionId);
-    const ownership = checkPreviewOwnership(submission.media, identity.source, this.settings.uploadHosts, identity.source ? lookups.foreign(identity.source) : []);
-    const duplicates = await checkDuplicates(this.deps.store, identity.canonicalUrl, record.submissionId, lookups, images.verdict.outcome === 'pass');
-    const checks: CheckVerdict[] = [identity.verdict, date, ownership, duplicates.verdict, images.verdict];
-
-    if (duplicates.duplicateOf) {
-      return { status: 'duplicate', checks, recordIds: [], duplicateOf: duplicates.duplicateOf, reason: duplicates.verdict.detail };
-    }
-    const failing = checks.filter((check) => check.outcome !== 'pass');
-    if (failing.length || !identity.canonicalUrl || !identity.source) {
-      return { status: 'needs_review', checks, recordIds: [], duplicateOf: null, reason: failing.map((check) => `${check.name}: ${check.detail}`).join(' ') };
-    }
-    const { canonicalUrl, source } = identity;
-    // Content-addressed files can be written by any number of publishers at once; only the records wait per model.
-    const media = await this.storeMedia(images.previews);
-    const recordIds = await this.oneAtATimePerModel(submission.model, () => {
-      // Another claim may be publishing this work by now; its checks decide.
-      signal.throwIfAborted();
-      return this.publish(record, canonicalUrl, source, media, now);
-    });
-    return { status: 'published', checks, recordIds, duplicateOf: null, reason: null };
-  }
-
-  /**
-   * A submission whose publisher stopped (crash or timeout) in every allowed attempt. Records are
-   * written before the status, so an attempt may have published it and stopped just after: then
-   * it is published, with the records that attempt wrote (all five checks had passed, or nothing
-   * would have been written). Otherwise a maintainer should look at it. Nothing is checked again,
-   * since checking is what kept stopping.
-   */
-  private async settleAfterStops(record: SubmissionRecord): Promise<SubmissionOutcome> {
-    const stops = record.attempts - 1;
-    const written = (await this.deps.store.findByModel(record.submission.model)).filter((entry) => entry.submissionId === record.submissionId);
-    if (written.length > 0) {
-      const detail = `Passed in attempt ${stops} or earlier, which wrote the records before the publisher stopped.`;
-      return { status: 'published', checks: CHECK_NAMES.map((name) => ({ name, outcome: 'pass', detail })), recordIds: written.map((entry) => entry.id), duplicateOf: null, reason: null };
-    }
-    return { status: 'needs_review', checks: [], recordIds: [], duplicateOf: null, reason: stoppedReason(stops) };
+    const { store, previews, media } = this.deps;
+    const result = await publish(
+      { store, previews, media, sources: await this.deps.sources(), catalog: this.published, exclusive: (model, work) => this.oneAtATimePerModel(model, work) },
+      { uploadHosts: this.settings.uploadHosts, maxAttempts: this.settings.maxAttempts, retryDelayMs: this.settings.retryDelayMs, now: this.settings.now?.() ?? new Date(), signal },
+      record,
+    );
+    if (result.kind === 'settled') return result.outcome;
+    await this.deps.submissions.retryLater(record.submissionId, record.claimToken, result.reason, result.delayMs, result.checks);
+    return 'retry';
   }
 
   private async oneAtATimePerModel<T>(model: string, work: () => Promise<T>): Promise<T> {
@@ -246,59 +198,5 @@ export class Publisher {
     } finally {
       if (this.modelLocks.get(model) === settled) this.modelLocks.delete(model);
     }
-  }
-
-  /** Stores the previews content-addressed, each with its WebP thumbnail. */
-  private async storeMedia(previews: Awaited<ReturnType<typeof checkImages>>['previews']): Promise<StoredMedia[]> {
-    const media: StoredMedia[] = [];
-    for (const preview of previews) {
-      const extension = preview.format === 'jpeg' ? 'jpg' : preview.format === 'png' || preview.format === 'webp' || preview.format === 'gif' ? preview.format : undefined;
-      const stored = await storePreview(this.settings.mediaDir, preview.bytes, extension ?? 'png', extension === undefined);
-      media.push({ ...stored, blockhash: preview.blockhash });
-    }
-    return media;
-  }
-
-  /**
-   * Writes the gallery record and, when the work is the earliest archived work of its model label,
-   * its timeline record; a timeline record that an earlier ingested work supersedes is removed.
-   */
-  private async publish(record: SubmissionRecord, canonicalUrl: string, source: string, media: StoredMedia[], now: Date): Promise<string[]> {
-    const { submission } = record;
-    const updated = now.toISOString().slice(0, 10);
-    const base = {
-      source,
-      sourceUrl: canonicalUrl,
-      date: submission.date,
-      model: submission.model,
-      author: submission.author.trim(),
-      format: submission.format,
-      title: submission.title,
-      notes: submission.notes,
-      ...(submission.prompt === undefined ? {} : { prompt: submission.prompt }),
-      promptCategory: INGEST_PROMPT_CATEGORY,
-      mediaStatus: 'local-media' as const,
-      media,
-      updated,
-      submissionId: record.submissionId,
-    };
-    const gallery: CanonicalRecord = { id: recordId({ canonicalSourceUrl: canonicalUrl, kind: 'gallery', format: submission.format, model: submission.model }), kind: 'gallery', ...base };
-    const records = [gallery];
-    // The timeline record belongs to the model's earliest work by (date, id); with crashes and retries
-    // works arrive in any order, so the rule is decided against every gallery record of the model.
-    const ofModel = await this.deps.store.findByModel(submission.model);
-    const earliest = ofModel.every((other) => other.kind !== 'gallery' || other.id === gallery.id || other.date > submission.date || (other.date === submission.date && other.id > gallery.id));
-    let superseded: string[] = [];
-    if (earliest) {
-      const timelineId = recordId({ canonicalSourceUrl: canonicalUrl, kind: 'timeline', format: submission.format, model: submission.model });
-      records.push({ ...gallery, id: timelineId, kind: 'timeline' });
-      // Imported (editorial) timeline records stay; ingested ones give way to the earlier work.
-      superseded = ofModel.filter((other) => other.kind === 'timeline' && other.submissionId && other.id !== timelineId).map((other) => other.id);
-    }
-    // One transaction, so a crash cannot leave the model with two timeline records.
-    await this.deps.store.replaceRecords(records, superseded);
-    await this.deps.store.setCatalogUpdated(updated);
-    this.published.remember(records);
-    return records.map((entry) => entry.id);
   }
 }

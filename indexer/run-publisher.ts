@@ -2,9 +2,22 @@ import { hostname } from 'node:os';
 import type { Backend } from '../src/backend.ts';
 import type { Config } from '../src/config.ts';
 import type { Logger } from '../src/logger.ts';
-import { createPreviewLoader } from './preview-loader.ts';
+import { SourceTable } from '../src/domain/sources.ts';
+import { createMediaStore, createPreviewLoader } from './preview-loader.ts';
 import { Publisher } from './publisher.ts';
-import type { PublisherOutcome } from './publisher.ts';
+import type { PublisherDependencies, PublisherOutcome } from './publisher.ts';
+
+/** The publisher's ports over a backend: the store, queue and source table, the SSRF-safe preview loader, the media folder. */
+export function publisherDependencies(backend: Backend, media: { allowPrivate: boolean; mediaDir: string }, logger: Logger): PublisherDependencies {
+  return {
+    store: backend.store,
+    submissions: backend.submissions,
+    previews: createPreviewLoader({ allowPrivate: media.allowPrivate }),
+    media: createMediaStore(media.mediaDir),
+    sources: async () => new SourceTable(await backend.sources.listSources()),
+    logger,
+  };
+}
 
 /** A publisher over a backend, configured from the service configuration; `observe` hears how each attempt ends. */
 export function createPublisher(config: Config, backend: Backend, logger: Logger, observe?: (outcome: PublisherOutcome) => void): Publisher {
@@ -12,7 +25,7 @@ export function createPublisher(config: Config, backend: Backend, logger: Logger
     logger.warn('ARCHIVE_ALLOW_PRIVATE_MEDIA is on: the publisher may fetch previews from loopback and private addresses. Use this for the archive\'s own tests only.');
   }
   return new Publisher(
-    { store: backend.store, submissions: backend.submissions, previews: createPreviewLoader({ allowPrivate: config.allowPrivateMedia }), logger, ...(observe ? { observe } : {}) },
+    { ...publisherDependencies(backend, { allowPrivate: config.allowPrivateMedia, mediaDir: config.mediaDir }, logger), ...(observe ? { observe } : {}) },
     {
       owner: `${hostname()}:${process.pid}`,
       concurrency: config.publisherConcurrency,
@@ -21,7 +34,6 @@ export function createPublisher(config: Config, backend: Backend, logger: Logger
       pollMs: 500,
       retryDelayMs: 5_000,
       uploadHosts: config.uploadHosts,
-      mediaDir: config.mediaDir,
     },
   );
 }

@@ -1,6 +1,6 @@
 import { ConfigError } from './config.ts';
 import type { BackendSettings, Config, SearchSettings } from './config.ts';
-import type { RecordStore, SearchIndex, SubmissionQueue, TokenStore } from './domain/ports.ts';
+import type { RecordStore, SearchIndex, SourceStore, SubmissionQueue, TokenStore } from './domain/ports.ts';
 import { openDatabase } from './store/sqlite/database.ts';
 import type { SqliteDatabase } from './store/sqlite/database.ts';
 import { migrateSchema } from './store/sqlite/schema.ts';
@@ -14,6 +14,8 @@ import type { MongoArchiveDatabase } from './store/mongo/mongo-database.ts';
 /** The adapters behind the two ports, as chosen by configuration. */
 export interface Backend {
   store: RecordStore;
+  /** The source table, kept in the same store as the records. */
+  sources: SourceStore;
   search: SearchIndex;
   tokens: TokenStore;
   submissions: SubmissionQueue;
@@ -73,6 +75,7 @@ function openEmbeddedBackend(db: SqliteDatabase): Backend {
   const store = new SqliteRecordStore(db, search);
   return {
     store,
+    sources: store,
     search,
     tokens: new SqliteTokenStore(db),
     submissions: new SqliteSubmissionQueue(db),
@@ -87,7 +90,7 @@ function openEmbeddedBackend(db: SqliteDatabase): Backend {
 
 function openSqliteWithFollowingSearch(db: SqliteDatabase, { search, isUnavailable }: OpenedSearch): Backend {
   return {
-    store: new SqliteRecordStore(db),
+    ...storeAndSources(new SqliteRecordStore(db)),
     search,
     tokens: new SqliteTokenStore(db),
     submissions: new SqliteSubmissionQueue(db),
@@ -99,6 +102,11 @@ function openSqliteWithFollowingSearch(db: SqliteDatabase, { search, isUnavailab
       if (db.open) db.close();
     },
   };
+}
+
+/** A record store adapter in both its roles. */
+function storeAndSources(store: RecordStore & SourceStore): { store: RecordStore; sources: SourceStore } {
+  return { store, sources: store };
 }
 
 /** A search adapter with the test for its unreachable-service errors. */
@@ -143,7 +151,7 @@ export async function mongoBackend(database: MongoArchiveDatabase, opened: Opene
   const { isMongoUnavailable } = await import('./store/mongo/unavailable.ts');
   const { search } = opened;
   return {
-    store: new MongoRecordStore(database),
+    ...storeAndSources(new MongoRecordStore(database)),
     search,
     tokens: new MongoTokenStore(database),
     submissions: new MongoSubmissionQueue(database),

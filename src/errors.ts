@@ -13,6 +13,8 @@ export const PROBLEM_TYPES = {
   'not-found': { status: 404, title: 'Not found' },
   'method-not-allowed': { status: 405, title: 'Method not allowed' },
   'not-acceptable': { status: 406, title: 'Not acceptable' },
+  'not-reviewable': { status: 409, title: 'Not in review' },
+  'gone': { status: 410, title: 'Gone' },
   'payload-too-large': { status: 413, title: 'Payload too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   'idempotency-key-reused': { status: 422, title: 'Idempotency key reused' },
@@ -32,7 +34,8 @@ export class ProblemError extends Error {
   constructor(
     readonly type: ProblemType,
     readonly detail: string,
-    readonly options: { errors?: FieldError[]; headers?: Record<string, string>; cause?: unknown } = {},
+    /** `extensions` are further members of the problem body (RFC 9457 §3.2). */
+    readonly options: { errors?: FieldError[]; headers?: Record<string, string>; cause?: unknown; extensions?: Record<string, unknown> } = {},
   ) {
     super(detail, { cause: options.cause });
     this.name = 'ProblemError';
@@ -51,6 +54,7 @@ export function problemBody(error: unknown, baseUrl: string, instance?: string):
     detail: problem.detail,
   };
   if (instance) body.instance = instance;
+  for (const [name, value] of Object.entries(problem.options.extensions ?? {})) if (!(name in body)) body[name] = value;
   if (problem.options.errors?.length) body.errors = problem.options.errors;
   return { status: problem.status, body, headers: problem.options.headers ?? {} };
 }

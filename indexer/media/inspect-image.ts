@@ -4,7 +4,8 @@
  */
 import sharp from 'sharp';
 import type { Metadata } from 'sharp';
-import { contentHash } from './perceptual-hash.ts';
+import { blockhash, contentRegion } from './perceptual-hash.ts';
+import { colourSignature, LOW_DETAIL_MIN_BLOCKS, uninformativeBlocks } from './colour-signature.ts';
 import type { Box, RgbaRaster } from './perceptual-hash.ts';
 
 /** Raster formats accepted as previews (sharp's names). */
@@ -44,6 +45,8 @@ export interface ImageStats {
   contentBox: Box;
   /** Share of the analysis raster covered by the content box. */
   contentArea: number;
+  /** Content blocks whose blockhash bit is decided by rounding (see colour-signature.ts). */
+  uninformativeBlocks: number;
 }
 
 /** A preview that passed: its format, size, perceptual hash and whether it is blank. */
@@ -59,6 +62,8 @@ export interface ImageAccepted {
   pages: number;
   /** 256-bit perceptual hash of the content box, 64 hex digits (StoredMedia.blockhash). */
   blockhash: string;
+  /** The colour-aware signature, when the blockhash has too few informative bits (StoredMedia.colourSignature). */
+  colourSignature?: string;
   /** One flat colour (every channel's deviation below BLANK_STDEV) or fully transparent. */
   blank: boolean;
   stats: ImageStats;
@@ -152,7 +157,10 @@ export async function inspectImage(bytes: Buffer, options: InspectOptions = {}):
   }
   const channels = measureChannels(sample.data);
   const blank = channels.transparent === 1 || channels.stdev.every((deviation) => deviation < BLANK_STDEV);
-  const { hash, box } = contentHash(sample);
+  const { region, box, background } = contentRegion(sample);
+  const hash = blockhash(region);
+  const uninformative = uninformativeBlocks(region, background);
+  const lowDetail = uninformative >= LOW_DETAIL_MIN_BLOCKS;
   return {
     ok: true,
     format: sniffed,
@@ -161,6 +169,7 @@ export async function inspectImage(bytes: Buffer, options: InspectOptions = {}):
     height,
     pages: metadata.pages ?? 1,
     blockhash: hash,
+    ...(lowDetail ? { colourSignature: colourSignature(region, box.width / box.height, background) } : {}),
     blank,
     stats: {
       sampleWidth: sample.width,
@@ -170,6 +179,7 @@ export async function inspectImage(bytes: Buffer, options: InspectOptions = {}):
       transparent: channels.transparent,
       contentBox: box,
       contentArea: (box.width * box.height) / (sample.width * sample.height),
+      uninformativeBlocks: uninformative,
     },
   };
 }

@@ -1,6 +1,8 @@
 import type { CanonicalRecord, Kind, Lang, StoredRecord } from './record.ts';
 import type { SearchHits, SearchQuery } from './search-query.ts';
-import type { Submission, SubmissionOutcome, SubmissionRecord, TokenRecord, TokenScope } from './submission.ts';
+import type { SourceDefinition } from './sources.ts';
+import type { CheckVerdict, ReviewDecision, Submission, SubmissionOutcome, SubmissionRecord, SubmissionStatus, TokenRecord, TokenScope } from './submission.ts';
+import type { FieldProblem } from './field-problem.ts';
 
 /** The catalog as a whole: version, compilation date, change number and size. */
 export interface CatalogState {
@@ -31,6 +33,22 @@ export interface RecordVersion {
 export type IndexRecord = CanonicalRecord & { seq?: number };
 
 /**
+ * A record taken out of the catalog. Its id stays answered: `movedTo` names the record that now
+ * holds the same work (answered 301), without it the record is withdrawn (answered 410).
+ */
+export interface RecordRetirement {
+  id: string;
+  movedTo?: string;
+  /** Why, in a sentence a reader of the 301/410 answer understands. */
+  reason: string;
+}
+
+/** What became of a published id that is no longer a record. */
+export type RecordFate =
+  | { id: string; status: 'moved'; movedTo: string; reason: string; at: string }
+  | { id: string; status: 'withdrawn'; reason: string; at: string; sourceUrl: string; title: { zh: string; en: string } };
+
+/**
  * Canonical storage of records. Implemented by the embedded (SQLite) and MongoDB adapters.
  *
  * The change feed: every write takes change numbers in commit order (no number becomes visible
@@ -38,12 +56,14 @@ export type IndexRecord = CanonicalRecord & { seq?: number };
  * take as read: every change up to it is visible to the feed reads made after it.
  */
 export interface RecordStore {
-  /** Inserts or replaces records by id, each getting a new change number. */
+  /** Inserts or replaces records by id, each getting a new change number; an id that had moved or been withdrawn is a record again. */
   putRecords(records: readonly CanonicalRecord[]): Promise<void>;
-  /** Removes records by id; unknown ids are ignored. */
-  deleteRecords(ids: readonly string[]): Promise<void>;
-  /** Puts some records and removes others in one transaction: readers see both or neither. */
-  replaceRecords(put: readonly CanonicalRecord[], remove: readonly string[]): Promise<void>;
+  /** Withdraws records by id (their ids then answer 410 with the reason); unknown ids are ignored. */
+  deleteRecords(ids: readonly string[], reason?: string): Promise<void>;
+  /** Puts some records and retires others in one transaction: readers see both or neither. */
+  replaceRecords(put: readonly CanonicalRecord[], retire: readonly RecordRetirement[]): Promise<void>;
+  /** What became of an id that is not (or no longer) a record: moved or withdrawn; undefined for an id never published or live. */
+  recordFate(id: string): Promise<RecordFate | undefined>;
   getRecord(id: string): Promise<StoredRecord | undefined>;
   /** The records with these ids, in the order asked; unknown ids are left out. */
   getRecords(ids: readonly string[]): Promise<StoredRecord[]>;
@@ -80,6 +100,16 @@ export interface RecordStore {
   close(): Promise<void>;
 }
 
+/** The source table, kept with the records (`npm run sources`); a new store holds BUILT_IN_SOURCES. */
+export interface SourceStore {
+  /** Every source, in key order. */
+  listSources(): Promise<SourceDefinition[]>;
+  /** Adds a source or replaces the one with the same key. */
+  putSource(source: SourceDefinition): Promise<void>;
+  /** Removes a source by key; false when there was none. */
+  removeSource(key: string): Promise<boolean>;
+}
+
 /** Full-text search over localized records. Implemented by the embedded (FTS5) and Meilisearch adapters. */
 export interface SearchIndex {
   /** Indexes records in both languages, replacing earlier versions with the same id, keeping each one's change number. */
@@ -105,25 +135,18 @@ export interface TokenStore {
   revokeToken(name: string): Promise<boolean>;
 }
 
-/** A new submission for the queue, with the idempotency key it came with. */
+/** A new submission for the queue. */
 export interface NewSubmission {
   tokenName: string;
   submission: Submission;
 }
 
-/** The answer first given to a request, kept for its Idempotency-Key. */
-export interface IdempotentAnswer {
-  status: number;
-  body: string;
-}
-
-/** An Idempotency-Key with the request it came with and how to render the first answer. */
+/** An Idempotency-Key with the request it came with. */
 export interface IdempotencyRequest {
   tokenName: string;
   key: string;
   /** SHA-256 of what the request asked (path and body): the same key with another request is refused. */
   requestSha256: string;
-  render(records: readonly SubmissionRecord[]): IdempotentAnswer;
 }
 
 /** How many submissions one token may make per UTC day. */
@@ -131,15 +154,50 @@ export interface DailyQuota {
   limit: number;
 }
 
+/** An item of a batch that failed validation: never a submission, kept for the batch's status. */
+export interface RefusedItem {
+  index: number;
+  errors: FieldProblem[];
+}
+
+/** A batch to record with the submissions: where each accepted one stood in it, and the refused items. */
+export interface NewBatch {
+  /** The position in the request of each accepted submission, in the order of the items enqueued. */
+  indexes: number[];
+  refused: RefusedItem[];
+}
+
+/** A batch as the queue keeps it: ids and positions, never an answer's text. */
+export interface BatchRecord {
+  batchId: string;
+  tokenName: string;
+  submittedAt: string;
+  items: { index: number; submissionId: string }[];
+  refused: RefusedItem[];
+}
+
 export type EnqueueResult =
-  | { kind: 'accepted'; records: SubmissionRecord[] }
-  | { kind: 'replay'; answer: IdempotentAnswer }
+  | { kind: 'accepted'; records: SubmissionRecord[]; batchId: string | null }
+  /** A repeat of a request within 24 hours: the submissions (and batch) the first one created. */
+  | { kind: 'replay'; submissionIds: string[]; batchId: string | null }
   | { kind: 'key-reused' }
   /** The batch would take the token past its daily quota; nothing was accepted. */
   | { kind: 'over-quota'; used: number; limit: number };
 
 /** A claimed submission, with the token that names this one claim (see SubmissionQueue). */
 export type ClaimedSubmission = SubmissionRecord & { claimToken: string };
+
+/** Which submissions to list, newest first. */
+export interface SubmissionQuery {
+  /** Only this token's; every token's when absent (a reviewer). */
+  tokenName?: string;
+  status?: SubmissionStatus;
+  /** Submitted at or after this instant (ISO 8601). */
+  since?: string;
+  /** Strictly older than this position (the previous page's last item). */
+  before?: { submittedAt: string; submissionId: string };
+  limit: number;
+}
 
 /**
  * The durable submission queue. A publisher claims a submission by atomic update with a lease,
@@ -153,14 +211,27 @@ export type ClaimedSubmission = SubmissionRecord & { claimToken: string };
  */
 export interface SubmissionQueue {
   /**
-   * Accepts submissions as queued, all or none. With an idempotency key, the key is checked and
-   * kept in the same transaction: a repeat of the same request gets the first answer back
-   * (`replay`), the same key with another request gets `key-reused`; keys are kept 24 hours.
-   * With a quota, the token's submissions since the start of the UTC day are counted in the same
-   * transaction, and a batch that would pass the limit is refused whole (`over-quota`).
+   * Accepts submissions as queued, all or none, with their batch when they came in one. With an
+   * idempotency key, the key is checked and kept in the same transaction, with the ids it
+   * created: a repeat of the same request gets those ids back (`replay`), the same key with
+   * another request gets `key-reused`; keys are kept 24 hours. With a quota, the token's
+   * submissions since the start of the UTC day are counted in the same transaction, and a batch
+   * that would pass the limit is refused whole (`over-quota`).
    */
-  enqueue(items: readonly NewSubmission[], idempotency?: IdempotencyRequest, quota?: DailyQuota): Promise<EnqueueResult>;
+  enqueue(items: readonly NewSubmission[], idempotency?: IdempotencyRequest, quota?: DailyQuota, batch?: NewBatch): Promise<EnqueueResult>;
   getSubmission(submissionId: string): Promise<SubmissionRecord | undefined>;
+  /** The submissions with these ids, in the order asked; unknown ids are left out. */
+  getSubmissions(submissionIds: readonly string[]): Promise<SubmissionRecord[]>;
+  getBatch(batchId: string): Promise<BatchRecord | undefined>;
+  /** Submissions newest first (submittedAt, then id, descending), at most `limit`. */
+  listSubmissions(query: SubmissionQuery): Promise<SubmissionRecord[]>;
+  /**
+   * Records a maintainer's decision on a submission in needs_review, atomically: approve returns
+   * it to the queue (due now, attempts counted afresh) for the publisher to publish; reject makes
+   * it final as rejected, with the note as its reason. Undefined for an unknown id;
+   * 'not-reviewable' when it is not in needs_review.
+   */
+  review(submissionId: string, decision: ReviewDecision): Promise<SubmissionRecord | 'not-reviewable' | undefined>;
   /**
    * Claims the oldest submission that is queued and due, or processing with an expired lease,
    * counting an attempt. A submission whose lease expired after its last allowed attempt is moved
@@ -172,8 +243,11 @@ export interface SubmissionQueue {
   renewLease(submissionId: string, claimToken: string, leaseMs: number): Promise<boolean>;
   /** Records the final outcome; false when this claim no longer holds the submission. */
   complete(submissionId: string, claimToken: string, outcome: SubmissionOutcome): Promise<boolean>;
-  /** Returns a claimed submission to the queue after a transient fault, due again after delayMs; false when this claim no longer holds it. */
-  retryLater(submissionId: string, claimToken: string, reason: string, delayMs: number): Promise<boolean>;
+  /**
+   * Returns a claimed submission to the queue after a transient fault, due again after delayMs,
+   * with the verdicts so far; false when this claim no longer holds it.
+   */
+  retryLater(submissionId: string, claimToken: string, reason: string, delayMs: number, checks?: readonly CheckVerdict[]): Promise<boolean>;
   /** Counts per status. */
   countByStatus(): Promise<Record<string, number>>;
 }

@@ -26,6 +26,8 @@ export interface StoredMedia {
   sha256: string;
   /** 256-bit perceptual hash as 64 hex digits, when computed. */
   blockhash?: string;
+  /** Colour-aware signature of a low-detail preview, whose blockhash says little (docs/duplicates.md). */
+  colourSignature?: string;
   /** WebP thumbnail of this preview, relative to the media folder. */
   thumbnailPath?: string;
 }

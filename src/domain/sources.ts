@@ -1,96 +1,178 @@
-/** The table of known sources: which hosts belong to which source key, and how source URLs are made canonical. */
+/**
+ * The table of known sources: which hosts belong to which source key, which hosts serve its
+ * media, which account its URLs name, and how source URLs are made canonical. The archive keeps
+ * the table in its store (`npm run sources`); BUILT_IN_SOURCES is what a new store starts with.
+ */
 
 export interface SourceDefinition {
   key: string;
   label: { zh: string; en: string };
-  /** Hosts (without "www.") that belong to this source. */
+  /** Hosts (without "www.") that belong to this source; the first is its canonical host. */
   hosts: string[];
+  /** Hosts among `hosts` that are other names of the first one (twitter.com for x.com): unified in canonical URLs. */
+  aliases?: string[];
   /** Hosts that serve this source's own media (preview images). */
   mediaHosts: string[];
+  /**
+   * A regular expression over the canonical URL's path whose first group is the account the URL
+   * names (x.com/{handle}/status/…); absent when the source's URLs name none.
+   */
+  handlePattern?: string;
+  /** Query parameters that identify the work on this source and are kept (all others are dropped); absent: only tracking parameters are dropped. */
+  keepParameters?: string[];
 }
 
-export const SOURCES: readonly SourceDefinition[] = [
-  { key: 'x', label: { zh: 'X（推特）', en: 'X (Twitter)' }, hosts: ['x.com', 'twitter.com', 'mobile.twitter.com', 'mobile.x.com'], mediaHosts: ['pbs.twimg.com', 'video.twimg.com'] },
-  { key: 'github', label: { zh: 'GitHub', en: 'GitHub' }, hosts: ['github.com', 'gist.github.com'], mediaHosts: ['raw.githubusercontent.com', 'user-images.githubusercontent.com', 'private-user-images.githubusercontent.com', 'gist.githubusercontent.com'] },
-  { key: 'reddit', label: { zh: 'Reddit', en: 'Reddit' }, hosts: ['reddit.com', 'old.reddit.com', 'new.reddit.com', 'np.reddit.com'], mediaHosts: ['i.redd.it', 'preview.redd.it'] },
-  { key: 'bilibili', label: { zh: '哔哩哔哩', en: 'Bilibili' }, hosts: ['bilibili.com', 'm.bilibili.com'], mediaHosts: ['i0.hdslb.com', 'i1.hdslb.com', 'i2.hdslb.com'] },
-  { key: 'weibo', label: { zh: '微博', en: 'Weibo' }, hosts: ['weibo.com', 'm.weibo.cn', 'weibo.cn'], mediaHosts: ['wx1.sinaimg.cn', 'wx2.sinaimg.cn', 'wx3.sinaimg.cn', 'wx4.sinaimg.cn'] },
-  { key: 'youtube', label: { zh: 'YouTube', en: 'YouTube' }, hosts: ['youtube.com', 'm.youtube.com', 'youtu.be'], mediaHosts: ['i.ytimg.com'] },
-  { key: 'hn', label: { zh: 'Hacker News', en: 'Hacker News' }, hosts: ['news.ycombinator.com'], mediaHosts: [] },
-  { key: 'huggingface', label: { zh: 'Hugging Face', en: 'Hugging Face' }, hosts: ['huggingface.co'], mediaHosts: ['cdn-uploads.huggingface.co'] },
-  { key: 'codepen', label: { zh: 'CodePen', en: 'CodePen' }, hosts: ['codepen.io'], mediaHosts: ['assets.codepen.io', 'shots.codepen.io'] },
+export const BUILT_IN_SOURCES: readonly SourceDefinition[] = [
+  { key: 'x', label: { zh: 'X（推特）', en: 'X (Twitter)' }, hosts: ['x.com', 'twitter.com', 'mobile.twitter.com', 'mobile.x.com'], aliases: ['twitter.com', 'mobile.twitter.com', 'mobile.x.com'], mediaHosts: ['pbs.twimg.com', 'video.twimg.com'], handlePattern: '^/([A-Za-z0-9_]{1,15})/status/\\d+' },
+  { key: 'github', label: { zh: 'GitHub', en: 'GitHub' }, hosts: ['github.com', 'gist.github.com'], mediaHosts: ['raw.githubusercontent.com', 'user-images.githubusercontent.com', 'private-user-images.githubusercontent.com', 'gist.githubusercontent.com'], handlePattern: '^/([A-Za-z0-9-]{1,39})(?:/|$)' },
+  { key: 'reddit', label: { zh: 'Reddit', en: 'Reddit' }, hosts: ['reddit.com', 'old.reddit.com', 'new.reddit.com', 'np.reddit.com'], aliases: ['old.reddit.com', 'new.reddit.com', 'np.reddit.com'], mediaHosts: ['i.redd.it', 'preview.redd.it'] },
+  { key: 'bilibili', label: { zh: '哔哩哔哩', en: 'Bilibili' }, hosts: ['bilibili.com', 'm.bilibili.com'], aliases: ['m.bilibili.com'], mediaHosts: ['i0.hdslb.com', 'i1.hdslb.com', 'i2.hdslb.com'] },
+  { key: 'weibo', label: { zh: '微博', en: 'Weibo' }, hosts: ['weibo.com', 'm.weibo.cn', 'weibo.cn'], mediaHosts: ['wx1.sinaimg.cn', 'wx2.sinaimg.cn', 'wx3.sinaimg.cn', 'wx4.sinaimg.cn'], handlePattern: '^/([A-Za-z0-9_.-]+)/[A-Za-z0-9]+' },
+  { key: 'youtube', label: { zh: 'YouTube', en: 'YouTube' }, hosts: ['youtube.com', 'm.youtube.com', 'youtu.be'], aliases: ['m.youtube.com'], mediaHosts: ['i.ytimg.com'], keepParameters: ['v', 'list'] },
+  { key: 'hn', label: { zh: 'Hacker News', en: 'Hacker News' }, hosts: ['news.ycombinator.com'], mediaHosts: [], keepParameters: ['id'] },
+  { key: 'huggingface', label: { zh: 'Hugging Face', en: 'Hugging Face' }, hosts: ['huggingface.co'], mediaHosts: ['cdn-uploads.huggingface.co'], handlePattern: '^/spaces/([A-Za-z0-9_.-]+)/' },
+  { key: 'codepen', label: { zh: 'CodePen', en: 'CodePen' }, hosts: ['codepen.io'], mediaHosts: ['assets.codepen.io', 'shots.codepen.io'], handlePattern: '^/([A-Za-z0-9_-]+)/(?:pen|full|details)/' },
   { key: 'web', label: { zh: '网页', en: 'Web' }, hosts: [], mediaHosts: [] },
 ];
 
-export const SOURCE_KEYS: readonly string[] = SOURCES.map((source) => source.key);
+/** The built-in table, under the name the catalog generator and the website use. */
+export const SOURCES = BUILT_IN_SOURCES;
 
-const sourceByHost = new Map<string, SourceDefinition>();
-for (const source of SOURCES) for (const host of source.hosts) sourceByHost.set(host, source);
+export const SOURCE_KEYS: readonly string[] = BUILT_IN_SOURCES.map((source) => source.key);
 
-/** Host aliases unified in canonical URLs. */
-const HOST_ALIASES: Record<string, string> = {
-  'twitter.com': 'x.com',
-  'mobile.twitter.com': 'x.com',
-  'mobile.x.com': 'x.com',
-  'old.reddit.com': 'reddit.com',
-  'new.reddit.com': 'reddit.com',
-  'np.reddit.com': 'reddit.com',
-  'm.youtube.com': 'youtube.com',
-  'm.bilibili.com': 'bilibili.com',
-};
+/** The key of records whose host belongs to no source. */
+export const UNKNOWN_SOURCE = 'web';
 
 const TRACKING_PARAMETERS = /^(utm_.*|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|igshid|ref_src|ref_url|spm_id_from|vd_source|share_source|share_medium|share_plat|share_session_id|share_tag|share_from|si|feature|s|t)$/i;
 
-/** Parameters that carry identity on some hosts and must be kept there. */
-const MEANINGFUL_PARAMETERS: Record<string, string[]> = {
-  'youtube.com': ['v', 'list'],
-  'news.ycombinator.com': ['id'],
-};
+/** What a source key may look like. */
+export const SOURCE_KEY_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
+
+/** What a host in the table may look like: lower-case DNS labels, without "www." and without a port. */
+export const HOST_PATTERN = /^(?!www\.)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
 function stripWww(host: string): string {
   return host.startsWith('www.') ? host.slice(4) : host;
 }
 
-/** The source key for a URL's host ("web" for unknown hosts). */
+/** Problems with a definition before it goes into the table, each naming its field. */
+export function sourceDefinitionProblems(definition: SourceDefinition): { field: string; message: string }[] {
+  const problems: { field: string; message: string }[] = [];
+  if (!SOURCE_KEY_PATTERN.test(definition.key)) problems.push({ field: 'key', message: 'must be 1–32 lower-case letters, digits or dashes, starting with a letter' });
+  if (definition.key === UNKNOWN_SOURCE) problems.push({ field: 'key', message: `"${UNKNOWN_SOURCE}" is the key of unknown hosts and cannot be defined` });
+  for (const language of ['zh', 'en'] as const) if (!definition.label[language]?.trim()) problems.push({ field: `label.${language}`, message: 'must not be blank' });
+  if (definition.hosts.length === 0) problems.push({ field: 'hosts', message: 'must name at least one host' });
+  for (const [field, hosts] of [['hosts', definition.hosts], ['mediaHosts', definition.mediaHosts], ['aliases', definition.aliases ?? []]] as const) {
+    for (const host of hosts) if (!HOST_PATTERN.test(host)) problems.push({ field, message: `${JSON.stringify(host)} is not a lower-case host name without "www." or port` });
+  }
+  for (const alias of definition.aliases ?? []) {
+    if (!definition.hosts.includes(alias) || alias === definition.hosts[0]) problems.push({ field: 'aliases', message: `${alias} must be one of the hosts other than the first` });
+  }
+  if (definition.handlePattern !== undefined) {
+    try {
+      if (new RegExp(`${definition.handlePattern}|`).exec('')?.length !== 2) problems.push({ field: 'handlePattern', message: 'must have exactly one capturing group: the handle' });
+    } catch (error) {
+      problems.push({ field: 'handlePattern', message: `is not a regular expression: ${error instanceof Error ? error.message : String(error)}` });
+    }
+  }
+  return problems;
+}
+
+/** The source table as the checks read it: hosts to keys, canonical URLs, handles. */
+export class SourceTable {
+  private readonly byHost = new Map<string, SourceDefinition>();
+  private readonly aliasOf = new Map<string, string>();
+  private readonly byKey = new Map<string, SourceDefinition>();
+
+  readonly definitions: readonly SourceDefinition[];
+
+  /** A table of these definitions; "web", the key of unknown hosts, is always in it. */
+  constructor(definitions: readonly SourceDefinition[]) {
+    const web = BUILT_IN_SOURCES.find((source) => source.key === UNKNOWN_SOURCE);
+    this.definitions = definitions.some((source) => source.key === UNKNOWN_SOURCE) || !web ? definitions : [...definitions, web];
+    for (const source of this.definitions) {
+      this.byKey.set(source.key, source);
+      for (const host of source.hosts) if (!this.byHost.has(host)) this.byHost.set(host, source);
+      for (const alias of source.aliases ?? []) if (source.hosts[0]) this.aliasOf.set(alias, source.hosts[0]);
+    }
+  }
+
+  /** Every defined key, web last. */
+  get keys(): string[] {
+    return [...this.byKey.keys()];
+  }
+
+  /** The source key for a URL's host ("web" for unknown hosts). */
+  keyForHost(host: string): string {
+    return this.byHost.get(stripWww(host.toLowerCase()))?.key ?? UNKNOWN_SOURCE;
+  }
+
+  definition(key: string): SourceDefinition | undefined {
+    return this.byKey.get(key);
+  }
+
+  /** The label of a source key in a language; the key itself when unknown. */
+  label(key: string, lang: 'zh' | 'en'): string {
+    return this.byKey.get(key)?.label[lang] ?? key;
+  }
+
+  /** The account a canonical URL of this source names, when its source has a handle pattern. */
+  handleIn(source: string, canonicalUrl: string): string | undefined {
+    const pattern = this.byKey.get(source)?.handlePattern;
+    if (!pattern) return undefined;
+    return new RegExp(pattern).exec(new URL(canonicalUrl).pathname)?.[1];
+  }
+
+  /**
+   * Canonical form of a source URL: https, lower-case host without "www.", host aliases unified
+   * (twitter.com → x.com, youtu.be/ID → youtube.com/watch?v=ID), tracking parameters and fragment
+   * dropped, no trailing slash. Returns undefined for text that is not an http(s) URL.
+   */
+  canonicalUrl(raw: string): string | undefined {
+    let url: URL;
+    try {
+      url = new URL(raw.trim());
+    } catch {
+      return undefined;
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+    let host = stripWww(url.hostname.toLowerCase());
+    host = this.aliasOf.get(host) ?? host;
+    let pathname = url.pathname;
+    const kept = new URLSearchParams();
+    if (host === 'youtu.be') {
+      const videoId = pathname.split('/').filter(Boolean)[0];
+      host = 'youtube.com';
+      pathname = '/watch';
+      if (videoId) kept.set('v', videoId);
+    }
+    const meaningful = this.byHost.get(host)?.keepParameters;
+    const entries = [...url.searchParams.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const [name, value] of entries) {
+      if (meaningful ? meaningful.includes(name) : !TRACKING_PARAMETERS.test(name)) kept.append(name, value);
+    }
+    if (pathname.length > 1 && pathname.endsWith('/')) pathname = pathname.replace(/\/+$/, '');
+    if (host === 'x.com') pathname = pathname.replace(/^\/([^/]+)\/status(?:es)?\/(\d+).*$/, (_m, handle: string, id: string) => `/${handle.toLowerCase()}/status/${id}`);
+    const port = url.port ? `:${url.port}` : '';
+    const query = kept.toString();
+    return `https://${host}${port}${pathname}${query ? `?${query}` : ''}`;
+  }
+}
+
+/** The table a new store starts with. */
+export const BUILT_IN_SOURCE_TABLE = new SourceTable(BUILT_IN_SOURCES);
+
+/** The source key for a URL's host in the built-in table ("web" for unknown hosts). */
 export function sourceKeyForHost(host: string): string {
-  return sourceByHost.get(stripWww(host.toLowerCase()))?.key ?? 'web';
+  return BUILT_IN_SOURCE_TABLE.keyForHost(host);
 }
 
+/** A built-in source's definition. */
 export function sourceDefinition(key: string): SourceDefinition | undefined {
-  return SOURCES.find((source) => source.key === key);
+  return BUILT_IN_SOURCE_TABLE.definition(key);
 }
 
-/**
- * Canonical form of a source URL: https, lower-case host without "www.", host aliases unified
- * (twitter.com → x.com, youtu.be/ID → youtube.com/watch?v=ID), tracking parameters and fragment
- * dropped, no trailing slash. Returns undefined for text that is not an http(s) URL.
- */
+/** A source URL made canonical with the built-in table (see SourceTable.canonicalUrl). */
 export function canonicalSourceUrl(raw: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
-  let host = stripWww(url.hostname.toLowerCase());
-  host = HOST_ALIASES[host] ?? host;
-  let pathname = url.pathname;
-  const kept = new URLSearchParams();
-  if (host === 'youtu.be') {
-    const videoId = pathname.split('/').filter(Boolean)[0];
-    host = 'youtube.com';
-    pathname = '/watch';
-    if (videoId) kept.set('v', videoId);
-  }
-  const meaningful = MEANINGFUL_PARAMETERS[host];
-  const entries = [...url.searchParams.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const [name, value] of entries) {
-    if (meaningful ? meaningful.includes(name) : !TRACKING_PARAMETERS.test(name)) kept.append(name, value);
-  }
-  if (pathname.length > 1 && pathname.endsWith('/')) pathname = pathname.replace(/\/+$/, '');
-  if (host === 'x.com') pathname = pathname.replace(/^\/([^/]+)\/status(?:es)?\/(\d+).*$/, (_m, handle: string, id: string) => `/${handle.toLowerCase()}/status/${id}`);
-  const port = url.port ? `:${url.port}` : '';
-  const query = kept.toString();
-  return `https://${host}${port}${pathname}${query ? `?${query}` : ''}`;
+  return BUILT_IN_SOURCE_TABLE.canonicalUrl(raw);
 }

@@ -36,7 +36,7 @@ function openEmbeddedDatabase() {
 
 recordStoreContract('embedded SQLite', async () => {
   const { backend, dispose } = await openEmbedded();
-  return { store: backend.store, dispose };
+  return { store: backend.store, sources: backend.sources, dispose };
 });
 
 searchIndexContract('embedded SQLite FTS5', async () => {

@@ -31,7 +31,8 @@ if (!uri) {
 } else {
   recordStoreContract('MongoDB', async () => {
     const { database, dispose } = await openFreshDatabase(uri);
-    return { store: new MongoRecordStore(database), dispose };
+    const store = new MongoRecordStore(database);
+    return { store, sources: store, dispose };
   });
 
   submissionQueueContract('MongoDB', async (clock) => {

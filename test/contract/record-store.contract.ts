@@ -1,17 +1,20 @@
 import { expect } from 'chai';
-import type { RecordStore } from '../../src/domain/ports.ts';
+import type { RecordStore, SourceStore } from '../../src/domain/ports.ts';
+import { resolveRecordId } from '../../src/domain/record-fates.ts';
+import { BUILT_IN_SOURCES } from '../../src/domain/sources.ts';
 import { makeRecord } from '../helpers/factories.ts';
 
-/** Opens a fresh, empty store and a function that disposes of it. */
-export type StoreFactory = () => Promise<{ store: RecordStore; dispose: () => Promise<void> }>;
+/** Opens a fresh, empty store (with the source table it keeps) and a function that disposes of it. */
+export type StoreFactory = () => Promise<{ store: RecordStore; sources: SourceStore; dispose: () => Promise<void> }>;
 
 /** The behaviour every RecordStore adapter must show. */
 export function recordStoreContract(name: string, open: StoreFactory): void {
   describe(`RecordStore contract: ${name}`, () => {
     let store: RecordStore;
+    let sources: SourceStore;
     let dispose: () => Promise<void>;
     beforeEach(async () => {
-      ({ store, dispose } = await open());
+      ({ store, sources, dispose } = await open());
     });
     afterEach(async () => dispose());
 
@@ -111,12 +114,47 @@ export function recordStoreContract(name: string, open: StoreFactory): void {
       await store.putRecords([old, kept]);
       const before = (await store.catalogState()).changeNumber;
       const replacement = makeRecord();
-      await store.replaceRecords([replacement], [old.id]);
+      await store.replaceRecords([replacement], [{ id: old.id, reason: 'replaced' }]);
       expect(await store.getRecord(old.id)).to.equal(undefined);
       expect((await store.getRecord(replacement.id))?.id).to.equal(replacement.id);
       expect((await store.catalogState()).total).to.equal(2);
       expect((await store.changesSince(before, 10)).map((record) => record.id)).to.deep.equal([replacement.id]);
       expect((await store.removalsSince(before, 10)).map((removal) => removal.id)).to.deep.equal([old.id]);
+    });
+
+    it('keeps a retired id answering: moved to the record that holds its work, or withdrawn with where it came from', async () => {
+      const [timeline, gallery, other] = [makeRecord({ kind: 'timeline' }), makeRecord(), makeRecord({ title: { zh: '撤回', en: 'Withdrawn work' } })];
+      await store.putRecords([timeline, gallery, other]);
+      expect(await store.recordFate(timeline.id)).to.equal(undefined);
+      await store.replaceRecords([], [{ id: timeline.id, movedTo: gallery.id, reason: 'the timeline starts with an earlier work' }]);
+      expect(await store.recordFate(timeline.id)).to.deep.include({ id: timeline.id, status: 'moved', movedTo: gallery.id, reason: 'the timeline starts with an earlier work' });
+      expect(await resolveRecordId(store, timeline.id)).to.deep.include({ status: 'moved', currentId: gallery.id });
+      await store.deleteRecords([other.id], 'the source asked for it to be taken down');
+      const withdrawn = await store.recordFate(other.id);
+      expect(withdrawn).to.deep.include({ status: 'withdrawn', reason: 'the source asked for it to be taken down', sourceUrl: other.sourceUrl, title: other.title });
+      expect(Number.isNaN(Date.parse(withdrawn?.at ?? ''))).to.equal(false);
+      expect(await store.recordFate('svg-never-00000000')).to.equal(undefined);
+      expect((await resolveRecordId(store, 'svg-never-00000000')).status).to.equal('unknown');
+      // Moves are followed to the end; a withdrawal at the end ends them.
+      await store.deleteRecords([gallery.id]);
+      expect(await resolveRecordId(store, timeline.id)).to.deep.include({ status: 'withdrawn', movedVia: [gallery.id] });
+      // An id written again is a record again.
+      await store.putRecords([gallery]);
+      expect(await store.recordFate(gallery.id)).to.equal(undefined);
+      expect((await resolveRecordId(store, timeline.id)).status).to.equal('moved');
+    });
+
+    it('keeps the source table: the built-in sources to start with, then added, replaced and removed ones', async () => {
+      const keys = (await sources.listSources()).map((source) => source.key);
+      expect(keys).to.deep.equal(BUILT_IN_SOURCES.map((source) => source.key).filter((key) => key !== 'web').sort());
+      const mastodon = { key: 'mastodon', label: { zh: '长毛象', en: 'Mastodon' }, hosts: ['mastodon.social'], mediaHosts: ['files.mastodon.social'], handlePattern: '^/@([A-Za-z0-9_]+)/' };
+      await sources.putSource(mastodon);
+      expect((await sources.listSources()).find((source) => source.key === 'mastodon')).to.deep.equal(mastodon);
+      await sources.putSource({ ...mastodon, mediaHosts: [] });
+      expect((await sources.listSources()).find((source) => source.key === 'mastodon')?.mediaHosts).to.deep.equal([]);
+      expect(await sources.removeSource('mastodon')).to.equal(true);
+      expect(await sources.removeSource('mastodon')).to.equal(false);
+      expect((await sources.listSources()).map((source) => source.key)).not.to.include('mastodon');
     });
 
     it('keeps named checkpoints of change-feed followers, and forgets one asked to', async () => {

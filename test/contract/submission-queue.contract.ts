@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { IdempotencyRequest, SubmissionQueue } from '../../src/domain/ports.ts';
-import type { SubmissionOutcome } from '../../src/domain/submission.ts';
+import type { ReviewDecision, SubmissionOutcome } from '../../src/domain/submission.ts';
 import { makeSubmission } from '../helpers/factories.ts';
 
 /** A clock the test moves by hand. */
@@ -16,8 +16,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const LEASE_MS = 10_000;
 
 function keyed(key: string, requestSha256: string, tokenName = 'bot'): IdempotencyRequest {
-  return { tokenName, key, requestSha256, render: (records) => ({ status: 202, body: JSON.stringify(records.map((record) => record.submissionId)) }) };
+  return { tokenName, key, requestSha256 };
 }
+
+const decision = (kind: 'approve' | 'reject', at: string): ReviewDecision => ({ decision: kind, by: 'reviewer', note: kind === 'approve' ? 'the same author, a new work' : 'not a model\'s work', at, from: 'needs_review' });
+
+const needsReview: SubmissionOutcome = { status: 'needs_review', checks: [{ name: 'duplicates', outcome: 'fail', detail: 'resembles svg-x-1' }], recordIds: [], duplicateOf: null, reason: 'duplicates: resembles svg-x-1' };
 
 const published: SubmissionOutcome = { status: 'published', checks: [{ name: 'date', outcome: 'pass', detail: 'ok' }], recordIds: ['svg-x-00000000'], duplicateOf: null, reason: null };
 
@@ -48,7 +52,7 @@ export function submissionQueueContract(name: string, open: QueueFactory): void 
       if (result.kind !== 'accepted') return;
       expect(result.records).to.have.length(2);
       const first = await queue.getSubmission(result.records[0]?.submissionId ?? '');
-      expect(first).to.deep.include({ tokenName: 'bot', status: 'queued', attempts: 0, checks: [], recordIds: [], duplicateOf: null, reason: null });
+      expect(first).to.deep.include({ tokenName: 'bot', status: 'queued', attempts: 0, checks: [], recordIds: [], duplicateOf: null, reason: null, reviews: [], batchId: null });
       expect(first?.submission).to.deep.equal(submission);
       expect(first?.submittedAt).to.equal(new Date(clock.now()).toISOString());
       expect(await queue.getSubmission('sub_unknown')).to.equal(undefined);
@@ -148,7 +152,7 @@ export function submissionQueueContract(name: string, open: QueueFactory): void 
       expect(first.kind).to.equal('accepted');
       if (first.kind !== 'accepted') return;
       const repeat = await queue.enqueue(items, keyed('k1', 'a'.repeat(64)));
-      expect(repeat).to.deep.equal({ kind: 'replay', answer: { status: 202, body: JSON.stringify([first.records[0]?.submissionId]) } });
+      expect(repeat).to.deep.equal({ kind: 'replay', submissionIds: [first.records[0]?.submissionId], batchId: null });
       expect(await queue.enqueue(items, keyed('k1', 'b'.repeat(64)))).to.deep.equal({ kind: 'key-reused' });
       expect((await queue.enqueue(items, keyed('k1', 'b'.repeat(64), 'other-bot'))).kind).to.equal('accepted');
       expect(await queue.countByStatus()).to.deep.equal({ queued: 2 });
@@ -163,17 +167,94 @@ export function submissionQueueContract(name: string, open: QueueFactory): void 
     });
 
     it('accepts a batch all or none', async () => {
-      const failing: IdempotencyRequest = { ...keyed('k3', 'c'.repeat(64)), render: () => { throw new Error('render failed'); } };
-      const items = [{ tokenName: 'bot', submission: makeSubmission() }, { tokenName: 'bot', submission: makeSubmission({ sourceUrl: 'https://github.com/a/two' }) }];
+      const circular = makeSubmission({ sourceUrl: 'https://github.com/a/two' }) as ReturnType<typeof makeSubmission> & { self?: unknown };
+      circular.self = circular;
+      const items = [{ tokenName: 'bot', submission: makeSubmission() }, { tokenName: 'bot', submission: circular }];
       let failed = false;
       try {
-        await queue.enqueue(items, failing);
+        await queue.enqueue(items, keyed('k3', 'c'.repeat(64)));
       } catch {
         failed = true;
       }
       expect(failed).to.equal(true);
       expect(await queue.countByStatus()).to.deep.equal({});
-      expect((await queue.enqueue(items, keyed('k3', 'c'.repeat(64)))).kind).to.equal('accepted');
+      expect((await queue.enqueue([items[0] ?? { tokenName: 'bot', submission: makeSubmission() }], keyed('k3', 'c'.repeat(64)))).kind).to.equal('accepted');
+    });
+
+    it('keeps a batch with its positions and refused items, and replays its ids and batch for a retried key', async () => {
+      const items = [{ tokenName: 'bot', submission: makeSubmission({ sourceUrl: 'https://github.com/b/zero' }) }, { tokenName: 'bot', submission: makeSubmission({ sourceUrl: 'https://github.com/b/two' }) }];
+      const refused = [{ index: 1, errors: [{ field: 'submissions[1].date', message: 'must match format "date"' }] }];
+      const result = await queue.enqueue(items, keyed('batch-1', 'd'.repeat(64)), undefined, { indexes: [0, 2], refused });
+      if (result.kind !== 'accepted' || !result.batchId) throw new Error(`not accepted as a batch: ${result.kind}`);
+      const ids = result.records.map((record) => record.submissionId);
+      expect(result.records.every((record) => record.batchId === result.batchId)).to.equal(true);
+      const batch = await queue.getBatch(result.batchId);
+      expect(batch).to.deep.include({ batchId: result.batchId, tokenName: 'bot', submittedAt: new Date(clock.now()).toISOString(), refused });
+      expect(batch?.items).to.deep.equal([{ index: 0, submissionId: ids[0] }, { index: 2, submissionId: ids[1] }]);
+      expect(await queue.getBatch('bat_unknown')).to.equal(undefined);
+      expect((await queue.getSubmissions([ids[1] ?? '', 'sub_unknown', ids[0] ?? ''])).map((record) => record.submissionId)).to.deep.equal([ids[1], ids[0]]);
+      expect(await queue.enqueue(items, keyed('batch-1', 'd'.repeat(64)), undefined, { indexes: [0, 2], refused })).to.deep.equal({ kind: 'replay', submissionIds: ids, batchId: result.batchId });
+    });
+
+    it('lists submissions newest first, by token, status and time, a page at a time', async () => {
+      const made: string[] = [];
+      for (let i = 0; i < 5; i += 1) {
+        made.push(await enqueueOne(`https://github.com/l/${i}`));
+        if (i !== 2) clock.advance(1000);
+      }
+      const other = await queue.enqueue([{ tokenName: 'other-bot', submission: makeSubmission({ sourceUrl: 'https://github.com/l/other' }) }]);
+      if (other.kind !== 'accepted') throw new Error('not accepted');
+      const newestFirst = [...made].reverse();
+      const ids = (records: { submissionId: string }[]) => records.map((record) => record.submissionId);
+      const all = await queue.listSubmissions({ tokenName: 'bot', limit: 10 });
+      expect(ids(all)).to.have.members(made);
+      // Two submissions share a millisecond: ties go by id, descending, so the order is total.
+      const expected = [...all].sort((a, b) => (a.submittedAt === b.submittedAt ? (a.submissionId < b.submissionId ? 1 : -1) : a.submittedAt < b.submittedAt ? 1 : -1));
+      expect(ids(all)).to.deep.equal(ids(expected));
+      expect(all[0]?.submissionId).to.equal(newestFirst[0]);
+      const first = await queue.listSubmissions({ tokenName: 'bot', limit: 2 });
+      const last = first.at(-1);
+      const second = await queue.listSubmissions({ tokenName: 'bot', limit: 10, before: { submittedAt: last?.submittedAt ?? '', submissionId: last?.submissionId ?? '' } });
+      expect([...ids(first), ...ids(second)]).to.deep.equal(ids(all));
+      expect(ids(await queue.listSubmissions({ limit: 10 }))).to.include(other.records[0]?.submissionId);
+      const since = all[1]?.submittedAt ?? '';
+      expect(ids(await queue.listSubmissions({ tokenName: 'bot', since, limit: 10 }))).to.deep.equal(ids(all.filter((record) => record.submittedAt >= since)));
+      await queue.claimNext('p1', LEASE_MS, 3);
+      const processing = await queue.listSubmissions({ tokenName: 'bot', status: 'processing', limit: 10 });
+      expect(processing.map((record) => record.status)).to.deep.equal(['processing']);
+      expect(await queue.listSubmissions({ tokenName: 'nobody', limit: 10 })).to.deep.equal([]);
+    });
+
+    it('records a review: approve queues the submission afresh, reject makes it final, both kept in its history', async () => {
+      const approved = await enqueueOne('https://github.com/r/approved');
+      clock.advance(1);
+      const rejected = await enqueueOne('https://github.com/r/rejected');
+      for (const id of [approved, rejected]) {
+        const claimed = await queue.claimNext('p1', LEASE_MS, 3);
+        expect(await queue.complete(claimed?.submissionId ?? '', claimed?.claimToken ?? '', needsReview)).to.equal(true);
+        expect(claimed?.submissionId).to.equal(id);
+      }
+      clock.advance(5000);
+      const at = new Date(clock.now()).toISOString();
+      expect(await queue.review(approved, { ...decision('approve', at), from: 'needs_review' })).to.deep.include({ status: 'queued', attempts: 0, reviews: [decision('approve', at)] });
+      expect(await queue.review(approved, decision('reject', at))).to.equal('not-reviewable');
+      expect(await queue.review('sub_unknown', decision('reject', at))).to.equal(undefined);
+      const reclaimed = await queue.claimNext('p2', LEASE_MS, 3);
+      expect(reclaimed).to.deep.include({ submissionId: approved, status: 'processing', attempts: 1 });
+      expect(reclaimed?.reviews).to.deep.equal([decision('approve', at)]);
+      const rejection = await queue.review(rejected, decision('reject', at));
+      expect(rejection).to.deep.include({ status: 'rejected', updatedAt: at });
+      expect(typeof rejection === 'object' && rejection.reason).to.match(/not a model's work/);
+      expect(await queue.claimNext('p3', LEASE_MS, 3)).to.equal(undefined);
+      expect(await queue.countByStatus()).to.deep.equal({ processing: 1, rejected: 1 });
+    });
+
+    it('keeps the verdicts so far with a retry', async () => {
+      const id = await enqueueOne('https://github.com/a/retry-checks');
+      const claimed = await queue.claimNext('p1', LEASE_MS, 3);
+      const checks = [{ name: 'images' as const, outcome: 'error' as const, detail: 'HTTP 503' }, { name: 'duplicates' as const, outcome: 'pending' as const, detail: 'compared once the previews load' }];
+      expect(await queue.retryLater(id, claimed?.claimToken ?? '', 'Retrying: HTTP 503', 1000, checks)).to.equal(true);
+      expect(await queue.getSubmission(id)).to.deep.include({ status: 'queued', checks });
     });
 
     it('refuses a whole batch that would pass the daily quota', async () => {

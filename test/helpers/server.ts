@@ -14,7 +14,7 @@ import { loadDemoIfEmpty } from '../../src/demo/seed.ts';
 import { Publisher } from '../../indexer/publisher.ts';
 import { startSearchSync } from '../../indexer/search-sync.ts';
 import { openTestBackend } from './backend.ts';
-import { createPreviewLoader } from '../../indexer/preview-loader.ts';
+import { publisherDependencies } from '../../indexer/run-publisher.ts';
 
 export interface TestServer {
   baseUrl: string;
@@ -69,7 +69,7 @@ export async function startTestServer(options: { records?: CanonicalRecord[]; de
   const baseUrl = `http://127.0.0.1:${port}`;
   const publisher = options.publisher
     ? new Publisher(
-        { store: backend.store, submissions: backend.submissions, previews: createPreviewLoader({ allowPrivate: options.publisher.allowPrivateMedia }), logger },
+        publisherDependencies(backend, { allowPrivate: options.publisher.allowPrivateMedia, mediaDir: join(dataDir, 'media') }, logger),
         {
           owner: 'test-publisher',
           concurrency: 4,
@@ -78,7 +78,6 @@ export async function startTestServer(options: { records?: CanonicalRecord[]; de
           pollMs: 50,
           retryDelayMs: options.publisher.retryDelayMs ?? 100,
           uploadHosts: options.publisher.uploadHosts,
-          mediaDir: join(dataDir, 'media'),
         },
       )
     : undefined;

@@ -35,7 +35,9 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
     const status = await getJson<Record<string, unknown>>(server, new URL(body.statusUrl).pathname, { headers: { Authorization: `Bearer ${secrets.maintainer}` } });
     expect(status.status).to.equal(200);
     expect(status.body).to.include({ submissionId: body.submissionId, status: 'queued', statusUrl: body.statusUrl, attempts: 0, duplicateOf: null, reason: null });
-    expect(status.body).to.have.keys('submissionId', 'status', 'statusUrl', 'submittedAt', 'updatedAt', 'attempts', 'checks', 'recordIds', 'duplicateOf', 'reason');
+    expect(status.body).to.have.keys('submissionId', 'status', 'statusUrl', 'submittedAt', 'updatedAt', 'attempts', 'checks', 'recordIds', 'duplicateOf', 'reason', 'reviews', 'batchUrl');
+    expect(status.body).to.include({ batchUrl: null });
+    expect(status.body.reviews).to.deep.equal([]);
   });
 
   it('answers 401 with WWW-Authenticate without a token or with a bad one, and 403 without the ingest scope', async () => {
@@ -72,9 +74,10 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
   });
 
   it('refuses other methods with 405 and Allow', async () => {
-    const get = await server.get('/api/v1/ingest', { headers: { Authorization: `Bearer ${secrets.maintainer}` } });
-    expect(get.status).to.equal(405);
-    expect(get.headers.get('allow')).to.equal('POST, OPTIONS');
+    const put = await server.get('/api/v1/ingest', { method: 'PUT', headers: { Authorization: `Bearer ${secrets.maintainer}` } });
+    expect(put.status).to.equal(405);
+    expect(put.headers.get('allow')).to.equal('GET, HEAD, POST, OPTIONS');
+    expect((await server.get('/api/v1/ingest/sub_x/review', { headers: { Authorization: `Bearer ${secrets.maintainer}` } })).headers.get('allow')).to.equal('POST, OPTIONS');
     expect((await server.get('/api/v1/ingest/sub_x', { method: 'DELETE' })).headers.get('allow')).to.equal('GET, HEAD, OPTIONS');
   });
 

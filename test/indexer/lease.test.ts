@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Publisher } from '../../indexer/publisher.ts';
-import { createPreviewLoader } from '../../indexer/preview-loader.ts';
+import { createMediaStore, createPreviewLoader } from '../../indexer/preview-loader.ts';
+import { SourceTable } from '../../src/domain/sources.ts';
 import type { SubmissionQueue } from '../../src/domain/ports.ts';
 import { createLogger } from '../../src/logger.ts';
 import { SqliteSearchIndex } from '../../src/search/sqlite/sqlite-search.ts';
@@ -65,8 +66,15 @@ describe('publisher: an attempt that loses its lease', function () {
 
   function startPublisher(submissions: SubmissionQueue): Publisher {
     running = new Publisher(
-      { store, submissions, previews: createPreviewLoader({ allowPrivate: true }), logger: createLogger('info', (line) => logs.push(JSON.parse(line) as { msg?: string })) },
-      { owner: 'host:42', concurrency: 1, leaseMs: LEASE_MS, maxAttempts: 3, pollMs: 20, retryDelayMs: 20, uploadHosts: [images.host], mediaDir: join(dataDir, 'media') },
+      {
+        store,
+        submissions,
+        previews: createPreviewLoader({ allowPrivate: true }),
+        media: createMediaStore(join(dataDir, 'media')),
+        sources: async () => new SourceTable(await store.listSources()),
+        logger: createLogger('info', (line) => logs.push(JSON.parse(line) as { msg?: string })),
+      },
+      { owner: 'host:42', concurrency: 1, leaseMs: LEASE_MS, maxAttempts: 3, pollMs: 20, retryDelayMs: 20, uploadHosts: [images.host] },
     );
     running.start();
     return running;

@@ -204,7 +204,7 @@ describe('search index sync over the embedded store, into an FTS5 index in anoth
     await backend.store.putRecords([other]);
     // The publisher's write: the work edited and the superseded timeline record removed, in one
     // transaction whose removal carries the higher change number.
-    const store = interleaving(backend.store, () => backend.store.replaceRecords([{ ...work, title: { zh: '新', en: 'Renamed' } }], [timeline.id]));
+    const store = interleaving(backend.store, () => backend.store.replaceRecords([{ ...work, title: { zh: '新', en: 'Renamed' } }], [{ id: timeline.id, movedTo: work.id, reason: 'superseded' }]));
     await syncOnce(store, index);
     expect(await backend.store.readCheckpoint(SEARCH_SYNC_CHECKPOINT)).to.equal((await backend.store.catalogState()).changeNumber);
     expect((await index.search({ ...newest(), text: 'renamed', order: 'relevance' })).ids).to.deep.equal([work.id]);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Publisher } from '../../indexer/publisher.ts';
-import { createPreviewLoader } from '../../indexer/preview-loader.ts';
+import { publisherDependencies } from '../../indexer/run-publisher.ts';
 import type { RecordStore, SubmissionQueue } from '../../src/domain/ports.ts';
 import { FINAL_STATUSES } from '../../src/domain/submission.ts';
 import type { SubmissionRecord } from '../../src/domain/submission.ts';
@@ -75,8 +75,8 @@ describe('publisher: a submission whose last allowed attempt stopped', function 
       return stops === 1;
     });
     const publisher = new Publisher(
-      { ...faulty, previews: createPreviewLoader({ allowPrivate: true }), logger: createLogger('error', () => undefined) },
-      { owner: 'stopping-publisher', concurrency: 1, leaseMs: 300, maxAttempts: 1, pollMs: 20, retryDelayMs: 20, uploadHosts: [images.host], mediaDir: join(dataDir, 'media') },
+      { ...publisherDependencies(testBackend.backend, { allowPrivate: true, mediaDir: join(dataDir, 'media') }, createLogger('error', () => undefined)), ...faulty },
+      { owner: 'stopping-publisher', concurrency: 1, leaseMs: 300, maxAttempts: 1, pollMs: 20, retryDelayMs: 20, uploadHosts: [images.host] },
     );
     publisher.start();
     try {

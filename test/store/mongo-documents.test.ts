@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { allocatedChangeNumbers, inBatches } from '../../src/store/mongo/change-feed.ts';
-import { fromRecordDocument, fromSubmissionDocument, fromTokenDocument, newSubmissionDocument, toRecordDocument } from '../../src/store/mongo/documents.ts';
+import { fromRecordDocument, fromSubmissionDocument, fromRecordFateDocument, idempotentSubmissionIds, fromTokenDocument, newSubmissionDocument, toRecordDocument } from '../../src/store/mongo/documents.ts';
 import { ARCHIVE_INDEXES, IDEMPOTENCY_RETENTION_SECONDS, topologyProblem } from '../../src/store/mongo/mongo-database.ts';
 import { makeRecord, makeSubmission } from '../helpers/factories.ts';
 
@@ -41,7 +41,25 @@ describe('MongoDB documents', () => {
       recordIds: [],
       duplicateOf: null,
       reason: null,
+      reviews: [],
+      batchId: null,
     });
+    // A document written before reviews and batches existed reads as having none.
+    const { reviews: _reviews, batchId: _batchId, ...older } = document;
+    expect(fromSubmissionDocument(older)).to.deep.include({ reviews: [], batchId: null });
+  });
+
+  it('reads an idempotency key as the ids its first request created, also one that kept the answer text', () => {
+    const createdAt = new Date();
+    expect(idempotentSubmissionIds({ tokenName: 'bot', key: 'k', requestSha256: 'a', submissionIds: ['sub_1', 'sub_2'], createdAt })).to.deep.equal(['sub_1', 'sub_2']);
+    expect(idempotentSubmissionIds({ tokenName: 'bot', key: 'k', requestSha256: 'a', body: '{"submissionId":"sub_1","status":"queued"}', createdAt })).to.deep.equal(['sub_1']);
+    const batch = JSON.stringify({ accepted: 1, rejected: 1, items: [{ index: 0, submissionId: 'sub_3' }, { index: 1, status: 'rejected', errors: [] }] });
+    expect(idempotentSubmissionIds({ tokenName: 'bot', key: 'k', requestSha256: 'a', body: batch, createdAt })).to.deep.equal(['sub_3']);
+  });
+
+  it('reads what became of a retired id', () => {
+    expect(fromRecordFateDocument({ _id: 'svg-a-1', movedTo: 'svg-a-2', reason: 'r', at: 't', sourceUrl: 'https://github.com/a', title: { zh: '题', en: 'T' } })).to.deep.equal({ id: 'svg-a-1', status: 'moved', movedTo: 'svg-a-2', reason: 'r', at: 't' });
+    expect(fromRecordFateDocument({ _id: 'svg-a-1', movedTo: null, reason: 'r', at: 't', sourceUrl: 'https://github.com/a', title: { zh: '题', en: 'T' } })).to.deep.include({ status: 'withdrawn', sourceUrl: 'https://github.com/a' });
   });
 
   it('never gives out a token secret hash', () => {

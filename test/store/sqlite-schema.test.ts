@@ -71,8 +71,11 @@ describe('SQLite schema', () => {
       expect((await backend.search.search({ lang: 'en', filters: { kind: ['timeline'] }, order: 'newest', offset: 0, limit: 10 })).total).to.equal(1);
       expect((await backend.tokens.findActiveToken('a'.repeat(64)))?.name).to.equal('fixture-bot');
       expect(await backend.submissions.countByStatus()).to.deep.equal({ queued: 1 });
-      const replay = await backend.submissions.enqueue([], { tokenName: 'fixture-bot', key: 'k1', requestSha256: 'b'.repeat(64), render: () => ({ status: 500, body: '' }) });
+      const replay = await backend.submissions.enqueue([], { tokenName: 'fixture-bot', key: 'k1', requestSha256: 'b'.repeat(64) });
       expect(replay.kind).to.equal('replay');
+      const [queued] = await backend.submissions.listSubmissions({ status: 'queued', limit: 5 });
+      expect(queued).to.deep.include({ reviews: [], batchId: null });
+      expect((await backend.sources.listSources()).map((source) => source.key)).to.include.members(['x', 'github', 'reddit']);
 
       // And it takes new writes: a record, found by search, after the records it already held.
       const added = makeRecord({ sourceUrl: 'https://github.com/factory-author/added-after-upgrade', title: { zh: '新的作品', en: 'Lighthouse at dusk' } });

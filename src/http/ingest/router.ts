@@ -1,14 +1,21 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { createHash } from 'node:crypto';
-import type { IdempotencyRequest, SubmissionQueue, TokenStore } from '../../domain/ports.ts';
-import type { Submission, SubmissionRecord, TokenRecord } from '../../domain/submission.ts';
+import { listSubmissions, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from '../../domain/ingest/list.ts';
+import { review, REVIEW_NOTE_MAX_LENGTH } from '../../domain/ingest/review.ts';
+import { submit } from '../../domain/ingest/submit.ts';
+import type { CheckedItem, SubmitResult } from '../../domain/ingest/submit.ts';
+import type { RecordStore, SourceStore, SubmissionQueue, TokenStore } from '../../domain/ports.ts';
+import { currentRecordIds } from '../../domain/record-fates.ts';
+import { SourceTable } from '../../domain/sources.ts';
+import { REVIEW_DECISIONS, SUBMISSION_STATUSES } from '../../domain/submission.ts';
+import type { ReviewDecisionKind, SubmissionRecord, SubmissionStatus, TokenRecord } from '../../domain/submission.ts';
 import { ProblemError } from '../../errors.ts';
 import type { FieldError } from '../../errors.ts';
 import { checkSubmission } from '../../validation/submission.ts';
 import { readJsonBody } from '../body.ts';
 import { authorize } from '../middlewares/auth.ts';
-import { presentAccepted, presentSubmission, statusUrl } from './presenter.ts';
+import { batchUrl, presentAccepted, presentBatch, presentBatchAccepted, presentListed, presentSubmission, statusUrl } from './presenter.ts';
 import { allowOnly, readOnly } from '../read-route.ts';
 import { enforce } from '../middlewares/rate-limit.ts';
 import type { RefusalListener } from '../middlewares/rate-limit.ts';
@@ -21,8 +28,11 @@ export const BATCH_LIMIT = 100;
 export interface IngestDependencies {
   tokens: TokenStore;
   submissions: SubmissionQueue;
+  /** Where published records live, to show a submission's current record ids. */
+  store: Pick<RecordStore, 'getRecord' | 'recordFate'>;
+  sources: SourceStore;
   baseUrl: string;
-  /** Wakes the in-process publisher after new submissions (embedded deployment). */
+  /** Wakes the in-process publisher after new submissions or approvals (embedded deployment). */
   notify?: () => void;
   /** Ingest requests per minute per token (0: no limit), counted by the limiter. */
   requestsPerMinute?: number;
@@ -35,9 +45,9 @@ export interface IngestDependencies {
 
 const MINUTE_MS = 60_000;
 
-/** The token behind the request, counted against the per-token ingest limit. */
-async function authorizeIngest(ctx: Context, deps: IngestDependencies): Promise<TokenRecord> {
-  const token = await authorize(ctx, deps.tokens, 'ingest');
+/** The token behind the request, holding one of the scopes, counted against the per-token ingest limit. */
+async function authorizeIngest(ctx: Context, deps: IngestDependencies, scopes: Parameters<typeof authorize>[2] = 'ingest'): Promise<TokenRecord> {
+  const token = await authorize(ctx, deps.tokens, scopes);
   if (deps.limiter && deps.requestsPerMinute) {
     await enforce(ctx, deps.limiter, { name: 'ingest', limit: deps.requestsPerMinute, windowMs: MINUTE_MS }, token.name, 'for this token', deps.refused);
   }
@@ -63,14 +73,13 @@ function invalidBody(errors: FieldError[]): ProblemError {
   return new ProblemError('invalid-parameters', `Invalid submission: ${[...new Set(errors.map((error) => error.field))].join(', ')}.`, { errors });
 }
 
-/** Enqueues, honouring Idempotency-Key, and sends the (first) answer. */
-async function accept(ctx: Context, deps: IngestDependencies, tokenName: string, submissions: Submission[], raw: Buffer, render: (records: readonly SubmissionRecord[]) => { status: number; body: string }): Promise<void> {
-  const key = idempotencyKey(ctx);
-  const idempotency: IdempotencyRequest | undefined = key
-    ? { tokenName, key, requestSha256: createHash('sha256').update(ctx.path).update('\n').update(raw).digest('hex'), render }
-    : undefined;
-  const quota = deps.dailyQuota ? { limit: deps.dailyQuota } : undefined;
-  const result = await deps.submissions.enqueue(submissions.map((submission) => ({ tokenName, submission })), idempotency, quota);
+function invalidParameters(errors: FieldError[]): ProblemError {
+  return new ProblemError('invalid-parameters', `Invalid parameters: ${errors.map((error) => error.parameter ?? error.field).join(', ')}.`, { errors });
+}
+
+/** Problems of a submit result that are not an answer: no valid item, key reused, quota. */
+function throwUnlessAccepted(result: SubmitResult, deps: IngestDependencies): asserts result is Extract<SubmitResult, { kind: 'accepted' }> {
+  if (result.kind === 'invalid') throw invalidBody(result.errors);
   if (result.kind === 'over-quota') {
     deps.refused?.('quota');
     const left = Math.max(0, result.limit - result.used);
@@ -83,31 +92,126 @@ async function accept(ctx: Context, deps: IngestDependencies, tokenName: string,
       errors: [{ parameter: 'Idempotency-Key', message: 'was used with a different request' }],
     });
   }
-  const answer = result.kind === 'replay' ? result.answer : render(result.records);
-  if (result.kind === 'replay') ctx.set('Idempotent-Replayed', 'true');
-  else deps.notify?.();
-  ctx.status = answer.status;
-  ctx.type = 'application/json; charset=utf-8';
-  ctx.set('Cache-Control', 'no-store');
-  const first = JSON.parse(answer.body) as { statusUrl?: string };
-  if (first.statusUrl) ctx.set('Location', first.statusUrl);
-  ctx.body = answer.body;
 }
 
-/** POST /api/v1/ingest, POST /api/v1/ingest/batch and GET /api/v1/ingest/{submissionId}. */
+/** Runs the submit command for the checked items of a request and sends its 202 (first or replayed). */
+async function accept(ctx: Context, deps: IngestDependencies, token: TokenRecord, items: CheckedItem[], raw: Buffer, batch: boolean): Promise<void> {
+  const key = idempotencyKey(ctx);
+  const sources = new SourceTable(await deps.sources.listSources());
+  const result = await submit(
+    { submissions: deps.submissions, sources },
+    {
+      tokenName: token.name,
+      items,
+      batch,
+      ...(key ? { idempotency: { key, requestSha256: createHash('sha256').update(ctx.path).update('\n').update(raw).digest('hex') } } : {}),
+      ...(deps.dailyQuota ? { quota: { limit: deps.dailyQuota } } : {}),
+    },
+  );
+  throwUnlessAccepted(result, deps);
+  if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
+  else deps.notify?.();
+  ctx.status = 202;
+  ctx.set('Cache-Control', 'no-store');
+  if (batch) {
+    if (result.batchId) ctx.set('Location', batchUrl(deps.baseUrl, result.batchId));
+    ctx.body = presentBatchAccepted(result.batchId, result.items, deps.baseUrl);
+    return;
+  }
+  const [item] = result.items;
+  if (!item || !('submissionId' in item)) throw new Error('an accepted single submission has no id');
+  ctx.set('Location', statusUrl(deps.baseUrl, item.submissionId));
+  ctx.body = presentAccepted(item.submissionId, deps.baseUrl);
+}
+
+/** One query parameter given once, or undefined. */
+function single(ctx: Context, name: string, errors: FieldError[]): string | undefined {
+  const value = ctx.query[name];
+  if (Array.isArray(value)) {
+    errors.push({ parameter: name, message: 'must be given once' });
+    return undefined;
+  }
+  return value;
+}
+
+const LIST_PARAMETERS = ['status', 'since', 'cursor', 'limit', 'all'];
+
+/** The listing's parameters, every bad one named. */
+function listParameters(ctx: Context, token: TokenRecord): { status?: SubmissionStatus; since?: string; cursor?: string; limit: number; all: boolean } {
+  const errors: FieldError[] = [];
+  for (const name of Object.keys(ctx.query)) if (!LIST_PARAMETERS.includes(name)) errors.push({ parameter: name, message: `is not a known parameter; known: ${LIST_PARAMETERS.join(', ')}` });
+  const status = single(ctx, 'status', errors);
+  if (status !== undefined && !(SUBMISSION_STATUSES as readonly string[]).includes(status)) errors.push({ parameter: 'status', message: `must be one of: ${SUBMISSION_STATUSES.join(', ')}` });
+  const sinceText = single(ctx, 'since', errors);
+  let since: string | undefined;
+  if (sinceText !== undefined) {
+    const parsed = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(sinceText) ? Date.parse(sinceText.length === 10 ? `${sinceText}T00:00:00Z` : sinceText) : NaN;
+    if (Number.isNaN(parsed)) errors.push({ parameter: 'since', message: 'must be a date (2026-11-20) or a date and time with its offset (2026-11-20T08:00:00Z)' });
+    else since = new Date(parsed).toISOString();
+  }
+  const cursor = single(ctx, 'cursor', errors);
+  const limitText = single(ctx, 'limit', errors);
+  const limit = limitText === undefined ? LIST_DEFAULT_LIMIT : Number(limitText);
+  if (limitText !== undefined && (!/^\d+$/.test(limitText) || limit < 1 || limit > LIST_MAX_LIMIT)) errors.push({ parameter: 'limit', message: `must be an integer from 1 to ${LIST_MAX_LIMIT}` });
+  const allText = single(ctx, 'all', errors);
+  if (allText !== undefined && allText !== 'true' && allText !== 'false') errors.push({ parameter: 'all', message: 'must be true or false' });
+  if (errors.length) throw invalidParameters(errors);
+  const all = allText === 'true';
+  if (all && !token.scopes.includes('review')) throw new ProblemError('forbidden', 'Only a token with the "review" scope may list every token\'s submissions (all=true).');
+  return { ...(status ? { status: status as SubmissionStatus } : {}), ...(since ? { since } : {}), ...(cursor !== undefined ? { cursor } : {}), limit, all };
+}
+
+/** A submission the token may read: its own, or any for a token with the review scope. */
+async function readableSubmission(deps: IngestDependencies, token: TokenRecord, submissionId: string): Promise<SubmissionRecord> {
+  const record = await deps.submissions.getSubmission(submissionId);
+  if (!record || (record.tokenName !== token.name && !token.scopes.includes('review'))) throw new ProblemError('not-found', 'No submission of this token has that id.');
+  return record;
+}
+
+/** The review body: `{ decision: "approve" | "reject", note }`, every bad field named. */
+function reviewBody(value: unknown): { decision: ReviewDecisionKind; note: string } {
+  const errors: FieldError[] = [];
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw invalidBody([{ field: '', message: 'must be an object: { "decision": "approve" | "reject", "note": "…" }' }]);
+  const body = value as Record<string, unknown>;
+  for (const name of Object.keys(body)) if (name !== 'decision' && name !== 'note') errors.push({ field: name, message: 'is not a known field; known: decision, note' });
+  if (!(REVIEW_DECISIONS as readonly unknown[]).includes(body.decision)) errors.push({ field: 'decision', message: `${body.decision === undefined ? 'is required; ' : ''}must be one of: ${REVIEW_DECISIONS.join(', ')}` });
+  if (typeof body.note !== 'string' || !body.note.trim()) errors.push({ field: 'note', message: body.note === undefined ? 'is required: say why' : 'must be a non-blank string' });
+  else if (body.note.trim().length > REVIEW_NOTE_MAX_LENGTH) errors.push({ field: 'note', message: `must be at most ${REVIEW_NOTE_MAX_LENGTH} characters` });
+  if (errors.length) throw new ProblemError('invalid-parameters', `Invalid review: ${errors.map((error) => error.field).join(', ')}.`, { errors });
+  return { decision: body.decision as ReviewDecisionKind, note: body.note as string };
+}
+
+/**
+ * POST and GET /api/v1/ingest, POST /api/v1/ingest/batch, GET /api/v1/ingest/batch/{batchId},
+ * GET /api/v1/ingest/{submissionId} and POST /api/v1/ingest/{submissionId}/review.
+ */
 export function ingestRouter(deps: IngestDependencies): Router {
   const router = new Router({ prefix: '/api/v1/ingest' });
+  const current = (record: SubmissionRecord): Promise<string[]> => currentRecordIds(deps.store, record.recordIds);
 
   router.all('/', async (ctx) => {
-    if (allowOnly(ctx, ['POST']) === 'handled') return;
+    if (allowOnly(ctx, ['GET', 'HEAD', 'POST']) === 'handled') return;
+    if (ctx.method !== 'POST') {
+      const token = await authorizeIngest(ctx, deps, ['ingest', 'review']);
+      const parameters = listParameters(ctx, token);
+      const result = await listSubmissions(deps, { ...parameters, ...(parameters.all ? {} : { tokenName: token.name }) });
+      if (result.kind === 'bad-cursor') throw invalidParameters([{ parameter: 'cursor', message: 'is not a cursor this service gave; start again without it' }]);
+      const items = await Promise.all(result.items.map(async (record) => presentListed(record, deps.baseUrl, await current(record), parameters.all)));
+      let next: string | null = null;
+      if (result.nextCursor) {
+        const query = new URLSearchParams(Object.entries(ctx.query).flatMap(([name, value]) => (name === 'cursor' || typeof value !== 'string' ? [] : [[name, value]])));
+        query.set('cursor', result.nextCursor);
+        next = `${deps.baseUrl}/api/v1/ingest?${query.toString()}`;
+      }
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { items, nextCursor: result.nextCursor, next };
+      return;
+    }
     const token = await authorizeIngest(ctx, deps);
     const { value, raw } = await readJsonBody(ctx, INGEST_BODY_LIMIT);
     const checked = checkSubmission(value);
     if (!checked.ok) throw invalidBody(checked.errors);
-    await accept(ctx, deps, token.name, [checked.submission], raw, (records) => ({
-      status: 202,
-      body: JSON.stringify(presentAccepted(records[0] as SubmissionRecord, deps.baseUrl)),
-    }));
+    await accept(ctx, deps, token, [{ ok: true, submission: checked.submission }], raw, false);
   });
 
   router.all('/batch', async (ctx) => {
@@ -123,29 +227,49 @@ export function ingestRouter(deps: IngestDependencies): Router {
         ...extra.map((name) => ({ field: name, message: 'is not a known field; known: submissions' })),
       ]);
     }
-    const outcomes = list.map((item, index) => ({ index, ...checkSubmission(item, `submissions[${index}]`) }));
-    const valid = outcomes.filter((outcome): outcome is { index: number; ok: true; submission: Submission } => outcome.ok);
-    const rejected = outcomes.filter((outcome): outcome is { index: number; ok: false; errors: FieldError[] } => !outcome.ok);
-    if (valid.length === 0) throw invalidBody(rejected.flatMap((outcome) => outcome.errors));
-    await accept(ctx, deps, token.name, valid.map((outcome) => outcome.submission), raw, (records) => {
-      const byIndex = new Map(valid.map((outcome, position) => [outcome.index, records[position] as SubmissionRecord]));
-      const items = list.map((_, index) => {
-        const record = byIndex.get(index);
-        if (record) return { index, ...presentAccepted(record, deps.baseUrl) };
-        return { index, status: 'rejected', errors: rejected.find((outcome) => outcome.index === index)?.errors ?? [] };
-      });
-      return { status: 202, body: JSON.stringify({ accepted: valid.length, rejected: rejected.length, items }) };
+    const items = list.map((item, index): CheckedItem => {
+      const checked = checkSubmission(item, `submissions[${index}]`);
+      return checked.ok ? checked : { ok: false, errors: checked.errors.map((error) => ({ field: error.field ?? `submissions[${index}]`, message: error.message })) };
     });
+    await accept(ctx, deps, token, items, raw, true);
+  });
+
+  router.all('/batch/:batchId', async (ctx) => {
+    if (readOnly(ctx) === 'handled') return;
+    const token = await authorizeIngest(ctx, deps, ['ingest', 'review']);
+    const batch = await deps.submissions.getBatch(ctx.params.batchId ?? '');
+    if (!batch || (batch.tokenName !== token.name && !token.scopes.includes('review'))) throw new ProblemError('not-found', 'No batch of this token has that id.');
+    const records = await deps.submissions.getSubmissions(batch.items.map((item) => item.submissionId));
+    const withCurrentIds = await Promise.all(records.map(async (record) => ({ ...record, recordIds: await current(record) })));
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = presentBatch(batch, withCurrentIds, deps.baseUrl);
   });
 
   router.all('/:submissionId', async (ctx) => {
     if (readOnly(ctx) === 'handled') return;
-    const token = await authorizeIngest(ctx, deps);
-    const record = await deps.submissions.getSubmission(ctx.params.submissionId ?? '');
-    if (!record || record.tokenName !== token.name) throw new ProblemError('not-found', 'No submission of this token has that id.');
+    const token = await authorizeIngest(ctx, deps, ['ingest', 'review']);
+    const record = await readableSubmission(deps, token, ctx.params.submissionId ?? '');
     ctx.set('Cache-Control', 'no-store');
     ctx.set('Content-Location', statusUrl(deps.baseUrl, record.submissionId));
-    ctx.body = presentSubmission(record, deps.baseUrl);
+    ctx.body = presentSubmission(record, deps.baseUrl, await current(record));
+  });
+
+  router.all('/:submissionId/review', async (ctx) => {
+    if (allowOnly(ctx, ['POST']) === 'handled') return;
+    const token = await authorizeIngest(ctx, deps, 'review');
+    const { value } = await readJsonBody(ctx, INGEST_BODY_LIMIT);
+    const { decision, note } = reviewBody(value);
+    const result = await review(deps, { submissionId: ctx.params.submissionId ?? '', decision, note, reviewer: token.name, now: new Date() });
+    if (result.kind === 'not-found') throw new ProblemError('not-found', 'No submission has that id.');
+    if (result.kind === 'invalid') throw new ProblemError('invalid-parameters', `Invalid review: ${result.message}.`, { errors: [{ field: 'note', message: result.message }] });
+    if (result.kind === 'not-reviewable') {
+      throw new ProblemError('not-reviewable', `Only a submission in needs_review can be reviewed; this one is ${result.status}.`, { extensions: { submissionStatus: result.status } });
+    }
+    if (decision === 'approve') deps.notify?.();
+    ctx.status = decision === 'approve' ? 202 : 200;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('Location', statusUrl(deps.baseUrl, result.record.submissionId));
+    ctx.body = presentSubmission(result.record, deps.baseUrl, await current(result.record));
   });
 
   return router;

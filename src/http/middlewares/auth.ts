@@ -7,10 +7,10 @@ import { ProblemError } from '../../errors.ts';
 const REALM = 'Bearer realm="archive"';
 
 /**
- * The token behind the request's Bearer credentials, holding the scope: 401 with
- * WWW-Authenticate when missing or invalid, 403 when the token lacks the scope.
+ * The token behind the request's Bearer credentials, holding the scope (or one of the scopes):
+ * 401 with WWW-Authenticate when missing or invalid, 403 when the token lacks it.
  */
-export async function authorize(ctx: Context, tokens: TokenStore, scope: TokenScope): Promise<TokenRecord> {
+export async function authorize(ctx: Context, tokens: TokenStore, scope: TokenScope | readonly TokenScope[]): Promise<TokenRecord> {
   const header = ctx.get('Authorization');
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match?.[1]) {
@@ -20,8 +20,10 @@ export async function authorize(ctx: Context, tokens: TokenStore, scope: TokenSc
   if (!token) {
     throw new ProblemError('unauthorized', 'The access token is not valid (unknown or revoked).', { headers: { 'WWW-Authenticate': `${REALM}, error="invalid_token"` } });
   }
-  if (!token.scopes.includes(scope)) {
-    throw new ProblemError('forbidden', `This token lacks the "${scope}" scope.`, { headers: { 'WWW-Authenticate': `${REALM}, error="insufficient_scope", scope="${scope}"` } });
+  const wanted: readonly TokenScope[] = typeof scope === 'string' ? [scope] : scope;
+  if (!wanted.some((name) => token.scopes.includes(name))) {
+    const named = wanted.map((name) => `"${name}"`).join(' or ');
+    throw new ProblemError('forbidden', `This token lacks the ${named} scope.`, { headers: { 'WWW-Authenticate': `${REALM}, error="insufficient_scope", scope="${wanted.join(' ')}"` } });
   }
   return token;
 }

@@ -4,7 +4,9 @@
  * catalog; `_id` is left to MongoDB for records and is the natural key elsewhere.
  */
 import type { CanonicalRecord, StoredRecord } from '../../domain/record.ts';
-import type { Submission, SubmissionRecord, SubmissionStatus, TokenRecord, TokenScope } from '../../domain/submission.ts';
+import type { RecordFate, RefusedItem } from '../../domain/ports.ts';
+import type { SourceDefinition } from '../../domain/sources.ts';
+import type { ReviewDecision, Submission, SubmissionRecord, SubmissionStatus, TokenRecord, TokenScope } from '../../domain/submission.ts';
 
 /** A record as stored: its canonical fields plus the change number. */
 export type RecordDocument = StoredRecord;
@@ -53,16 +55,58 @@ export interface SubmissionDocument {
   recordIds: string[];
   duplicateOf: string | null;
   reason: string | null;
+  /** Absent in documents written before reviews existed. */
+  reviews?: ReviewDecision[];
+  batchId?: string | null;
+}
+
+export interface BatchDocument {
+  _id: string;
+  tokenName: string;
+  submittedAt: string;
+  items: { index: number; submissionId: string }[];
+  refused: RefusedItem[];
 }
 
 export interface IdempotencyKeyDocument {
   tokenName: string;
   key: string;
   requestSha256: string;
-  status: number;
-  body: string;
+  /** The submissions the first request created, in order. */
+  submissionIds?: string[];
+  batchId?: string | null;
+  /** The first answer's text, in keys written before the ids were kept instead (read for 24 hours after an upgrade). */
+  body?: string;
   /** A BSON date, so a TTL index can drop the key after 24 hours. */
   createdAt: Date;
+}
+
+/** The submission ids an idempotency key stands for. */
+export function idempotentSubmissionIds(document: IdempotencyKeyDocument): string[] {
+  if (document.submissionIds) return document.submissionIds;
+  const first = JSON.parse(document.body ?? '{}') as { submissionId?: string; items?: { submissionId?: string }[] };
+  return first.items ? first.items.flatMap((item) => (item.submissionId ? [item.submissionId] : [])) : first.submissionId ? [first.submissionId] : [];
+}
+
+/** What became of a retired record id (`_id`). */
+export interface RecordFateDocument {
+  _id: string;
+  movedTo: string | null;
+  reason: string;
+  at: string;
+  sourceUrl: string;
+  title: { zh: string; en: string };
+}
+
+export function fromRecordFateDocument(document: RecordFateDocument): RecordFate {
+  if (document.movedTo) return { id: document._id, status: 'moved', movedTo: document.movedTo, reason: document.reason, at: document.at };
+  return { id: document._id, status: 'withdrawn', reason: document.reason, at: document.at, sourceUrl: document.sourceUrl, title: document.title };
+}
+
+/** A source of the source table, by key. */
+export interface SourceDocument {
+  _id: string;
+  definition: SourceDefinition;
 }
 
 export interface TokenDocument {
@@ -95,7 +139,7 @@ export function fromRecordDocument(document: RecordDocument & { _id?: unknown })
 }
 
 /** A new, queued submission. */
-export function newSubmissionDocument(id: string, tokenName: string, submission: Submission, now: number): SubmissionDocument {
+export function newSubmissionDocument(id: string, tokenName: string, submission: Submission, now: number, batchId: string | null = null): SubmissionDocument {
   const iso = new Date(now).toISOString();
   return {
     _id: id,
@@ -113,6 +157,8 @@ export function newSubmissionDocument(id: string, tokenName: string, submission:
     recordIds: [],
     duplicateOf: null,
     reason: null,
+    reviews: [],
+    batchId,
   };
 }
 
@@ -129,6 +175,8 @@ export function fromSubmissionDocument(document: SubmissionDocument): Submission
     recordIds: document.recordIds,
     duplicateOf: document.duplicateOf,
     reason: document.reason,
+    reviews: document.reviews ?? [],
+    batchId: document.batchId ?? null,
   };
 }
 

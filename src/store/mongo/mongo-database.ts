@@ -4,13 +4,17 @@
  */
 import { MongoClient, MongoServerError } from 'mongodb';
 import type { ClientSession, Collection, Db, IndexDescription, Timestamp } from 'mongodb';
+import { BUILT_IN_SOURCES, UNKNOWN_SOURCE } from '../../domain/sources.ts';
 import type {
+  BatchDocument,
   CatalogCounterDocument,
   CatalogDateDocument,
   CheckpointDocument,
   IdempotencyKeyDocument,
   RecordDocument,
+  RecordFateDocument,
   RemovalDocument,
+  SourceDocument,
   SubmissionDocument,
   TokenDocument,
 } from './documents.ts';
@@ -43,6 +47,15 @@ export interface ArchiveCollections {
   idempotencyKeys: Collection<IdempotencyKeyDocument>;
   quotaGuards: Collection<QuotaGuardDocument>;
   tokens: Collection<TokenDocument>;
+  recordFates: Collection<RecordFateDocument>;
+  batches: Collection<BatchDocument>;
+  sources: Collection<SourceDocument>;
+}
+
+/** The marker that the source table was given its built-in sources once (so removed ones stay removed). */
+interface SourcesSeededDocument {
+  _id: 'sources-seeded';
+  at: string;
 }
 
 /** Every index the adapters rely on, by collection name. `createIndexes` leaves existing equal ones alone. */
@@ -58,6 +71,8 @@ export const ARCHIVE_INDEXES: Readonly<Record<string, readonly IndexDescription[
     { key: { status: 1, dueAt: 1, _id: 1 }, name: 'status_due' },
     { key: { status: 1, leaseUntil: 1 }, name: 'status_lease' },
     { key: { tokenName: 1, submittedAt: 1 }, name: 'token_submitted' },
+    { key: { tokenName: 1, submittedAt: -1, _id: -1 }, name: 'token_listing' },
+    { key: { status: 1, submittedAt: -1, _id: -1 }, name: 'status_listing' },
   ],
   idempotency_keys: [
     { key: { tokenName: 1, key: 1 }, name: 'token_key_unique', unique: true },
@@ -70,6 +85,9 @@ export const ARCHIVE_INDEXES: Readonly<Record<string, readonly IndexDescription[
   meta: [],
   checkpoints: [],
   quota_guards: [],
+  record_fates: [],
+  batches: [],
+  sources: [],
 };
 
 /**
@@ -138,6 +156,9 @@ export class MongoArchiveDatabase {
       idempotencyKeys: db.collection<IdempotencyKeyDocument>('idempotency_keys'),
       quotaGuards: db.collection<QuotaGuardDocument>('quota_guards'),
       tokens: db.collection<TokenDocument>('tokens'),
+      recordFates: db.collection<RecordFateDocument>('record_fates'),
+      batches: db.collection<BatchDocument>('batches'),
+      sources: db.collection<SourceDocument>('sources'),
     };
     return new MongoArchiveDatabase(client, db, collections, timeouts);
   }
@@ -159,6 +180,17 @@ export class MongoArchiveDatabase {
     // The counter exists before the first record write, so concurrent first writers conflict on
     // an update (retried) rather than race to insert it.
     await this.collections.catalogCounter.updateOne({ _id: 'catalog' }, { $setOnInsert: { changeNumber: 0, total: 0 } }, { upsert: true });
+    await this.seedSources();
+  }
+
+  /** Gives a new database the built-in sources, once: a source a maintainer removed is not brought back at the next start. */
+  private async seedSources(): Promise<void> {
+    const meta = this.db.collection<SourcesSeededDocument>('meta');
+    if (await meta.findOne({ _id: 'sources-seeded' })) return;
+    for (const definition of BUILT_IN_SOURCES.filter((source) => source.key !== UNKNOWN_SOURCE)) {
+      await this.collections.sources.updateOne({ _id: definition.key }, { $setOnInsert: { definition } }, { upsert: true });
+    }
+    await meta.updateOne({ _id: 'sources-seeded' }, { $setOnInsert: { at: new Date().toISOString() } }, { upsert: true });
   }
 
   /**

@@ -1,9 +1,11 @@
 import type { AnyBulkWriteOperation, ClientSession, Timestamp } from 'mongodb';
-import type { CatalogState, RecordRemoval, RecordStore, RecordVersion } from '../../domain/ports.ts';
+import type { CatalogState, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, SourceStore } from '../../domain/ports.ts';
+import type { SourceDefinition } from '../../domain/sources.ts';
 import { CATALOG_VERSION } from '../../domain/record.ts';
 import type { CanonicalRecord, Kind, StoredRecord } from '../../domain/record.ts';
+import { DEFAULT_WITHDRAWAL_REASON } from '../../domain/record-fates.ts';
 import { allocatedChangeNumbers, inBatches } from './change-feed.ts';
-import { fromRecordDocument, toRecordDocument } from './documents.ts';
+import { fromRecordDocument, fromRecordFateDocument, toRecordDocument } from './documents.ts';
 import type { RecordDocument } from './documents.ts';
 import type { MongoArchiveDatabase } from './mongo-database.ts';
 
@@ -15,7 +17,7 @@ export const RECORDS_PER_TRANSACTION = 1000;
  * the same transaction (see change-feed.ts for why that keeps the feed safe to follow).
  * A write of more than RECORDS_PER_TRANSACTION records is atomic per batch of that size.
  */
-export class MongoRecordStore implements RecordStore {
+export class MongoRecordStore implements RecordStore, SourceStore {
   /**
    * The latest operation time of a catalog-state read. Feed reads begin no earlier (causal
    * consistency), so every change up to the change number that read returned is visible to them,
@@ -71,25 +73,37 @@ export class MongoRecordStore implements RecordStore {
       replaceOne: { filter: { id: record.id }, replacement: toRecordDocument(record, changeNumbers[index] ?? 0), upsert: true },
     }));
     await this.collections.records.bulkWrite(writes, { ordered: true, session });
+    // An id that had moved or been withdrawn is a record again.
+    await this.collections.recordFates.deleteMany({ _id: { $in: ids } }, { session });
   }
 
-  async deleteRecords(ids: readonly string[]): Promise<void> {
+  async deleteRecords(ids: readonly string[], reason = DEFAULT_WITHDRAWAL_REASON): Promise<void> {
     if (ids.length === 0) return;
-    await this.database.transaction(async (session) => this.deleteInSession(session, ids));
+    await this.database.transaction(async (session) => this.retireInSession(session, ids.map((id) => ({ id, reason }))));
   }
 
-  async replaceRecords(put: readonly CanonicalRecord[], remove: readonly string[]): Promise<void> {
+  async replaceRecords(put: readonly CanonicalRecord[], retire: readonly RecordRetirement[]): Promise<void> {
     if (put.length > RECORDS_PER_TRANSACTION) throw new Error(`replaceRecords takes at most ${RECORDS_PER_TRANSACTION} records`);
     await this.database.transaction(async (session) => {
       if (put.length) await this.putInSession(session, put);
-      if (remove.length) await this.deleteInSession(session, remove);
+      if (retire.length) await this.retireInSession(session, retire);
     });
   }
 
-  private async deleteInSession(session: ClientSession, ids: readonly string[]): Promise<void> {
-    const present = await this.collections.records.find({ id: { $in: [...ids] } }, { session, projection: { _id: 0, id: 1 }, ...this.database.bounded }).toArray();
+  /** Removes records, keeping for each id where it went (or that it was withdrawn), and their removals in the change feed. */
+  private async retireInSession(session: ClientSession, retire: readonly RecordRetirement[]): Promise<void> {
+    const ids = retire.map((entry) => entry.id);
+    const present = await this.collections.records.find({ id: { $in: ids } }, { session, projection: { _id: 0, id: 1, sourceUrl: 1, title: 1 }, ...this.database.bounded }).toArray();
     const removed = ids.filter((id, index) => ids.indexOf(id) === index && present.some((record) => record.id === id));
     if (removed.length === 0) return;
+    const at = new Date().toISOString();
+    for (const id of removed) {
+      const record = present.find((entry) => entry.id === id);
+      const entry = retire.find((candidate) => candidate.id === id);
+      if (!record || !entry) continue;
+      const fate = { movedTo: entry.movedTo ?? null, reason: entry.reason, at, sourceUrl: record.sourceUrl, title: record.title };
+      await this.collections.recordFates.replaceOne({ _id: id }, fate, { upsert: true, session });
+    }
     const changeNumbers = await this.takeChangeNumbers(session, removed.length, -removed.length);
     await this.collections.records.deleteMany({ id: { $in: removed } }, { session });
     await this.collections.removals.insertMany(
@@ -183,6 +197,23 @@ export class MongoRecordStore implements RecordStore {
 
   async findBySourceUrl(sourceUrl: string): Promise<StoredRecord[]> {
     return (await this.collections.records.find({ sourceUrl }, this.read).sort({ kind: 1 }).toArray()).map(fromRecordDocument);
+  }
+
+  async recordFate(id: string): Promise<RecordFate | undefined> {
+    const document = await this.collections.recordFates.findOne({ _id: id }, this.database.bounded);
+    return document ? fromRecordFateDocument(document) : undefined;
+  }
+
+  async listSources(): Promise<SourceDefinition[]> {
+    return (await this.collections.sources.find({}, this.database.bounded).sort({ _id: 1 }).toArray()).map((document) => document.definition);
+  }
+
+  async putSource(source: SourceDefinition): Promise<void> {
+    await this.collections.sources.replaceOne({ _id: source.key }, { definition: source }, { upsert: true });
+  }
+
+  async removeSource(key: string): Promise<boolean> {
+    return (await this.collections.sources.deleteOne({ _id: key })).deletedCount > 0;
   }
 
   async setCatalogUpdated(date: string): Promise<void> {

@@ -1,9 +1,11 @@
 import type { ClientSession } from 'mongodb';
-import type { ClaimedSubmission, EnqueueResult, IdempotencyRequest, NewSubmission, SubmissionQueue } from '../../domain/ports.ts';
+import type { Filter } from 'mongodb';
+import type { BatchRecord, ClaimedSubmission, EnqueueResult, IdempotencyRequest, NewBatch, NewSubmission, SubmissionQuery, SubmissionQueue } from '../../domain/ports.ts';
 import { STOPPED_REASON_AFTER_COUNT, STOPPED_REASON_BEFORE_COUNT } from '../../domain/submission.ts';
-import type { SubmissionOutcome, SubmissionRecord } from '../../domain/submission.ts';
-import { newClaimToken, newSubmissionId } from '../sqlite/sqlite-submissions.ts';
-import { fromSubmissionDocument, newSubmissionDocument } from './documents.ts';
+import type { CheckVerdict, ReviewDecision, SubmissionOutcome, SubmissionRecord } from '../../domain/submission.ts';
+import { newBatchId, newClaimToken, newSubmissionId } from '../sqlite/sqlite-submissions.ts';
+import { fromSubmissionDocument, idempotentSubmissionIds, newSubmissionDocument } from './documents.ts';
+import type { SubmissionDocument } from './documents.ts';
 import { IDEMPOTENCY_RETENTION_SECONDS, isDuplicateKeyError } from './mongo-database.ts';
 import type { MongoArchiveDatabase } from './mongo-database.ts';
 
@@ -44,18 +46,18 @@ export class MongoSubmissionQueue implements SubmissionQueue {
     return { $add: [{ $toLong: '$$NOW' }, this.testClock ? this.testClock() - Date.now() : 0] };
   }
 
-  async enqueue(items: readonly NewSubmission[], idempotency?: IdempotencyRequest, quota?: DailyLimit): Promise<EnqueueResult> {
+  async enqueue(items: readonly NewSubmission[], idempotency?: IdempotencyRequest, quota?: DailyLimit, batch?: NewBatch): Promise<EnqueueResult> {
     try {
-      return await this.enqueueOnce(items, idempotency, quota);
+      return await this.enqueueOnce(items, idempotency, quota, batch);
     } catch (error) {
       // A concurrent request committed first what this one also inserts (the same Idempotency-Key,
       // a token's first quota guard): run again, now seeing it (a key becomes a replay).
       if (!isDuplicateKeyError(error)) throw error;
-      return this.enqueueOnce(items, idempotency, quota);
+      return this.enqueueOnce(items, idempotency, quota, batch);
     }
   }
 
-  private async enqueueOnce(items: readonly NewSubmission[], idempotency?: IdempotencyRequest, quota?: DailyLimit): Promise<EnqueueResult> {
+  private async enqueueOnce(items: readonly NewSubmission[], idempotency?: IdempotencyRequest, quota?: DailyLimit, batch?: NewBatch): Promise<EnqueueResult> {
     const now = this.clock();
     return this.database.transaction(async (session): Promise<EnqueueResult> => {
       if (idempotency) {
@@ -63,25 +65,29 @@ export class MongoSubmissionQueue implements SubmissionQueue {
           { tokenName: idempotency.tokenName, key: idempotency.key, createdAt: { $gte: new Date(now - IDEMPOTENCY_RETENTION_SECONDS * 1000) } },
           { session, ...this.database.bounded },
         );
-        if (earlier) return earlier.requestSha256 === idempotency.requestSha256 ? { kind: 'replay', answer: { status: earlier.status, body: earlier.body } } : { kind: 'key-reused' };
+        if (earlier) return earlier.requestSha256 === idempotency.requestSha256 ? { kind: 'replay', submissionIds: idempotentSubmissionIds(earlier), batchId: earlier.batchId ?? null } : { kind: 'key-reused' };
       }
       if (quota) {
         const over = await this.overQuota(session, items, quota, now);
         if (over) return over;
       }
-      const documents = items.map((item) => newSubmissionDocument(newSubmissionId(now), item.tokenName, item.submission, now));
+      const batchId = batch ? newBatchId(now) : null;
+      const documents = items.map((item) => newSubmissionDocument(newSubmissionId(now), item.tokenName, item.submission, now, batchId));
       if (documents.length) await this.collections.submissions.insertMany(documents, { session });
       const records = documents.map(fromSubmissionDocument);
+      if (batch && batchId) {
+        const positions = records.map((record, position) => ({ index: batch.indexes[position] ?? position, submissionId: record.submissionId }));
+        await this.collections.batches.insertOne({ _id: batchId, tokenName: items[0]?.tokenName ?? '', submittedAt: new Date(now).toISOString(), items: positions, refused: batch.refused }, { session });
+      }
       if (idempotency) {
-        const answer = idempotency.render(records);
         // Replaces a key older than 24 hours that the TTL monitor has not removed yet.
         await this.collections.idempotencyKeys.replaceOne(
           { tokenName: idempotency.tokenName, key: idempotency.key },
-          { tokenName: idempotency.tokenName, key: idempotency.key, requestSha256: idempotency.requestSha256, status: answer.status, body: answer.body, createdAt: new Date(now) },
+          { tokenName: idempotency.tokenName, key: idempotency.key, requestSha256: idempotency.requestSha256, submissionIds: records.map((record) => record.submissionId), batchId, createdAt: new Date(now) },
           { upsert: true, session },
         );
       }
-      return { kind: 'accepted', records };
+      return { kind: 'accepted', records, batchId };
     });
   }
 
@@ -105,6 +111,49 @@ export class MongoSubmissionQueue implements SubmissionQueue {
   async getSubmission(submissionId: string): Promise<SubmissionRecord | undefined> {
     const document = await this.collections.submissions.findOne({ _id: submissionId }, this.database.bounded);
     return document ? fromSubmissionDocument(document) : undefined;
+  }
+
+  async getSubmissions(submissionIds: readonly string[]): Promise<SubmissionRecord[]> {
+    if (submissionIds.length === 0) return [];
+    const documents = await this.collections.submissions.find({ _id: { $in: [...submissionIds] } }, this.database.bounded).toArray();
+    const byId = new Map(documents.map((document) => [document._id, fromSubmissionDocument(document)]));
+    return submissionIds.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async getBatch(batchId: string): Promise<BatchRecord | undefined> {
+    const document = await this.collections.batches.findOne({ _id: batchId }, this.database.bounded);
+    return document ? { batchId: document._id, tokenName: document.tokenName, submittedAt: document.submittedAt, items: document.items, refused: document.refused } : undefined;
+  }
+
+  async listSubmissions(query: SubmissionQuery): Promise<SubmissionRecord[]> {
+    const filter: Filter<SubmissionDocument> = {};
+    if (query.tokenName !== undefined) filter.tokenName = query.tokenName;
+    if (query.status) filter.status = query.status;
+    const submittedAt: { $gte?: string } = {};
+    if (query.since) submittedAt.$gte = query.since;
+    if (query.since) filter.submittedAt = submittedAt;
+    if (query.before) {
+      const { submittedAt: at, submissionId } = query.before;
+      filter.$or = [{ submittedAt: { ...submittedAt, $lt: at } }, { submittedAt: at, _id: { $lt: submissionId } }];
+    }
+    const documents = await this.collections.submissions.find(filter, this.database.bounded).sort({ submittedAt: -1, _id: -1 }).limit(query.limit).toArray();
+    return documents.map(fromSubmissionDocument);
+  }
+
+  async review(submissionId: string, decision: ReviewDecision): Promise<SubmissionRecord | 'not-reviewable' | undefined> {
+    const iso = new Date(this.clock()).toISOString();
+    const change =
+      decision.decision === 'approve'
+        ? { status: 'queued', attempts: 0, dueAt: this.serverNow(), reason: { $literal: `Approved by ${decision.by}: ${decision.note}` } }
+        : { status: 'rejected', reason: { $literal: `Rejected by ${decision.by}: ${decision.note}` } };
+    // One atomic update, conditional on the status: two reviewers deciding at once cannot both succeed.
+    const updated = await this.collections.submissions.findOneAndUpdate(
+      { _id: submissionId, status: 'needs_review' },
+      [{ $set: { ...change, updatedAt: { $literal: iso }, reviews: { $concatArrays: [{ $ifNull: ['$reviews', []] }, [{ $literal: decision }]] } } }],
+      { returnDocument: 'after', ...this.database.bounded },
+    );
+    if (updated) return fromSubmissionDocument(updated);
+    return (await this.collections.submissions.findOne({ _id: submissionId }, this.database.bounded)) ? 'not-reviewable' : undefined;
   }
 
   async claimNext(owner: string, leaseMs: number, maxAttempts: number): Promise<ClaimedSubmission | undefined> {
@@ -170,7 +219,7 @@ export class MongoSubmissionQueue implements SubmissionQueue {
     return result.matchedCount > 0;
   }
 
-  async retryLater(submissionId: string, claimToken: string, reason: string, delayMs: number): Promise<boolean> {
+  async retryLater(submissionId: string, claimToken: string, reason: string, delayMs: number, checks?: readonly CheckVerdict[]): Promise<boolean> {
     const result = await this.collections.submissions.updateOne({ _id: submissionId, leaseToken: claimToken, status: 'processing' }, [
       {
         $set: {
@@ -181,6 +230,7 @@ export class MongoSubmissionQueue implements SubmissionQueue {
           leaseToken: null,
           leaseUntil: null,
           updatedAt: { $literal: new Date(this.clock()).toISOString() },
+          ...(checks ? { checks: { $literal: [...checks] } } : {}),
         },
       },
     ]);

@@ -11,6 +11,7 @@
  * owns the schema opens it (see `migrateSchema`).
  */
 import { LANGS } from '../../domain/record.ts';
+import { BUILT_IN_SOURCES } from '../../domain/sources.ts';
 import type { Lang } from '../../domain/record.ts';
 import type { SqliteDatabase } from './database.ts';
 import { registerSearchFunctions } from '../../search/sqlite/index-row.ts';
@@ -179,6 +180,67 @@ export const MIGRATIONS: readonly Migration[] = [
           ORDER BY k.sort_key;`,
       ).join('\n')}
       INSERT INTO search_changes (sort_key) VALUES (NULL);
+    `,
+  },
+  {
+    area: 'record-fates',
+    version: 1,
+    description: 'what became of published ids that are no longer records: moved (301) or withdrawn (410)',
+    sql: `
+      CREATE TABLE record_fates (
+        id TEXT PRIMARY KEY,
+        moved_to TEXT,
+        reason TEXT NOT NULL,
+        at TEXT NOT NULL,
+        source_url TEXT NOT NULL,
+        title TEXT NOT NULL
+      );
+    `,
+  },
+  {
+    area: 'ingest',
+    version: 1,
+    description: 'review decisions, batches, listing by token and status, idempotency keys that keep ids instead of answers',
+    sql: `
+      ALTER TABLE submissions ADD COLUMN reviews TEXT NOT NULL DEFAULT '[]';
+      ALTER TABLE submissions ADD COLUMN batch_id TEXT;
+      CREATE INDEX submissions_token_listing ON submissions (token_name, submitted_at DESC, id DESC);
+      CREATE INDEX submissions_status_listing ON submissions (status, submitted_at DESC, id DESC);
+      CREATE TABLE batches (
+        id TEXT PRIMARY KEY,
+        token_name TEXT NOT NULL,
+        submitted_at TEXT NOT NULL,
+        items TEXT NOT NULL,
+        refused TEXT NOT NULL
+      );
+      CREATE TABLE idempotency_requests (
+        token_name TEXT NOT NULL,
+        key TEXT NOT NULL,
+        request_sha256 TEXT NOT NULL,
+        submission_ids TEXT NOT NULL,
+        batch_id TEXT,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (token_name, key)
+      );
+      INSERT INTO idempotency_requests (token_name, key, request_sha256, submission_ids, batch_id, created_at)
+        SELECT token_name, key, request_sha256,
+          CASE WHEN json_type(body, '$.items') = 'array'
+            THEN (SELECT json_group_array(json_extract(item.value, '$.submissionId')) FROM json_each(body, '$.items') AS item WHERE json_extract(item.value, '$.submissionId') IS NOT NULL)
+            ELSE json_array(json_extract(body, '$.submissionId')) END,
+          NULL, created_at
+        FROM idempotency_keys WHERE json_valid(body);
+      DROP TABLE idempotency_keys;
+    `,
+  },
+  {
+    area: 'source-table',
+    version: 1,
+    description: 'the source table, starting with the built-in sources',
+    sql: `
+      CREATE TABLE sources (key TEXT PRIMARY KEY, definition TEXT NOT NULL);
+      ${BUILT_IN_SOURCES.filter((source) => source.key !== 'web')
+        .map((source) => `INSERT INTO sources (key, definition) VALUES ('${source.key}', '${JSON.stringify(source).replace(/'/g, "''")}');`)
+        .join('\n      ')}
     `,
   },
   // Append new migrations here: { area, version: that area's next version, description, sql }.

@@ -1,6 +1,8 @@
 import { CATALOG_VERSION } from '../../domain/record.ts';
 import type { CanonicalRecord, Kind, StoredRecord } from '../../domain/record.ts';
-import type { CatalogState, IndexRecord, RecordRemoval, RecordStore, RecordVersion } from '../../domain/ports.ts';
+import { DEFAULT_WITHDRAWAL_REASON } from '../../domain/record-fates.ts';
+import type { CatalogState, IndexRecord, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, SourceStore } from '../../domain/ports.ts';
+import type { SourceDefinition } from '../../domain/sources.ts';
 import type { SqliteDatabase } from './database.ts';
 
 /** Writes that must happen in the same transaction as a record write (the embedded search index). */
@@ -18,8 +20,20 @@ function toStored(row: RecordRow): StoredRecord {
   return { ...(JSON.parse(row.doc) as CanonicalRecord), seq: row.seq };
 }
 
-/** The embedded record store: one SQLite file, canonical records as JSON beside their key columns. */
-export class SqliteRecordStore implements RecordStore {
+interface FateRow {
+  id: string;
+  moved_to: string | null;
+  reason: string;
+  at: string;
+  source_url: string;
+  title: string;
+}
+
+/**
+ * The embedded record store: one SQLite file, canonical records as JSON beside their key columns,
+ * what became of retired ids, and the source table.
+ */
+export class SqliteRecordStore implements RecordStore, SourceStore {
   private readonly statements;
   private cachedState: { dataVersion: number; localWrites: number; state: CatalogState } | undefined;
   private localWrites = 0;
@@ -47,6 +61,12 @@ export class SqliteRecordStore implements RecordStore {
       writeMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
       count: db.prepare<[], { total: number }>('SELECT count(*) AS total FROM records'),
       dataVersion: db.prepare<[], { data_version: number }>('PRAGMA data_version'),
+      fate: db.prepare<[string], FateRow>('SELECT * FROM record_fates WHERE id = ?'),
+      writeFate: db.prepare('INSERT INTO record_fates (id, moved_to, reason, at, source_url, title) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET moved_to = excluded.moved_to, reason = excluded.reason, at = excluded.at, source_url = excluded.source_url, title = excluded.title'),
+      forgetFate: db.prepare('DELETE FROM record_fates WHERE id = ?'),
+      sources: db.prepare<[], { definition: string }>('SELECT definition FROM sources ORDER BY key'),
+      putSource: db.prepare('INSERT INTO sources (key, definition) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET definition = excluded.definition'),
+      removeSource: db.prepare('DELETE FROM sources WHERE key = ?'),
     };
   }
 
@@ -65,6 +85,7 @@ export class SqliteRecordStore implements RecordStore {
         const { seq: _ignored, ...canonical } = record as StoredRecord;
         this.statements.upsert.run({ id: record.id, kind: record.kind, source: record.source, format: record.format, date: record.date, sourceUrl: record.sourceUrl, model: record.model, seq: changeNumber, doc: JSON.stringify(canonical) });
         written.push({ ...canonical, seq: changeNumber });
+        this.statements.forgetFate.run(record.id);
       }
       this.statements.writeMeta.run('change_number', String(changeNumber));
       this.index?.upsertInTransaction(written);
@@ -72,32 +93,57 @@ export class SqliteRecordStore implements RecordStore {
     this.localWrites += 1;
   }
 
-  async deleteRecords(ids: readonly string[]): Promise<void> {
-    this.deleteRecordsNow(ids);
+  async deleteRecords(ids: readonly string[], reason = DEFAULT_WITHDRAWAL_REASON): Promise<void> {
+    this.retireRecordsNow(ids.map((id) => ({ id, reason })));
   }
 
-  async replaceRecords(put: readonly CanonicalRecord[], remove: readonly string[]): Promise<void> {
+  async replaceRecords(put: readonly CanonicalRecord[], retire: readonly RecordRetirement[]): Promise<void> {
     this.db
       .transaction(() => {
         this.putRecordsNow(put);
-        this.deleteRecordsNow(remove);
+        this.retireRecordsNow(retire);
       })
       .immediate();
   }
 
-  private deleteRecordsNow(ids: readonly string[]): void {
-    if (ids.length === 0) return;
+  /** Removes records, keeping for each id where it went (or that it was withdrawn), in the change feed too. */
+  private retireRecordsNow(retire: readonly RecordRetirement[]): void {
+    if (retire.length === 0) return;
+    const at = new Date().toISOString();
     this.db.transaction(() => {
       let changeNumber = Number(this.statements.readMeta.get('change_number')?.value ?? 0);
-      for (const id of ids) {
-        if (this.statements.remove.run(id).changes === 0) continue;
+      for (const { id, movedTo, reason } of retire) {
+        const row = this.statements.get.get(id);
+        if (!row) continue;
+        const record = toStored(row);
+        this.statements.remove.run(id);
         changeNumber += 1;
         this.statements.recordRemoval.run(changeNumber, id);
+        this.statements.writeFate.run(id, movedTo ?? null, reason, at, record.sourceUrl, JSON.stringify(record.title));
       }
       this.statements.writeMeta.run('change_number', String(changeNumber));
-      this.index?.removeInTransaction(ids);
+      this.index?.removeInTransaction(retire.map((entry) => entry.id));
     }).immediate();
     this.localWrites += 1;
+  }
+
+  async recordFate(id: string): Promise<RecordFate | undefined> {
+    const row = this.statements.fate.get(id);
+    if (!row) return undefined;
+    if (row.moved_to) return { id, status: 'moved', movedTo: row.moved_to, reason: row.reason, at: row.at };
+    return { id, status: 'withdrawn', reason: row.reason, at: row.at, sourceUrl: row.source_url, title: JSON.parse(row.title) as { zh: string; en: string } };
+  }
+
+  async listSources(): Promise<SourceDefinition[]> {
+    return this.statements.sources.all().map((row) => JSON.parse(row.definition) as SourceDefinition);
+  }
+
+  async putSource(source: SourceDefinition): Promise<void> {
+    this.statements.putSource.run(source.key, JSON.stringify(source));
+  }
+
+  async removeSource(key: string): Promise<boolean> {
+    return this.statements.removeSource.run(key).changes > 0;
   }
 
   async getRecord(id: string): Promise<StoredRecord | undefined> {

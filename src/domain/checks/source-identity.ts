@@ -1,5 +1,6 @@
-import type { CheckVerdict, Submission } from '../../src/domain/submission.ts';
-import { canonicalSourceUrl, sourceDefinition, sourceKeyForHost, SOURCES } from '../../src/domain/sources.ts';
+import type { CheckVerdict, Submission } from '../submission.ts';
+import { UNKNOWN_SOURCE } from '../sources.ts';
+import type { SourceTable } from '../sources.ts';
 
 /** What the source identity check learns about a submission's source. */
 export interface SourceIdentity {
@@ -10,22 +11,15 @@ export interface SourceIdentity {
   handle?: string;
 }
 
-const HANDLE_IN_PATH: Record<string, RegExp> = {
-  x: /^\/([A-Za-z0-9_]{1,15})\/status\/\d+/,
-  github: /^\/([A-Za-z0-9-]{1,39})(?:\/|$)/,
-  weibo: /^\/([A-Za-z0-9_.-]+)\/[A-Za-z0-9]+/,
-  codepen: /^\/([A-Za-z0-9_-]+)\/(?:pen|full|details)\//,
-  huggingface: /^\/spaces\/([A-Za-z0-9_.-]+)\//,
-};
-
 const fail = (detail: string): SourceIdentity => ({ verdict: { name: 'source-identity', outcome: 'fail', detail } });
 
 /**
  * Source identity: the source URL is https, parses, is made canonical (tracking parameters
  * dropped, host aliases unified) and its host belongs to a known source. Where the URL names an
- * account, an author written as a handle (@name) must be that account.
+ * account, an author written as a handle (@name) must be that account. The canonical URL is
+ * given even when the host is unknown, so that a maintainer can approve the work as a "web" source.
  */
-export function checkSourceIdentity(submission: Submission): SourceIdentity {
+export function checkSourceIdentity(submission: Submission, sources: SourceTable): SourceIdentity {
   let parsed: URL;
   try {
     parsed = new URL(submission.sourceUrl);
@@ -34,22 +28,21 @@ export function checkSourceIdentity(submission: Submission): SourceIdentity {
   }
   if (parsed.protocol !== 'https:') return fail(`sourceUrl must use https (got ${parsed.protocol.replace(':', '')}); submit the https address of the source.`);
   if (parsed.username || parsed.password) return fail('sourceUrl must not carry credentials.');
-  const canonical = canonicalSourceUrl(submission.sourceUrl);
+  const canonical = sources.canonicalUrl(submission.sourceUrl);
   if (!canonical) return fail(`sourceUrl cannot be made canonical: ${submission.sourceUrl}`);
   const canonicalParsed = new URL(canonical);
-  const source = sourceKeyForHost(canonicalParsed.hostname);
-  if (source === 'web') {
-    const known = SOURCES.filter((entry) => entry.hosts.length).map((entry) => entry.hosts[0]);
-    return fail(`The host ${canonicalParsed.hostname} is not a known source (known: ${known.join(', ')}). Ask a maintainer to add it to the source table.`);
+  const source = sources.keyForHost(canonicalParsed.hostname);
+  if (source === UNKNOWN_SOURCE) {
+    const known = sources.definitions.filter((entry) => entry.hosts.length).map((entry) => entry.hosts[0]);
+    return { ...fail(`The host ${canonicalParsed.hostname} is not a known source (known: ${known.join(', ')}). A maintainer can add it with npm run sources -- add.`), canonicalUrl: canonical, source: UNKNOWN_SOURCE };
   }
-  const handle = HANDLE_IN_PATH[source]?.exec(canonicalParsed.pathname)?.[1];
+  const handle = sources.handleIn(source, canonical);
   const author = submission.author.trim();
   if (handle && author.startsWith('@') && author.slice(1).toLowerCase() !== handle.toLowerCase()) {
     return { ...fail(`The author ${author} is written as a handle but the source URL belongs to @${handle}. Use @${handle} or the author's name.`), canonicalUrl: canonical, source, handle };
   }
-  const label = sourceDefinition(source)?.label.en ?? source;
   return {
-    verdict: { name: 'source-identity', outcome: 'pass', detail: `${label} source ${canonical}${handle ? ` by @${handle}` : ''}.` },
+    verdict: { name: 'source-identity', outcome: 'pass', detail: `${sources.label(source, 'en')} source ${canonical}${handle ? ` by @${handle}` : ''}.` },
     canonicalUrl: canonical,
     source,
     ...(handle ? { handle } : {}),

@@ -1,5 +1,5 @@
-import type { CheckVerdict, Submission } from '../../src/domain/submission.ts';
-import { isCalendarDate } from '../../src/domain/record.ts';
+import type { CheckVerdict, Submission } from '../submission.ts';
+import { isCalendarDate } from '../record.ts';
 
 /** The archive holds nothing made before this date. */
 export const EARLIEST_DATE = '2015-01-01';

@@ -2,16 +2,16 @@ import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { openBackend } from '../../../src/backend.ts';
-import type { Backend } from '../../../src/backend.ts';
-import { checkImages } from '../../../indexer/checks/images.ts';
-import { checkDuplicates } from '../../../indexer/checks/duplicates.ts';
-import { createPreviewLoader } from '../../../indexer/preview-loader.ts';
-import { PublishedPreviews } from '../../../indexer/published-previews.ts';
-import type { LoadedPreview } from '../../../indexer/previews.ts';
-import { makeRecord } from '../../helpers/factories.ts';
-import { ImageServer, lineDrawingPng } from '../../helpers/image-server.ts';
-import { temporaryDataDir } from '../../helpers/server.ts';
+import { openBackend } from '../../src/backend.ts';
+import type { Backend } from '../../src/backend.ts';
+import { checkImages } from '../../src/domain/checks/images.ts';
+import { checkDuplicates, findSameSource } from '../../src/domain/checks/duplicates.ts';
+import type { LoadedPreview } from '../../src/domain/previews.ts';
+import { createPreviewLoader } from '../../indexer/preview-loader.ts';
+import { PublishedPreviews } from '../../indexer/published-previews.ts';
+import { makeRecord } from '../helpers/factories.ts';
+import { ImageServer, lineDrawingPng } from '../helpers/image-server.ts';
+import { temporaryDataDir } from '../helpers/server.ts';
 
 describe('publisher checks: images and duplicates', function () {
   this.timeout(20_000);
@@ -64,33 +64,33 @@ describe('publisher checks: images and duplicates', function () {
     const previews = new PublishedPreviews(backend.store);
     await previews.refresh();
 
-    const bySource = await checkDuplicates(backend.store, published.sourceUrl, 'sub_second', previews.lookup([], 'sub_second'), true);
-    expect(bySource.duplicateOf).to.equal(published.id);
-    const bytes = await checkDuplicates(backend.store, 'https://github.com/other/work', 'sub_second', previews.lookup([a], 'sub_second'), true);
+    expect((await findSameSource(backend.store, published.sourceUrl, 'sub_second'))?.duplicateOf).to.equal(published.id);
+    expect(await findSameSource(backend.store, published.sourceUrl, 'sub_first')).to.equal(undefined);
+    const bytes = checkDuplicates(previews.lookup([a], 'sub_second'));
     expect(bytes.duplicateOf).to.equal(published.id);
     expect(bytes.verdict.detail).to.match(/byte-identical/);
-    const copy = await checkDuplicates(backend.store, 'https://github.com/other/work', 'sub_second', previews.lookup([await load('/a-copy.jpg')], 'sub_second'), true);
+    const copy = checkDuplicates(previews.lookup([await load('/a-copy.jpg')], 'sub_second'));
     expect(copy.duplicateOf).to.equal(published.id);
-    expect(copy.verdict.detail).to.match(/perceptual distance/);
-    const other = await checkDuplicates(backend.store, 'https://github.com/other/work', 'sub_second', previews.lookup([await load('/b.png')], 'sub_second'), true);
+    expect(copy.verdict.detail).to.match(/a perceptual copy \(blockhash distance \d+ of 256\)/);
+    const other = checkDuplicates(previews.lookup([await load('/b.png')], 'sub_second'));
     expect(other.verdict.outcome).to.equal('pass');
-    const retry = await checkDuplicates(backend.store, published.sourceUrl, 'sub_first', previews.lookup([a], 'sub_first'), true);
-    expect(retry.verdict.outcome).to.equal('pass');
-    const noUrl = await checkDuplicates(backend.store, undefined, 'sub_third', previews.lookup([], 'sub_third'), true);
-    expect(noUrl.verdict.outcome).to.equal('error');
+    expect(checkDuplicates(previews.lookup([a], 'sub_first')).verdict.outcome).to.equal('pass');
+  });
+
+  it('never passes a comparison it could not make', () => {
+    expect(checkDuplicates(undefined, true).verdict.outcome).to.equal('pending');
+    expect(checkDuplicates(undefined).verdict).to.include({ outcome: 'skipped' });
   });
 
   it('sees previews published by another process through the change feed', async () => {
     const previews = new PublishedPreviews(backend.store);
     await previews.refresh();
     const b = await load('/b.png');
-    expect(previews.lookup([b], 'sub_x').matches).to.deep.equal([]);
+    expect(previews.lookup([b], 'sub_x')).to.deep.equal([]);
     const elsewhere = makeRecord({ source: 'reddit', media: [{ path: 'bb/b.png', width: 600, height: 400, sha256: b.sha256, blockhash: b.blockhash }] });
     await backend.store.putRecords([elsewhere]);
     await previews.refresh();
-    const lookups = previews.lookup([b], 'sub_x');
-    expect(lookups.matches[0]).to.include({ recordId: elsewhere.id, exact: true });
-    expect(lookups.foreign('github').map((entry) => entry.recordId)).to.deep.equal([elsewhere.id]);
-    expect(lookups.foreign('reddit')).to.deep.equal([]);
+    const [match] = previews.lookup([b], 'sub_x');
+    expect(match).to.include({ recordId: elsewhere.id, source: 'reddit', likeness: 'identical', verdict: 'duplicate' });
   });
 });

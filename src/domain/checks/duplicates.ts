@@ -1,0 +1,54 @@
+import type { RecordStore } from '../ports.ts';
+import type { CheckVerdict } from '../submission.ts';
+import { describeLikeness } from '../previews.ts';
+import type { PreviewMatch } from '../previews.ts';
+
+/** Set when the work is certainly archived already. */
+export interface DuplicateFinding {
+  verdict: CheckVerdict;
+  duplicateOf?: string;
+}
+
+/**
+ * Duplicates, its first part, decided before anything is fetched: a published record (other than
+ * this submission's own, from an earlier attempt) has the same canonical source URL.
+ */
+export async function findSameSource(store: RecordStore, canonicalUrl: string, submissionId: string): Promise<DuplicateFinding | undefined> {
+  const sameSource = (await store.findBySourceUrl(canonicalUrl)).find((record) => record.submissionId !== submissionId || !record.submissionId);
+  if (!sameSource) return undefined;
+  return { verdict: { name: 'duplicates', outcome: 'fail', detail: `${canonicalUrl} is already archived as ${sameSource.id}.` }, duplicateOf: sameSource.id };
+}
+
+/**
+ * Duplicates, whole: the source URL (already compared) and the previews. A preview byte-identical
+ * to a published one, or perceptually within the duplicate limit, is a duplicate; a preview only
+ * similar fails the check so a maintainer decides (needs_review), since a wrong "duplicate" would
+ * lose a work. `matches` is undefined when the previews could not be loaded; then the check does
+ * not pass, it is pending (retried) or skipped.
+ */
+export function checkDuplicates(matches: readonly PreviewMatch[] | undefined, pending = false): DuplicateFinding {
+  if (matches === undefined) {
+    return {
+      verdict: {
+        name: 'duplicates',
+        outcome: pending ? 'pending' : 'skipped',
+        detail: `No published record has this source URL; ${pending ? 'the previews are compared once they load' : 'the previews were not compared with published ones, because they did not load'}.`,
+      },
+    };
+  }
+  const certain = matches.find((match) => match.verdict === 'duplicate');
+  if (certain) {
+    return { verdict: { name: 'duplicates', outcome: 'fail', detail: `The preview ${certain.mediaUrl} is ${describeLikeness(certain)} a preview of ${certain.recordId}.` }, duplicateOf: certain.recordId };
+  }
+  const possible = matches[0];
+  if (possible) {
+    return {
+      verdict: {
+        name: 'duplicates',
+        outcome: 'fail',
+        detail: `The preview ${possible.mediaUrl} is ${describeLikeness(possible)} a preview of ${possible.recordId}, but not near enough to be called a copy; a maintainer must decide whether it is the same work.`,
+      },
+    };
+  }
+  return { verdict: { name: 'duplicates', outcome: 'pass', detail: 'No published record has this source URL or a similar preview.' } };
+}

@@ -1,0 +1,174 @@
+/**
+ * The publish command: decides what becomes of one claimed submission and, when it passes (or a
+ * maintainer approved it), writes its records. The checks that need nothing fetched run first
+ * (source identity, date, the hosts of the previews, an archived source URL); a submission that
+ * fails one of them is settled at once, and a preview on a host the archive would refuse is never
+ * fetched. Only then are the previews fetched and compared with the published ones.
+ *
+ * The command knows nothing of queues or leases: it returns a settled outcome or asks for a retry,
+ * and the publisher records either under its own claim.
+ */
+import { checkDate } from '../checks/date.ts';
+import { checkDuplicates, findSameSource } from '../checks/duplicates.ts';
+import { checkImages } from '../checks/images.ts';
+import { checkPreviewHosts, checkPreviewOwnership } from '../checks/preview-ownership.ts';
+import { checkSourceIdentity } from '../checks/source-identity.ts';
+import { recordId } from '../ids.ts';
+import type { RecordStore } from '../ports.ts';
+import type { MediaStore, PreviewCatalog, PreviewLoader } from '../previews.ts';
+import type { CanonicalRecord } from '../record.ts';
+import type { SourceTable } from '../sources.ts';
+import { CHECK_NAMES, pendingApproval, stoppedReason } from '../submission.ts';
+import type { CheckVerdict, ReviewDecision, SubmissionOutcome, SubmissionRecord } from '../submission.ts';
+import { planPublication } from './timeline.ts';
+
+/** The promptCategory of records that come through ingest, which carries none. */
+export const INGEST_PROMPT_CATEGORY = 'uncategorized';
+
+export interface PublishPorts {
+  store: RecordStore;
+  sources: SourceTable;
+  previews: PreviewLoader;
+  catalog: PreviewCatalog;
+  media: MediaStore;
+  /** Runs the record writes of one model label one at a time (so two first works cannot both become its timeline record). */
+  exclusive?: <T>(model: string, work: () => Promise<T>) => Promise<T>;
+}
+
+export interface PublishSettings {
+  uploadHosts: readonly string[];
+  maxAttempts: number;
+  /** First delay before retrying after a transient fault; doubles with every attempt. */
+  retryDelayMs: number;
+  now: Date;
+  /** Aborts when the publisher's lease is lost: nothing more is written after that. */
+  signal?: AbortSignal;
+}
+
+export type PublishResult =
+  | { kind: 'settled'; outcome: SubmissionOutcome }
+  /** A media host failed transiently: try again after the delay; the verdicts so far go with it. */
+  | { kind: 'retry'; reason: string; delayMs: number; checks: CheckVerdict[] };
+
+const settled = (outcome: SubmissionOutcome): PublishResult => ({ kind: 'settled', outcome });
+
+function needsReview(checks: CheckVerdict[], prefix = ''): SubmissionOutcome {
+  const reason = checks.filter((check) => check.outcome !== 'pass').map((check) => `${check.name}: ${check.detail}`).join(' ');
+  return { status: 'needs_review', checks, recordIds: [], duplicateOf: null, reason: `${prefix}${reason}` };
+}
+
+/** The checks of an approved submission, each one that did not pass marked as overridden by the approval. */
+function overridden(checks: CheckVerdict[], approval: ReviewDecision): CheckVerdict[] {
+  return checks.map((check) => (check.outcome === 'pass' ? check : { ...check, override: { by: approval.by, note: approval.note, at: approval.at } }));
+}
+
+/** Decides, and when it may, publishes one claimed submission. */
+export async function publish(ports: PublishPorts, settings: PublishSettings, record: SubmissionRecord): Promise<PublishResult> {
+  if (record.attempts > settings.maxAttempts) return settled(await settleAfterStops(ports.store, record));
+  const { submission } = record;
+  const approval = pendingApproval(record);
+  const identity = checkSourceIdentity(submission, ports.sources);
+  const date = checkDate(submission, identity.canonicalUrl, settings.now);
+  const hosts = checkPreviewHosts(submission.media, identity.source, settings.uploadHosts, ports.sources);
+
+  const sameSource = identity.canonicalUrl ? await findSameSource(ports.store, identity.canonicalUrl, record.submissionId) : undefined;
+  if (sameSource?.duplicateOf) {
+    // A second record for the same source URL is impossible (ids derive from it), approved or not.
+    const images: CheckVerdict = { name: 'images', outcome: 'skipped', detail: 'Not fetched: the work is already archived.' };
+    const checks = [identity.verdict, date, checkPreviewOwnership(hosts, identity.source, undefined), sameSource.verdict, images];
+    return settled({ status: 'duplicate', checks, recordIds: [], duplicateOf: sameSource.duplicateOf, reason: sameSource.verdict.detail });
+  }
+
+  const decided = [identity.verdict, date, hosts.verdict].filter((check) => check.outcome !== 'pass');
+  if (decided.length && !approval) {
+    const failed = decided.map((check) => check.name).join(', ');
+    const checks: CheckVerdict[] = [
+      identity.verdict,
+      date,
+      hosts.verdict,
+      { name: 'duplicates', outcome: 'skipped', detail: `No published record has this source URL; the previews were not compared, because the submission already fails ${failed}.` },
+      { name: 'images', outcome: 'skipped', detail: `Not fetched, because the submission already fails ${failed}.` },
+    ];
+    return settled(needsReview(checks));
+  }
+
+  // From here on previews are fetched: only from allowed hosts, unless a maintainer approved the work.
+  const images = await checkImages(ports.previews, submission.media);
+  settings.signal?.throwIfAborted();
+  if (images.transient) {
+    if (record.attempts < settings.maxAttempts) {
+      const checks = [identity.verdict, date, checkPreviewOwnership(hosts, identity.source, undefined, true), checkDuplicates(undefined, true).verdict, images.verdict];
+      return { kind: 'retry', reason: `Retrying: ${images.verdict.detail}`, delayMs: settings.retryDelayMs * 2 ** (record.attempts - 1), checks };
+    }
+    images.verdict = { ...images.verdict, detail: `${images.verdict.detail} (gave up after ${record.attempts} attempts)` };
+  }
+  const loaded = images.missing.length === 0;
+  let matches;
+  if (loaded) {
+    await ports.catalog.refresh();
+    matches = ports.catalog.lookup(images.previews, record.submissionId);
+  }
+  const ownership = checkPreviewOwnership(hosts, identity.source, matches);
+  const duplicates = checkDuplicates(matches);
+  const checks: CheckVerdict[] = [identity.verdict, date, ownership, duplicates.verdict, images.verdict];
+  if (duplicates.duplicateOf) {
+    return settled({ status: 'duplicate', checks, recordIds: [], duplicateOf: duplicates.duplicateOf, reason: duplicates.verdict.detail });
+  }
+  const failing = checks.filter((check) => check.outcome !== 'pass');
+  if (failing.length && !approval) return settled(needsReview(checks));
+  if (!loaded || !identity.canonicalUrl || !identity.source) {
+    // Approved, but there is nothing to publish: a record needs its previews and its source.
+    return settled(needsReview(checks, `Approved by ${approval?.by ?? 'a maintainer'}, but the work cannot be published: `));
+  }
+  const media = [];
+  // Content-addressed files can be written by any number of publishers at once; only the records wait per model.
+  for (const preview of images.previews) media.push(await ports.media.store(preview));
+  const updated = settings.now.toISOString().slice(0, 10);
+  const gallery: CanonicalRecord = {
+    id: recordId({ canonicalSourceUrl: identity.canonicalUrl, kind: 'gallery', format: submission.format, model: submission.model }),
+    kind: 'gallery',
+    source: identity.source,
+    sourceUrl: identity.canonicalUrl,
+    date: submission.date,
+    model: submission.model,
+    author: submission.author.trim(),
+    format: submission.format,
+    title: submission.title,
+    notes: submission.notes,
+    ...(submission.prompt === undefined ? {} : { prompt: submission.prompt }),
+    promptCategory: INGEST_PROMPT_CATEGORY,
+    mediaStatus: 'local-media',
+    media,
+    updated,
+    submissionId: record.submissionId,
+  };
+  const write = async (): Promise<string[]> => {
+    // Another claim may be publishing this work by now; its checks decide.
+    settings.signal?.throwIfAborted();
+    const plan = planPublication(gallery, await ports.store.findByModel(submission.model));
+    // One transaction, so a crash cannot leave the model with two timeline records.
+    await ports.store.replaceRecords(plan.put, plan.retire);
+    await ports.store.setCatalogUpdated(updated);
+    ports.catalog.remember(plan.put);
+    return plan.put.map((entry) => entry.id);
+  };
+  const recordIds = ports.exclusive ? await ports.exclusive(submission.model, write) : await write();
+  return settled({ status: 'published', checks: approval ? overridden(checks, approval) : checks, recordIds, duplicateOf: null, reason: null });
+}
+
+/**
+ * A submission whose publisher stopped (crash or timeout) in every allowed attempt. Records are
+ * written before the status, so an attempt may have published it and stopped just after: then
+ * it is published, with the records that attempt wrote (all five checks had passed, or nothing
+ * would have been written). Otherwise a maintainer should look at it. Nothing is checked again,
+ * since checking is what kept stopping.
+ */
+async function settleAfterStops(store: RecordStore, record: SubmissionRecord): Promise<SubmissionOutcome> {
+  const stops = record.attempts - 1;
+  const written = (await store.findByModel(record.submission.model)).filter((entry) => entry.submissionId === record.submissionId);
+  if (written.length > 0) {
+    const detail = `Passed in attempt ${stops} or earlier, which wrote the records before the publisher stopped.`;
+    return { status: 'published', checks: CHECK_NAMES.map((name) => ({ name, outcome: 'pass', detail })), recordIds: written.map((entry) => entry.id), duplicateOf: null, reason: null };
+  }
+  return { status: 'needs_review', checks: [], recordIds: [], duplicateOf: null, reason: stoppedReason(stops) };
+}

@@ -1,0 +1,40 @@
+/**
+ * The timeline rule: a model's timeline record belongs to its earliest archived work, by date,
+ * then id, among gallery records. With crashes and retries works arrive in any order, so the rule
+ * is decided against every record of the model each time a work is published.
+ */
+import type { RecordRetirement } from '../ports.ts';
+import type { CanonicalRecord } from '../record.ts';
+import { recordId } from '../ids.ts';
+
+/** What publishing one work writes: its records, and the ingested timeline records it supersedes. */
+export interface PublicationPlan {
+  put: CanonicalRecord[];
+  retire: RecordRetirement[];
+}
+
+/** The gallery id of the work a record shows (its own id for a gallery record). */
+export function galleryIdOf(record: Pick<CanonicalRecord, 'id' | 'kind' | 'sourceUrl' | 'format' | 'model'>): string {
+  return record.kind === 'gallery' ? record.id : recordId({ canonicalSourceUrl: record.sourceUrl, kind: 'gallery', format: record.format, model: record.model });
+}
+
+/**
+ * The records to write for a new gallery record, given every record of its model label: the
+ * gallery record, and when the work is the model's earliest, its timeline record too. An ingested
+ * timeline record of a later work gives way, and its id moves to that work's gallery record, so a
+ * citation of it still finds the work it named. Timeline records of an imported catalog are
+ * editorial and stay.
+ */
+export function planPublication(gallery: CanonicalRecord, ofModel: readonly CanonicalRecord[]): PublicationPlan {
+  const earliest = ofModel.every((other) => other.kind !== 'gallery' || other.id === gallery.id || other.date > gallery.date || (other.date === gallery.date && other.id > gallery.id));
+  if (!earliest) return { put: [gallery], retire: [] };
+  const timelineId = recordId({ canonicalSourceUrl: gallery.sourceUrl, kind: 'timeline', format: gallery.format, model: gallery.model });
+  const retire = ofModel
+    .filter((other) => other.kind === 'timeline' && other.submissionId && other.id !== timelineId)
+    .map((other) => ({
+      id: other.id,
+      movedTo: galleryIdOf(other),
+      reason: `The timeline of ${gallery.model} now starts with an earlier work (${timelineId}); this work stays in the gallery.`,
+    }));
+  return { put: [gallery, { ...gallery, id: timelineId, kind: 'timeline' }], retire };
+}

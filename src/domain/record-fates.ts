@@ -1,0 +1,48 @@
+/**
+ * A published record id never stops answering. A record that gave way to another holding the same
+ * work has moved (its id answers 301 with the current one); a record taken out of the archive is
+ * withdrawn (410, saying why and where the work came from).
+ */
+import type { RecordFate, RecordStore } from './ports.ts';
+
+/** The reason a withdrawal gives when its caller names none. */
+export const DEFAULT_WITHDRAWAL_REASON = 'The record was withdrawn from the archive.';
+
+/** Moves followed at most, so a cycle written by hand can never hang a request. */
+const MAX_HOPS = 8;
+
+/** Where an id stands now: a live record, moved (to the live id at the end of its moves), withdrawn, or never published. */
+export type IdResolution =
+  | { status: 'live'; id: string }
+  | { status: 'moved'; id: string; currentId: string; reason: string }
+  | { status: 'withdrawn'; id: string; fate: Extract<RecordFate, { status: 'withdrawn' }>; movedVia: string[] }
+  | { status: 'unknown'; id: string };
+
+/** Follows an id's moves to the record that holds its work now. */
+export async function resolveRecordId(store: Pick<RecordStore, 'getRecord' | 'recordFate'>, id: string): Promise<IdResolution> {
+  if (await store.getRecord(id)) return { status: 'live', id };
+  let current = id;
+  let firstReason: string | undefined;
+  const via: string[] = [];
+  for (let hop = 0; hop < MAX_HOPS; hop += 1) {
+    const fate = await store.recordFate(current);
+    if (!fate) return { status: 'unknown', id };
+    if (fate.status === 'withdrawn') return { status: 'withdrawn', id, fate, movedVia: via };
+    firstReason ??= fate.reason;
+    via.push(fate.movedTo);
+    current = fate.movedTo;
+    if (await store.getRecord(current)) return { status: 'moved', id, currentId: current, reason: firstReason };
+  }
+  return { status: 'unknown', id };
+}
+
+/** The current ids of a list of ids (a submission's recordIds): moved ids replaced, duplicates and unresolvable ones left out. */
+export async function currentRecordIds(store: Pick<RecordStore, 'getRecord' | 'recordFate'>, ids: readonly string[]): Promise<string[]> {
+  const current: string[] = [];
+  for (const id of ids) {
+    const resolution = await resolveRecordId(store, id);
+    const now = resolution.status === 'live' ? id : resolution.status === 'moved' ? resolution.currentId : undefined;
+    if (now && !current.includes(now)) current.push(now);
+  }
+  return current;
+}
