@@ -1,7 +1,7 @@
 import { SCHEMAS } from '../validation/schemas.ts';
 import submissionSchema from '../../schemas/submission.schema.json' with { type: 'json' };
 import { PROBLEM_TYPES } from '../errors.ts';
-import { CHECK_NAMES } from '../domain/submission.ts';
+import { CHECK_NAMES, CHECK_OUTCOMES, REVIEW_DECISIONS, SUBMISSION_STATUSES } from '../domain/submission.ts';
 import type { JsonObject } from './responses.ts';
 
 /** Names the schemas carry in components, keyed by their $id. */
@@ -64,7 +64,7 @@ const JSON_RPC_RESPONSE: JsonObject = {
 export function components(baseUrl: string): JsonObject {
   const lifted: JsonObject = {};
   return {
-    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An access token created with npm run tokens; scopes ingest and export.' } },
+    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An access token created with npm run tokens; scopes ingest, export and review.' } },
     schemas: {
       Submission: asComponent(submissionSchema, 'Submission', lifted),
       Accepted: {
@@ -74,25 +74,58 @@ export function components(baseUrl: string): JsonObject {
       },
       SubmissionStatus: {
         type: 'object',
-        required: ['submissionId', 'status', 'statusUrl', 'submittedAt', 'updatedAt', 'attempts', 'checks', 'recordIds', 'duplicateOf', 'reason'],
+        required: ['submissionId', 'status', 'statusUrl', 'submittedAt', 'updatedAt', 'attempts', 'checks', 'recordIds', 'duplicateOf', 'reason', 'reviews', 'batchUrl'],
         properties: {
           submissionId: { type: 'string' },
-          status: { type: 'string', enum: ['queued', 'processing', 'published', 'duplicate', 'needs_review'] },
+          status: { type: 'string', enum: [...SUBMISSION_STATUSES], description: 'rejected is reached only by a maintainer\'s review decision.' },
           statusUrl: { type: 'string', format: 'uri' },
           submittedAt: { type: 'string', format: 'date-time' },
           updatedAt: { type: 'string', format: 'date-time' },
           attempts: { type: 'integer', minimum: 0 },
-          checks: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['name', 'outcome', 'detail'],
-              properties: { name: { type: 'string', enum: [...CHECK_NAMES] }, outcome: { type: 'string', enum: ['pass', 'fail', 'error'] }, detail: { type: 'string' } },
-            },
-          },
-          recordIds: { type: 'array', items: { type: 'string' } },
+          checks: { type: 'array', items: { $ref: '#/components/schemas/CheckVerdict' } },
+          recordIds: { type: 'array', items: { type: 'string' }, description: 'The current ids of the records it published: an id that has since moved shows where it went.' },
           duplicateOf: { type: ['string', 'null'] },
           reason: { type: ['string', 'null'] },
+          reviews: { type: 'array', items: { $ref: '#/components/schemas/ReviewDecision' }, description: 'Every maintainer decision, oldest first.' },
+          batchUrl: { type: ['string', 'null'], format: 'uri', description: 'The batch it came in, if any.' },
+          submittedBy: { type: 'string', description: 'The submitting token, in a reviewer\'s list of every token\'s submissions (all=true).' },
+        },
+      },
+      CheckVerdict: {
+        type: 'object',
+        required: ['name', 'outcome', 'detail'],
+        properties: {
+          name: { type: 'string', enum: [...CHECK_NAMES] },
+          outcome: { type: 'string', enum: [...CHECK_OUTCOMES], description: 'pending: runs in a later attempt; skipped: never ran, because a check that needs no fetch had already failed or the previews did not load.' },
+          detail: { type: 'string' },
+          override: { type: 'object', required: ['by', 'note', 'at'], properties: { by: { type: 'string' }, note: { type: 'string' }, at: { type: 'string', format: 'date-time' } }, description: 'A maintainer approved the work although this check did not pass.' },
+        },
+      },
+      ReviewDecision: {
+        type: 'object',
+        required: ['decision', 'by', 'note', 'at', 'from'],
+        properties: { decision: { type: 'string', enum: [...REVIEW_DECISIONS] }, by: { type: 'string' }, note: { type: 'string' }, at: { type: 'string', format: 'date-time' }, from: { type: 'string', enum: ['needs_review'] } },
+      },
+      SubmissionList: {
+        type: 'object',
+        required: ['items', 'nextCursor', 'next'],
+        properties: {
+          items: { type: 'array', items: { $ref: '#/components/schemas/SubmissionStatus' } },
+          nextCursor: { type: ['string', 'null'], description: 'Give it as cursor for the next page; null on the last page.' },
+          next: { type: ['string', 'null'], format: 'uri', description: 'The next page\'s address.' },
+        },
+      },
+      BatchStatus: {
+        type: 'object',
+        required: ['batchId', 'batchUrl', 'submittedAt', 'accepted', 'rejected', 'counts', 'items'],
+        properties: {
+          batchId: { type: 'string' },
+          batchUrl: { type: 'string', format: 'uri' },
+          submittedAt: { type: 'string', format: 'date-time' },
+          accepted: { type: 'integer', description: 'Items accepted as submissions.' },
+          rejected: { type: 'integer', description: 'Items refused by validation (never submissions).' },
+          counts: { type: 'object', additionalProperties: { type: 'integer' }, description: 'How many of its submissions are in each status now.' },
+          items: { type: 'array', items: { type: 'object', required: ['index', 'status'] } },
         },
       },
       Specimen: asComponent(SCHEMAS.record, 'Specimen', lifted),

@@ -79,5 +79,24 @@ export function exampleSubmissionStatus(baseUrl: string): Record<string, unknown
     recordIds: ['svg-gpt-4o-6b1d0c2e'],
     duplicateOf: null,
     reason: null,
+    reviews: [],
+    batchUrl: null,
+  };
+}
+
+/** A submission a maintainer approved although one check failed. */
+export function exampleApprovedStatus(baseUrl: string): Record<string, unknown> {
+  const at = '2026-11-21T10:02:00.000Z';
+  const base = exampleSubmissionStatus(baseUrl);
+  const override = { by: 'lin-reviewer', note: 'A different drawing by the same author; the resemblance is the subject.', at };
+  return {
+    ...base,
+    status: 'queued',
+    attempts: 0,
+    updatedAt: at,
+    recordIds: [],
+    checks: (base.checks as { name: string }[]).map((check) => (check.name === 'duplicates' ? { name: 'duplicates', outcome: 'fail', detail: 'The preview https://raw.githubusercontent.com/demo-owner/pelican/main/preview.png is perceptually similar (blockhash distance 31 of 256) to a preview of svg-gpt-4o-2a7c9e10, but not near enough to be called a copy; a maintainer must decide whether it is the same work.' } : check)),
+    reason: `Approved by ${override.by}: ${override.note}`,
+    reviews: [{ decision: 'approve', ...override, from: 'needs_review' }],
   };
 }

@@ -16,6 +16,8 @@ const PROBLEM_OF_STATUS: Record<number, { type: ProblemType; detail: string; des
   403: { type: 'forbidden', detail: 'This token lacks the ingest scope.', description: 'The token lacks the scope this operation needs, or the browser origin is not allowed.' },
   404: { type: 'not-found', detail: 'No record has the id "svg-none-00000000".', description: 'Nothing is known under this address.' },
   405: { type: 'method-not-allowed', detail: 'POST is not allowed here; this resource is read-only.', description: 'Method not allowed; `Allow` lists the methods this address takes.' },
+  409: { type: 'not-reviewable', detail: 'Only a submission in needs_review can be reviewed; this one is published.', description: 'The submission is not in needs_review.' },
+  410: { type: 'gone', detail: 'The record was withdrawn from the archive.', description: 'The record was withdrawn; the problem says why and where the work came from.' },
   406: { type: 'not-acceptable', detail: 'Accept must allow application/json.', description: 'The `Accept` header excludes every type this address answers with.' },
   413: { type: 'payload-too-large', detail: 'The request body is larger than this endpoint accepts.', description: 'Body over the limit of this address.' },
   415: { type: 'unsupported-media-type', detail: 'Send the body as application/json.', description: 'The body is not `application/json`.' },

@@ -105,7 +105,9 @@ describe('publisher end to end: submissions to published, duplicate or needs_rev
     const earlier = await submitAndSettle(submission({ model: 'Fresh-Model-7', date: '2024-01-15', media: [images.url('/drawing-6.png')] }));
     expect(earlier.status, earlier.reason ?? '').to.equal('published');
     expect(earlier.recordIds).to.have.length(2);
-    expect((await server.get(`/api/v1/specimens/${first.recordIds[1]}`)).status).to.equal(404);
+    const old = await server.get(`/api/v1/specimens/${first.recordIds[1]}`, { redirect: 'manual' });
+    expect(old.status).to.equal(301);
+    expect(old.headers.get('location')).to.equal(`${server.baseUrl}/api/v1/specimens/${first.recordIds[0]}`);
     const timeline = await getJson<{ items: { id: string; model: string }[] }>(server, '/api/v1/timeline?limit=50');
     expect(timeline.body.items.filter((item) => item.model === 'Fresh-Model-7').map((item) => item.id)).to.deep.equal([earlier.recordIds[1]]);
   });

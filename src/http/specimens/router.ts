@@ -7,6 +7,7 @@ import { ProblemError } from '../../errors.ts';
 import { parseRecordParams, parseSearchParams } from '../../validation/read-params.ts';
 import type { RawQuery } from '../../validation/read-params.ts';
 import { jsonRead } from '../read-route.ts';
+import { answerMoved, RecordMoved, throwRetired } from './retired.ts';
 import type { JsonReadOptions } from '../read-route.ts';
 
 /** The address of the next page: the same parameters, the offset replaced by the page's cursor. */
@@ -28,16 +29,22 @@ export function specimensRouter(context: ReadContext, options: JsonReadOptions):
   router.all('/specimens', list('specimens'));
   router.all('/timeline', list('timeline'));
 
-  router.all(
-    '/specimens/:id',
-    jsonRead(options, async (ctx) => {
-      const id = ctx.params.id ?? '';
-      const { lang } = parseRecordParams({ ...(ctx.query as RawQuery), id: RECORD_ID_PATTERN.test(id) ? id : 'x' }, { fromQueryString: true });
-      const record = RECORD_ID_PATTERN.test(id) ? await getSpecimen(context, id, lang) : undefined;
-      if (!record) throw new ProblemError('not-found', `No record has the id "${id.slice(0, 128)}".`);
-      return record;
-    }),
-  );
+  const readRecord = jsonRead(options, async (ctx) => {
+    const id = ctx.params.id ?? '';
+    const { lang } = parseRecordParams({ ...(ctx.query as RawQuery), id: RECORD_ID_PATTERN.test(id) ? id : 'x' }, { fromQueryString: true });
+    const record = RECORD_ID_PATTERN.test(id) ? await getSpecimen(context, id, lang) : undefined;
+    if (!record && RECORD_ID_PATTERN.test(id)) return throwRetired(context.store, id);
+    if (!record) throw new ProblemError('not-found', `No record has the id "${id.slice(0, 128)}".`);
+    return record;
+  });
+  router.all('/specimens/:id', async (ctx, next) => {
+    try {
+      await readRecord(ctx, next);
+    } catch (error) {
+      if (!(error instanceof RecordMoved)) throw error;
+      answerMoved(ctx, error, (id) => `${context.baseUrl}/api/v1/specimens/${id}`, options.maxAgeSeconds);
+    }
+  });
 
   return router;
 }

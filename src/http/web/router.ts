@@ -15,6 +15,8 @@ import { DevelopersPage } from '../../web/pages/developers.tsx';
 import { ListPage } from '../../web/pages/home.tsx';
 import type { Facets } from '../../web/pages/home.tsx';
 import { NotFoundPage } from '../../web/pages/not-found.tsx';
+import type { Withdrawal } from '../../web/pages/not-found.tsx';
+import { answerMoved, RecordMoved, throwRetired } from '../specimens/retired.ts';
 import { RecordPage } from '../../web/pages/record.tsx';
 import { renderDocument } from '../../web/render.ts';
 import type { SiteAddress } from '../../web/site-address.ts';
@@ -62,6 +64,33 @@ function pageParams(ctx: Context, lang: Lang, scope: 'gallery' | 'timeline'): { 
 function offeredYears(facets: Facets, params: SearchParams): string[] {
   const years = Array.from({ length: new Date().getUTCFullYear() - FIRST_YEAR + 1 }, (_, i) => String(FIRST_YEAR + i)).reverse();
   return years.filter((value) => (facets.year[value] ?? 0) > 0 || params.year?.includes(value));
+}
+
+/** Runs a record route; a record that moved answers 301 to its current address instead. */
+async function followMoves(ctx: Context, route: () => Promise<void>, urlOf: (id: string) => string, maxAgeSeconds: number): Promise<void> {
+  try {
+    await route();
+  } catch (error) {
+    if (!(error instanceof RecordMoved)) throw error;
+    answerMoved(ctx, error, urlOf, maxAgeSeconds);
+    ctx.type = 'text/plain; charset=utf-8';
+    ctx.body = `Moved to ${String(ctx.response.get('Location'))}\n`;
+  }
+}
+
+/** The withdrawal a record page shows; throws RecordMoved for a record that moved; undefined when the id was never published. */
+async function retiredPage(store: ReadContext['store'], id: string): Promise<Withdrawal | undefined> {
+  try {
+    await throwRetired(store, id);
+  } catch (error) {
+    if (error instanceof ProblemError && error.type === 'gone') {
+      const extensions = error.options.extensions as { reason: string; sourceUrl: string };
+      return { reason: extensions.reason, sourceUrl: extensions.sourceUrl };
+    }
+    if (error instanceof ProblemError && error.type === 'not-found') return undefined;
+    throw error;
+  }
+  return undefined;
 }
 
 /** The bilingual website: gallery, timeline, record pages and their Markdown twins, developers page, assets. */
@@ -112,22 +141,26 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
         }),
       );
     }
-    router.all(`${prefix}/specimens/:id/`, (ctx) =>
+    const recordPage = (ctx: Context) =>
       page(ctx, async () => {
         const id = ctx.params.id ?? '';
         const record = RECORD_ID_PATTERN.test(id) ? await getSpecimen(context, id, lang) : undefined;
-        if (!record) return { status: 404, html: renderDocument(h(NotFoundPage, { lang, otherLanguagePath: otherLanguage(lang, ctx) }), address(ctx)) };
+        if (!record) {
+          const withdrawn = RECORD_ID_PATTERN.test(id) ? await retiredPage(store, id) : undefined;
+          return { status: withdrawn ? 410 : 404, html: renderDocument(h(NotFoundPage, { lang, otherLanguagePath: otherLanguage(lang, ctx), ...(withdrawn ? { withdrawn } : {}) }), address(ctx)) };
+        }
         return { status: 200, html: renderDocument(h(RecordPage, { record, lang, otherLanguagePath: otherLanguage(lang, ctx), baseUrl: context.baseUrl }), address(ctx)) };
-      }),
-    );
-    router.all(`${prefix}/specimens/:id/index.md`, async (ctx) => {
+      });
+    router.all(`${prefix}/specimens/:id/`, (ctx) => followMoves(ctx, () => recordPage(ctx), (id) => `${context.baseUrl}${prefix}/specimens/${id}/`, options.maxAgeSeconds));
+    router.all(`${prefix}/specimens/:id/index.md`, (ctx) => followMoves(ctx, async () => {
       if (readOnly(ctx) === 'handled') return;
       const id = ctx.params.id ?? '';
       const record = RECORD_ID_PATTERN.test(id) ? await getSpecimen(context, id, lang) : undefined;
+      if (!record && RECORD_ID_PATTERN.test(id)) await throwRetired(store, id);
       if (!record) throw new ProblemError('not-found', `No record has the id "${id.slice(0, 128)}".`);
       const markdown = recordMarkdown(record, lang);
       sendWithEntityTag(ctx, markdown, entityTag(markdown), 'text/markdown; charset=utf-8', options.maxAgeSeconds);
-    });
+    }, (id) => `${context.baseUrl}${prefix}/specimens/${id}/index.md`, options.maxAgeSeconds));
     router.all(`${prefix}/developers/`, (ctx) =>
       page(ctx, async () => ({ status: 200, html: renderDocument(h(DevelopersPage, { lang, baseUrl: context.baseUrl, otherLanguagePath: otherLanguage(lang, ctx) }), address(ctx)) })),
     );

@@ -2,14 +2,28 @@ import type { Lang } from '../../domain/record.ts';
 import { langPrefix, TEXT } from '../i18n.ts';
 import { Layout } from '../layout.tsx';
 
-/** The 404 page, with a way back and a search box. */
-export function NotFoundPage({ lang, otherLanguagePath }: { lang: Lang; otherLanguagePath: string }) {
+/** What a withdrawn record's page says instead of the record: why, and where the work came from. */
+export interface Withdrawal {
+  reason: string;
+  sourceUrl: string;
+}
+
+/** The 404 page, or the 410 page of a withdrawn record, with a way back and a search box. */
+export function NotFoundPage({ lang, otherLanguagePath, withdrawn }: { lang: Lang; otherLanguagePath: string; withdrawn?: Withdrawal }) {
   const text = TEXT[lang];
+  const title = withdrawn ? text.withdrawnTitle : text.notFoundTitle;
   return (
-    <Layout lang={lang} title={text.notFoundTitle} otherLanguagePath={otherLanguagePath} indexable={false}>
+    <Layout lang={lang} title={title} otherLanguagePath={otherLanguagePath} indexable={false}>
       <article class="prose not-found">
-        <h1>{text.notFoundTitle}</h1>
-        <p>{text.notFoundText}</p>
+        <h1>{title}</h1>
+        {withdrawn ? (
+          <p>
+            {withdrawn.reason} {text.withdrawnSource}
+            <a href={withdrawn.sourceUrl} rel="nofollow noopener">{withdrawn.sourceUrl}</a>
+          </p>
+        ) : (
+          <p>{text.notFoundText}</p>
+        )}
         <form class="search" method="get" action={`${langPrefix(lang)}/`} role="search">
           <input type="search" name="q" placeholder={text.searchPlaceholder} aria-label={text.search} />
           <button type="submit">{text.search}</button>
