@@ -1,6 +1,6 @@
 /**
  * Access tokens for ingest and export.
- *   npm run tokens -- create --name NAME --scope ingest[,export]   prints the secret once, alone on the last line
+ *   npm run tokens -- create --name NAME --scope ingest[,export][,review]   prints the secret once, alone on the last line
  *   npm run tokens -- list
  *   npm run tokens -- revoke NAME
  * Works while the server runs, against the same ARCHIVE_DATA_DIR. Secrets are stored as SHA-256 only.
@@ -12,7 +12,7 @@ import { loadConfig } from '../src/config.ts';
 import { TOKEN_SCOPES } from '../src/domain/submission.ts';
 import type { TokenScope } from '../src/domain/submission.ts';
 
-const USAGE = 'usage: npm run tokens -- create --name NAME --scope ingest[,export] | list | revoke NAME';
+const USAGE = 'usage: npm run tokens -- create --name NAME --scope ingest[,export][,review] | list | revoke NAME';
 
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({ allowPositionals: true, options: { name: { type: 'string' }, scope: { type: 'string' } } });

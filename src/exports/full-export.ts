@@ -2,7 +2,7 @@ import { localizeRecord } from '../domain/localize.ts';
 import type { RecordStore, SubmissionQueue } from '../domain/ports.ts';
 import { CATALOG_VERSION } from '../domain/record.ts';
 import type { Lang, StoredRecord } from '../domain/record.ts';
-import type { SubmissionRecord } from '../domain/submission.ts';
+import type { ReviewDecision, SubmissionRecord } from '../domain/submission.ts';
 import { CSV_COLUMNS, csvLine, csvRow } from './csv.ts';
 import type { CsvOptions } from './csv.ts';
 import type { CsvExportOptions } from './public-export.ts';
@@ -19,11 +19,33 @@ export interface SubmissionHistory {
   updatedAt: string;
   attempts: number;
   checks: SubmissionRecord['checks'];
+  /** Every maintainer decision on the submission, oldest first. */
+  reviews: ReviewDecision[];
 }
 
 function history(record: SubmissionRecord | undefined): SubmissionHistory | null {
   if (!record) return null;
-  return { submissionId: record.submissionId, submittedBy: record.tokenName, status: record.status, submittedAt: record.submittedAt, updatedAt: record.updatedAt, attempts: record.attempts, checks: record.checks };
+  return { submissionId: record.submissionId, submittedBy: record.tokenName, status: record.status, submittedAt: record.submittedAt, updatedAt: record.updatedAt, attempts: record.attempts, checks: record.checks, reviews: record.reviews };
+}
+
+/** A review decision as the JSON export lists it after the records, with the submission it was taken on. */
+export interface ExportedDecision extends ReviewDecision {
+  submissionId: string;
+  submittedBy: string;
+  /** The submission's status now (rejected, or published after an approval …). */
+  status: string;
+}
+
+/** Every review decision on any submission (rejections have no record to carry them), newest submission first. */
+async function* reviewDecisions(submissions: SubmissionQueue): AsyncGenerator<ExportedDecision> {
+  let before: { submittedAt: string; submissionId: string } | undefined;
+  for (;;) {
+    const page = await submissions.listSubmissions({ limit: 500, ...(before ? { before } : {}) });
+    for (const record of page) for (const decision of record.reviews) yield { submissionId: record.submissionId, submittedBy: record.tokenName, status: record.status, ...decision };
+    const last = page.at(-1);
+    if (!last || page.length < 500) return;
+    before = { submittedAt: last.submittedAt, submissionId: last.submissionId };
+  }
 }
 
 /** One export item: the canonical bilingual record (lang all) or the localized one, with its submission history. */
@@ -82,6 +104,19 @@ export async function* fullExport(store: RecordStore, submissions: SubmissionQue
       chunk = '';
     }
   }
-  if (format === 'json') chunk += `\n],"total":${total}}\n`;
+  if (format === 'json') {
+    // Every review decision, rejections included (a rejected work has no record to carry its history).
+    chunk += `\n],"total":${total},"decisions":[`;
+    let decisions = 0;
+    for await (const decision of reviewDecisions(submissions)) {
+      chunk += `${decisions === 0 ? '\n' : ',\n'}${JSON.stringify(decision)}`;
+      decisions += 1;
+      if (chunk.length > 65536) {
+        yield chunk;
+        chunk = '';
+      }
+    }
+    chunk += `${decisions ? '\n' : ''}]}\n`;
+  }
   yield chunk;
 }

@@ -1,0 +1,90 @@
+/**
+ * The source table, kept in the store with the records (no code to edit):
+ *   npm run sources -- list
+ *   npm run sources -- add --key KEY --host HOST [--host HOST …] [--alias HOST …] [--media-host HOST …]
+ *                          [--handle-rule REGEX] [--keep-param NAME …] --label-zh TEXT --label-en TEXT
+ *   npm run sources -- remove KEY [--force]
+ * add replaces a source with the same key. The first --host is the canonical one; an --alias
+ * (one of the hosts) is unified to it in source URLs. --handle-rule is a regular expression over
+ * the URL's path whose first group is the account (e.g. '^/@([A-Za-z0-9_]+)/'). remove refuses a
+ * source that published records still name, unless --force. The publisher reads the table for
+ * every submission, so a change applies at once, also while the server runs.
+ */
+import { parseArgs } from 'node:util';
+import { openBackend } from '../src/backend.ts';
+import { loadConfig } from '../src/config.ts';
+import { sourceDefinitionProblems } from '../src/domain/sources.ts';
+import type { SourceDefinition } from '../src/domain/sources.ts';
+
+const USAGE =
+  'usage: npm run sources -- list | add --key KEY --host HOST [--host …] [--alias HOST …] [--media-host HOST …] [--handle-rule REGEX] [--keep-param NAME …] --label-zh TEXT --label-en TEXT | remove KEY [--force]';
+
+function describe(source: SourceDefinition): string {
+  return [
+    `${source.key}\t${source.label.en} / ${source.label.zh}`,
+    `  hosts: ${source.hosts.join(', ')}${source.aliases?.length ? ` (aliases of ${source.hosts[0]}: ${source.aliases.join(', ')})` : ''}`,
+    `  media hosts: ${source.mediaHosts.join(', ') || 'none'}`,
+    ...(source.handlePattern ? [`  handle rule: ${source.handlePattern}`] : []),
+    ...(source.keepParameters?.length ? [`  kept parameters: ${source.keepParameters.join(', ')}`] : []),
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      key: { type: 'string' },
+      host: { type: 'string', multiple: true },
+      alias: { type: 'string', multiple: true },
+      'media-host': { type: 'string', multiple: true },
+      'handle-rule': { type: 'string' },
+      'keep-param': { type: 'string', multiple: true },
+      'label-zh': { type: 'string' },
+      'label-en': { type: 'string' },
+      force: { type: 'boolean' },
+    },
+  });
+  const [command, argument] = positionals;
+  const config = loadConfig();
+  const backend = await openBackend(config, { migrate: true });
+  try {
+    if (command === 'list') {
+      for (const source of await backend.sources.listSources()) console.log(describe(source));
+      return;
+    }
+    if (command === 'add') {
+      const lower = (hosts: string[] | undefined): string[] => (hosts ?? []).map((host) => host.trim().toLowerCase());
+      const definition: SourceDefinition = {
+        key: values.key ?? '',
+        label: { zh: values['label-zh'] ?? '', en: values['label-en'] ?? '' },
+        hosts: lower(values.host),
+        ...(values.alias?.length ? { aliases: lower(values.alias) } : {}),
+        mediaHosts: lower(values['media-host']),
+        ...(values['handle-rule'] ? { handlePattern: values['handle-rule'] } : {}),
+        ...(values['keep-param']?.length ? { keepParameters: values['keep-param'] } : {}),
+      };
+      const problems = sourceDefinitionProblems(definition);
+      const taken = (await backend.sources.listSources()).filter((source) => source.key !== definition.key).flatMap((source) => source.hosts.filter((host) => definition.hosts.includes(host)).map((host) => `${host} belongs to ${source.key}`));
+      if (problems.length || taken.length) throw new Error(`${[...problems.map((problem) => `${problem.field}: ${problem.message}`), ...taken].join('\n')}\n${USAGE}`);
+      const replaced = (await backend.sources.listSources()).some((source) => source.key === definition.key);
+      await backend.sources.putSource(definition);
+      console.log(`${replaced ? 'replaced' : 'added'} source ${definition.key}\n${describe(definition)}`);
+      return;
+    }
+    if (command === 'remove' && argument) {
+      const used = (await backend.search.search({ lang: 'en', filters: { source: [argument] }, order: 'newest', offset: 0, limit: 1 })).total;
+      if (used > 0 && !values.force) throw new Error(`${used} published record${used === 1 ? ' names' : 's name'} the source ${argument}; they keep its key. Remove it anyway with --force.`);
+      if (!(await backend.sources.removeSource(argument))) throw new Error(`no source has the key ${argument}`);
+      console.log(`removed source ${argument}; its hosts are unknown to the publisher from now on`);
+      return;
+    }
+    throw new Error(USAGE);
+  } finally {
+    await backend.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

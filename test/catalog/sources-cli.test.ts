@@ -1,0 +1,49 @@
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { openBackend } from '../../src/backend.ts';
+import { checkSourceIdentity } from '../../src/domain/checks/source-identity.ts';
+import { SourceTable } from '../../src/domain/sources.ts';
+import { makeRecord, makeSubmission } from '../helpers/factories.ts';
+import { temporaryDataDir } from '../helpers/server.ts';
+
+const run = promisify(execFile);
+
+describe('npm run sources', function () {
+  this.timeout(30_000);
+
+  it('adds a source the publisher then knows, lists it, and removes it only with --force while records name it', async () => {
+    const dataDir = temporaryDataDir();
+    const env = { ...process.env, ARCHIVE_DATA_DIR: dataDir };
+    const sources = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'scripts/sources.ts', ...args], { env });
+    const open = () => openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: false });
+    try {
+      expect((await sources('list')).stdout).to.include('x\tX (Twitter) / X（推特）').and.include('media hosts: pbs.twimg.com');
+      const added = await sources('add', '--key', 'mastodon', '--host', 'mastodon.social', '--host', 'mastodon.online', '--alias', 'mastodon.online', '--media-host', 'files.mastodon.social', '--handle-rule', '^/@([A-Za-z0-9_]+)/', '--label-zh', '长毛象', '--label-en', 'Mastodon');
+      expect(added.stdout).to.match(/added source mastodon/);
+      let backend = await open();
+      const table = new SourceTable(await backend.sources.listSources());
+      const identity = checkSourceIdentity(makeSubmission({ sourceUrl: 'https://mastodon.online/@Demo/111?utm_source=x', author: '@demo' }), table);
+      expect(identity).to.deep.include({ source: 'mastodon', canonicalUrl: 'https://mastodon.social/@Demo/111', handle: 'Demo' });
+      expect(identity.verdict.outcome).to.equal('pass');
+      await backend.store.putRecords([makeRecord({ source: 'mastodon', sourceUrl: 'https://mastodon.social/@demo/222' })]);
+      await backend.close();
+
+      let failure: { stderr?: string } = {};
+      await sources('add', '--key', 'Bad Key', '--host', 'www.example.org', '--handle-rule', '(unclosed', '--label-en', 'X').catch((error: { stderr?: string }) => (failure = error));
+      expect(failure.stderr).to.match(/key: /).and.match(/label\.zh: must not be blank/).and.match(/hosts: "www\.example\.org"/).and.match(/handlePattern: is not a regular expression/);
+      await sources('add', '--key', 'copycat', '--host', 'mastodon.social', '--label-zh', '仿', '--label-en', 'Copycat').catch((error: { stderr?: string }) => (failure = error));
+      expect(failure.stderr).to.match(/mastodon\.social belongs to mastodon/);
+      await sources('remove', 'mastodon').catch((error: { stderr?: string }) => (failure = error));
+      expect(failure.stderr).to.match(/1 published record names the source mastodon/);
+      expect((await sources('remove', 'mastodon', '--force')).stdout).to.match(/removed source mastodon/);
+      backend = await open();
+      expect((await backend.sources.listSources()).map((source) => source.key)).not.to.include('mastodon');
+      await backend.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
