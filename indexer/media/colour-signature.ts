@@ -36,7 +36,7 @@ export const LOW_DETAIL_MIN_BLOCKS = 70;
 export const SIGNATURE_DUPLICATE_MAX_DISTANCE = 9;
 
 /** Signature distance at or below which two low-detail previews may be the same work (a person decides). */
-export const SIGNATURE_AMBIGUOUS_MAX_DISTANCE = 14;
+export const SIGNATURE_AMBIGUOUS_MAX_DISTANCE = 12;
 
 /** Largest difference of log2(width / height) of two content boxes that can still be the same work. */
 export const ASPECT_MAX_DIFFERENCE = 0.15;

@@ -5,7 +5,7 @@ import type { TokenScope } from '../../src/domain/submission.ts';
 import { makeSubmission } from '../helpers/factories.ts';
 import { startTestServer } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
-import { candidateSubmission, liesWithin, validSubmission } from './submission-arbitraries.ts';
+import { candidateSubmission, liesWithin, refusedAfterSchema, validSubmission } from './submission-arbitraries.ts';
 import type { CandidateSubmission } from './submission-arbitraries.ts';
 import { expectNoServerError, expectProblem, fuzzParameters, namedInputs, runsFor, timeoutFor } from './support.ts';
 
@@ -28,7 +28,7 @@ interface BatchAnswer {
   items: { index: number; status: string; submissionId?: string; statusUrl?: string; errors?: { field: string }[] }[];
 }
 
-const STATUS_KEYS = ['submissionId', 'status', 'statusUrl', 'submittedAt', 'updatedAt', 'attempts', 'checks', 'recordIds', 'duplicateOf', 'reason'];
+const STATUS_KEYS = ['submissionId', 'status', 'statusUrl', 'submittedAt', 'updatedAt', 'attempts', 'checks', 'recordIds', 'duplicateOf', 'reason', 'reviews', 'batchUrl'];
 
 describe('fuzz: ingest routes against schemas/submission.schema.json', function () {
   this.timeout(60_000);
@@ -147,11 +147,11 @@ describe('fuzz: ingest routes against schemas/submission.schema.json', function 
         ),
       },
     );
-    type RawBody = { bytes: Uint8Array<ArrayBuffer>; kind: 'submission' | 'not-json' | 'not-an-object' | 'too-large' };
+    type RawBody = { bytes: Uint8Array<ArrayBuffer>; kind: 'submission' | 'refused-submission' | 'not-json' | 'not-an-object' | 'too-large' };
     const encoder = new TextEncoder();
     const raw = (text: string, kind: RawBody['kind']): RawBody => ({ bytes: encoder.encode(text), kind });
     const body = fc.oneof(
-      { weight: 3, arbitrary: validSubmission().map((submission) => raw(JSON.stringify(submission), 'submission')) },
+      { weight: 3, arbitrary: validSubmission().map((submission) => raw(JSON.stringify(submission), refusedAfterSchema(submission).length ? 'refused-submission' : 'submission')) },
       { weight: 2, arbitrary: fc.constantFrom('', '{', '{"sourceUrl":', '{"a":1,}', 'NaN', "{'a':1}", '\ufeff{}', '{"a":1}{"b":2}', 'undefined', '[1,]').map((text) => raw(text, 'not-json')) },
       { weight: 1, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 64 }).filter((bytes) => !parsesAsJson(bytes)).map((bytes): RawBody => ({ bytes, kind: 'not-json' })) },
       { weight: 2, arbitrary: fc.oneof(fc.constantFrom('[]', '"text"', '1', 'null', 'true', '[{}]', `${'['.repeat(3000)}${']'.repeat(3000)}`), fc.json().filter((text) => !text.startsWith('{'))).map((text) => raw(text, 'not-an-object')) },
@@ -180,6 +180,7 @@ describe('fuzz: ingest routes against schemas/submission.schema.json', function 
           return;
         }
         expect(response.status, what).to.equal(payload.kind === 'too-large' ? 413 : 400);
+        if (payload.kind === 'refused-submission') return;
         const problem = await expectProblem(response, what);
         if (payload.kind === 'not-an-object') expect(namedInputs(problem), `${what}: the whole body is the bad field`).to.include('');
       }),

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import submissionSchema from '../../schemas/submission.schema.json' with { type: 'json' };
-import { SOURCES } from '../../src/domain/sources.ts';
+import { BUILT_IN_SOURCE_TABLE, SOURCES, UNKNOWN_SOURCE } from '../../src/domain/sources.ts';
 
 const fields = submissionSchema.properties;
 const bilingual = submissionSchema.$defs.bilingual.properties;
@@ -147,9 +147,19 @@ export function invalidSubmission(): fc.Arbitrary<CandidateSubmission> {
   );
 }
 
+/**
+ * The fields a body valid by the schema must still be refused for: an http:// source URL whose
+ * host is no known source (a known source's is made https instead).
+ */
+export function refusedAfterSchema(body: SubmissionBody): string[] {
+  const sourceUrl = (body as { sourceUrl?: unknown }).sourceUrl;
+  if (typeof sourceUrl !== 'string' || !sourceUrl.startsWith('http://')) return [];
+  return BUILT_IN_SOURCE_TABLE.keyForHost(new URL(sourceUrl).hostname) === UNKNOWN_SOURCE ? ['sourceUrl'] : [];
+}
+
 /** Valid and broken submissions, about half each. */
 export function candidateSubmission(): fc.Arbitrary<CandidateSubmission> {
-  return fc.oneof(validSubmission().map((body): CandidateSubmission => ({ body, mustName: [] })), invalidSubmission());
+  return fc.oneof(validSubmission().map((body): CandidateSubmission => ({ body, mustName: refusedAfterSchema(body) })), invalidSubmission());
 }
 
 /** True when a reported field path is one of the broken fields or lies inside one. */

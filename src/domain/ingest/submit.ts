@@ -52,9 +52,16 @@ export function secureSourceUrl(submission: Submission, sources: SourceTable, fi
   return { ok: true, submission: { ...submission, sourceUrl: url.href } };
 }
 
+/** The items after the rules the schema cannot state (http source URLs), and every problem when none is left to accept. */
+export function prepareItems(items: readonly CheckedItem[], sources: SourceTable, batch: boolean): { checked: CheckedItem[]; invalid?: FieldProblem[] } {
+  const checked = items.map((item, index): CheckedItem => (item.ok ? secureSourceUrl(item.submission, sources, batch ? `submissions[${index}].sourceUrl` : 'sourceUrl') : item));
+  if (checked.some((item) => item.ok)) return { checked };
+  return { checked, invalid: checked.flatMap((item) => (item.ok ? [] : item.errors)) };
+}
+
 /** Accepts the valid items of a request for a token, honouring its Idempotency-Key and daily quota. */
 export async function submit(ports: { submissions: SubmissionQueue; sources: SourceTable }, request: SubmitRequest): Promise<SubmitResult> {
-  const checked = request.items.map((item, index): CheckedItem => (item.ok ? secureSourceUrl(item.submission, ports.sources, request.batch ? `submissions[${index}].sourceUrl` : 'sourceUrl') : item));
+  const { checked } = prepareItems(request.items, ports.sources, request.batch);
   const valid = checked.flatMap((item, index) => (item.ok ? [{ index, submission: item.submission }] : []));
   const refused = checked.flatMap((item, index) => (item.ok ? [] : [{ index, errors: item.errors }]));
   if (valid.length === 0) return { kind: 'invalid', errors: refused.flatMap((item) => item.errors) };

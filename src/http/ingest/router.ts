@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { createHash } from 'node:crypto';
 import { listSubmissions, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from '../../domain/ingest/list.ts';
 import { review, REVIEW_NOTE_MAX_LENGTH } from '../../domain/ingest/review.ts';
-import { submit } from '../../domain/ingest/submit.ts';
+import { prepareItems, submit } from '../../domain/ingest/submit.ts';
 import type { CheckedItem, SubmitResult } from '../../domain/ingest/submit.ts';
 import type { RecordStore, SourceStore, SubmissionQueue, TokenStore } from '../../domain/ports.ts';
 import { currentRecordIds } from '../../domain/record-fates.ts';
@@ -96,8 +96,11 @@ function throwUnlessAccepted(result: SubmitResult, deps: IngestDependencies): as
 
 /** Runs the submit command for the checked items of a request and sends its 202 (first or replayed). */
 async function accept(ctx: Context, deps: IngestDependencies, token: TokenRecord, items: CheckedItem[], raw: Buffer, batch: boolean): Promise<void> {
-  const key = idempotencyKey(ctx);
   const sources = new SourceTable(await deps.sources.listSources());
+  // A body with nothing to accept is refused before the headers are looked at, as the schema's problems are.
+  const { invalid } = prepareItems(items, sources, batch);
+  if (invalid) throw invalidBody(invalid);
+  const key = idempotencyKey(ctx);
   const result = await submit(
     { submissions: deps.submissions, sources },
     {
