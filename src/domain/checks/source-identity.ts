@@ -26,12 +26,13 @@ export function checkSourceIdentity(submission: Submission, sources: SourceTable
   } catch {
     return fail(`sourceUrl does not parse as a URL: ${submission.sourceUrl}`);
   }
-  if (parsed.protocol !== 'https:') return fail(`sourceUrl must use https (got ${parsed.protocol.replace(':', '')}); submit the https address of the source.`);
   if (parsed.username || parsed.password) return fail('sourceUrl must not carry credentials.');
   const canonical = sources.canonicalUrl(submission.sourceUrl);
   if (!canonical) return fail(`sourceUrl cannot be made canonical: ${submission.sourceUrl}`);
   const canonicalParsed = new URL(canonical);
   const source = sources.keyForHost(canonicalParsed.hostname);
+  // Submissions queued before http addresses were refused or made https at acceptance: a maintainer may still approve them as https.
+  if (parsed.protocol !== 'https:') return { ...fail(`sourceUrl must use https (got ${parsed.protocol.replace(':', '')}); submit the https address of the source.`), canonicalUrl: canonical, source };
   if (source === UNKNOWN_SOURCE) {
     const known = sources.definitions.filter((entry) => entry.hosts.length).map((entry) => entry.hosts[0]);
     return { ...fail(`The host ${canonicalParsed.hostname} is not a known source (known: ${known.join(', ')}). A maintainer can add it with npm run sources -- add.`), canonicalUrl: canonical, source: UNKNOWN_SOURCE };

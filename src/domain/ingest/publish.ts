@@ -53,7 +53,8 @@ export type PublishResult =
 const settled = (outcome: SubmissionOutcome): PublishResult => ({ kind: 'settled', outcome });
 
 function needsReview(checks: CheckVerdict[], prefix = ''): SubmissionOutcome {
-  const reason = checks.filter((check) => check.outcome !== 'pass').map((check) => `${check.name}: ${check.detail}`).join(' ');
+  // The checks that found something; skipped and pending ones only say why they did not run.
+  const reason = checks.filter((check) => check.outcome === 'fail' || check.outcome === 'error').map((check) => `${check.name}: ${check.detail}`).join(' ');
   return { status: 'needs_review', checks, recordIds: [], duplicateOf: null, reason: `${prefix}${reason}` };
 }
 
