@@ -52,9 +52,17 @@ export function readApiPaths(doc: DocContext): JsonObject {
         responses: {
           200: jsonResponse('The record in the asked language.', { $ref: '#/components/schemas/Specimen' }, exampleRecord(doc.baseUrl), CACHE_HEADERS),
           304: NOT_MODIFIED,
+          301: {
+            description: 'The record moved: its work is now held by another record (a timeline record that gave way to an earlier work of its model). `Location` and `Link: <…>; rel="canonical"` name the current address, the query kept.',
+            headers: {
+              Location: { description: 'The current address.', schema: { type: 'string', format: 'uri' }, example: `${doc.baseUrl}/api/v1/specimens/${EXAMPLE_RECORD.id}?lang=en` },
+              Link: { description: 'The same address as rel="canonical".', schema: { type: 'string' }, example: `<${doc.baseUrl}/api/v1/specimens/${EXAMPLE_RECORD.id}?lang=en>; rel="canonical"` },
+            },
+          },
           400: problem(doc, 400, recordPath, { detail: 'Invalid parameters: lang.', errors: [{ parameter: 'lang', message: 'must be one of: zh, en' }] }),
           404: problem(doc, 404, recordPath),
           405: problem(doc, 405, recordPath),
+          410: problem(doc, 410, recordPath, { detail: 'The author asked for the work to be taken down. It was withdrawn on 2026-11-22; the work was published at https://github.com/demo-owner/pelican.' }),
         },
       }),
     },
