@@ -11,9 +11,8 @@
  */
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
-import { openBackend } from '../src/backend.ts';
 import type { Backend } from '../src/backend.ts';
-import { loadConfig } from '../src/config.ts';
+import { runCommand } from './command.ts';
 import { listSubmissions } from '../src/domain/ingest/list.ts';
 import { review } from '../src/domain/ingest/review.ts';
 import { currentRecordIds } from '../src/domain/record-fates.ts';
@@ -45,60 +44,51 @@ async function waitForOutcome(backend: Backend, submissionId: string, seconds: n
   }
 }
 
-async function main(): Promise<void> {
+async function main(backend: Backend): Promise<void> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
     options: { note: { type: 'string' }, by: { type: 'string' }, wait: { type: 'string' }, status: { type: 'string' }, limit: { type: 'string' } },
   });
   const [command, id] = positionals;
-  const config = loadConfig();
-  const backend = await openBackend(config, { migrate: true });
-  try {
-    if (command === 'list') {
-      const status = (values.status ?? 'needs_review') as SubmissionStatus;
-      if (!SUBMISSION_STATUSES.includes(status)) throw new Error(`--status must be one of ${SUBMISSION_STATUSES.join(', ')}\n${USAGE}`);
-      const limit = Number(values.limit ?? 20);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new Error(`--limit must be 1 to 100\n${USAGE}`);
-      const page = await listSubmissions(backend, { status, limit });
-      if (page.kind !== 'page') throw new Error('unexpected cursor');
-      if (page.items.length === 0) console.log(`no submissions in ${status}`);
-      for (const record of page.items) console.log(`${describe(record, await currentRecordIds(backend.store, record.recordIds))}\n`);
-      return;
-    }
-    if (command === 'show' && id) {
-      const record = await backend.submissions.getSubmission(id);
-      if (!record) throw new Error(`no submission has the id ${id}`);
-      console.log(describe(record, await currentRecordIds(backend.store, record.recordIds)));
-      return;
-    }
-    if ((command === 'approve' || command === 'reject') && id) {
-      const reviewer = values.by ?? `shell:${userInfo().username}`;
-      const result = await review(backend, { submissionId: id, decision: command, note: values.note ?? '', reviewer, now: new Date() });
-      if (result.kind === 'invalid') throw new Error(`--note: ${result.message}\n${USAGE}`);
-      if (result.kind === 'not-found') throw new Error(`no submission has the id ${id}`);
-      if (result.kind === 'not-reviewable') throw new Error(`${id} is ${result.status}; only a submission in needs_review can be reviewed`);
-      if (command === 'reject') {
-        console.log(`rejected ${id} (by ${reviewer})`);
-        return;
-      }
-      console.log(`approved ${id} (by ${reviewer}); queued for the publisher`);
-      const seconds = Number(values.wait ?? 30);
-      const outcome = seconds > 0 ? await waitForOutcome(backend, id, seconds) : undefined;
-      if (!outcome) {
-        console.log('not published yet: the publisher of the running server (npm start) or npm run indexer publishes it; follow it with npm run review -- show ' + id);
-        return;
-      }
-      console.log(describe(outcome, await currentRecordIds(backend.store, outcome.recordIds)));
-      if (outcome.status !== 'published') process.exitCode = 1;
-      return;
-    }
-    throw new Error(USAGE);
-  } finally {
-    await backend.close();
+  if (command === 'list') {
+    const status = (values.status ?? 'needs_review') as SubmissionStatus;
+    if (!SUBMISSION_STATUSES.includes(status)) throw new Error(`--status must be one of ${SUBMISSION_STATUSES.join(', ')}\n${USAGE}`);
+    const limit = Number(values.limit ?? 20);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new Error(`--limit must be 1 to 100\n${USAGE}`);
+    const page = await listSubmissions(backend, { status, limit });
+    if (page.kind !== 'page') throw new Error('unexpected cursor');
+    if (page.items.length === 0) console.log(`no submissions in ${status}`);
+    for (const record of page.items) console.log(`${describe(record, await currentRecordIds(backend.store, record.recordIds))}\n`);
+    return;
   }
+  if (command === 'show' && id) {
+    const record = await backend.submissions.getSubmission(id);
+    if (!record) throw new Error(`no submission has the id ${id}`);
+    console.log(describe(record, await currentRecordIds(backend.store, record.recordIds)));
+    return;
+  }
+  if ((command === 'approve' || command === 'reject') && id) {
+    const reviewer = values.by ?? `shell:${userInfo().username}`;
+    const result = await review(backend, { submissionId: id, decision: command, note: values.note ?? '', reviewer, now: new Date() });
+    if (result.kind === 'invalid') throw new Error(`--note: ${result.message}\n${USAGE}`);
+    if (result.kind === 'not-found') throw new Error(`no submission has the id ${id}`);
+    if (result.kind === 'not-reviewable') throw new Error(`${id} is ${result.status}; only a submission in needs_review can be reviewed`);
+    if (command === 'reject') {
+      console.log(`rejected ${id} (by ${reviewer})`);
+      return;
+    }
+    console.log(`approved ${id} (by ${reviewer}); queued for the publisher`);
+    const seconds = Number(values.wait ?? 30);
+    const outcome = seconds > 0 ? await waitForOutcome(backend, id, seconds) : undefined;
+    if (!outcome) {
+      console.log('not published yet: the publisher of the running server (npm start) or npm run indexer publishes it; follow it with npm run review -- show ' + id);
+      return;
+    }
+    console.log(describe(outcome, await currentRecordIds(backend.store, outcome.recordIds)));
+    if (outcome.status !== 'published') process.exitCode = 1;
+    return;
+  }
+  throw new Error(USAGE);
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runCommand(main);

@@ -11,8 +11,8 @@
  * every submission, so a change applies at once, also while the server runs.
  */
 import { parseArgs } from 'node:util';
-import { openBackend } from '../src/backend.ts';
-import { loadConfig } from '../src/config.ts';
+import type { Backend } from '../src/backend.ts';
+import { runCommand } from './command.ts';
 import { sourceDefinitionProblems } from '../src/domain/sources.ts';
 import type { SourceDefinition } from '../src/domain/sources.ts';
 
@@ -29,7 +29,7 @@ function describe(source: SourceDefinition): string {
   ].join('\n');
 }
 
-async function main(): Promise<void> {
+async function main(backend: Backend): Promise<void> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
     options: {
@@ -45,46 +45,37 @@ async function main(): Promise<void> {
     },
   });
   const [command, argument] = positionals;
-  const config = loadConfig();
-  const backend = await openBackend(config, { migrate: true });
-  try {
-    if (command === 'list') {
-      for (const source of await backend.sources.listSources()) console.log(describe(source));
-      return;
-    }
-    if (command === 'add') {
-      const lower = (hosts: string[] | undefined): string[] => (hosts ?? []).map((host) => host.trim().toLowerCase());
-      const definition: SourceDefinition = {
-        key: values.key ?? '',
-        label: { zh: values['label-zh'] ?? '', en: values['label-en'] ?? '' },
-        hosts: lower(values.host),
-        ...(values.alias?.length ? { aliases: lower(values.alias) } : {}),
-        mediaHosts: lower(values['media-host']),
-        ...(values['handle-rule'] ? { handlePattern: values['handle-rule'] } : {}),
-        ...(values['keep-param']?.length ? { keepParameters: values['keep-param'] } : {}),
-      };
-      const problems = sourceDefinitionProblems(definition);
-      const taken = (await backend.sources.listSources()).filter((source) => source.key !== definition.key).flatMap((source) => source.hosts.filter((host) => definition.hosts.includes(host)).map((host) => `${host} belongs to ${source.key}`));
-      if (problems.length || taken.length) throw new Error(`${[...problems.map((problem) => `${problem.field}: ${problem.message}`), ...taken].join('\n')}\n${USAGE}`);
-      const replaced = (await backend.sources.listSources()).some((source) => source.key === definition.key);
-      await backend.sources.putSource(definition);
-      console.log(`${replaced ? 'replaced' : 'added'} source ${definition.key}\n${describe(definition)}`);
-      return;
-    }
-    if (command === 'remove' && argument) {
-      const used = (await backend.search.search({ lang: 'en', filters: { source: [argument] }, order: 'newest', offset: 0, limit: 1 })).total;
-      if (used > 0 && !values.force) throw new Error(`${used} published record${used === 1 ? ' names' : 's name'} the source ${argument}; they keep its key. Remove it anyway with --force.`);
-      if (!(await backend.sources.removeSource(argument))) throw new Error(`no source has the key ${argument}`);
-      console.log(`removed source ${argument}; its hosts are unknown to the publisher from now on`);
-      return;
-    }
-    throw new Error(USAGE);
-  } finally {
-    await backend.close();
+  if (command === 'list') {
+    for (const source of await backend.sources.listSources()) console.log(describe(source));
+    return;
   }
+  if (command === 'add') {
+    const lower = (hosts: string[] | undefined): string[] => (hosts ?? []).map((host) => host.trim().toLowerCase());
+    const definition: SourceDefinition = {
+      key: values.key ?? '',
+      label: { zh: values['label-zh'] ?? '', en: values['label-en'] ?? '' },
+      hosts: lower(values.host),
+      ...(values.alias?.length ? { aliases: lower(values.alias) } : {}),
+      mediaHosts: lower(values['media-host']),
+      ...(values['handle-rule'] ? { handlePattern: values['handle-rule'] } : {}),
+      ...(values['keep-param']?.length ? { keepParameters: values['keep-param'] } : {}),
+    };
+    const problems = sourceDefinitionProblems(definition);
+    const taken = (await backend.sources.listSources()).filter((source) => source.key !== definition.key).flatMap((source) => source.hosts.filter((host) => definition.hosts.includes(host)).map((host) => `${host} belongs to ${source.key}`));
+    if (problems.length || taken.length) throw new Error(`${[...problems.map((problem) => `${problem.field}: ${problem.message}`), ...taken].join('\n')}\n${USAGE}`);
+    const replaced = (await backend.sources.listSources()).some((source) => source.key === definition.key);
+    await backend.sources.putSource(definition);
+    console.log(`${replaced ? 'replaced' : 'added'} source ${definition.key}\n${describe(definition)}`);
+    return;
+  }
+  if (command === 'remove' && argument) {
+    const used = (await backend.search.search({ lang: 'en', filters: { source: [argument] }, order: 'newest', offset: 0, limit: 1 })).total;
+    if (used > 0 && !values.force) throw new Error(`${used} published record${used === 1 ? ' names' : 's name'} the source ${argument}; they keep its key. Remove it anyway with --force.`);
+    if (!(await backend.sources.removeSource(argument))) throw new Error(`no source has the key ${argument}`);
+    console.log(`removed source ${argument}; its hosts are unknown to the publisher from now on`);
+    return;
+  }
+  throw new Error(USAGE);
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runCommand(main);

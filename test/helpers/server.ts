@@ -10,6 +10,8 @@ import { HttpMetrics } from '../../src/metrics/archive-metrics.ts';
 import type { AppConfig } from '../../src/http/app.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { CanonicalRecord } from '../../src/domain/record.ts';
+import { FINAL_STATUSES } from '../../src/domain/submission.ts';
+import type { SubmissionStatus } from '../../src/domain/submission.ts';
 import { loadDemoIfEmpty } from '../../src/demo/seed.ts';
 import { Publisher } from '../../indexer/publisher.ts';
 import { startSearchSync } from '../../indexer/search-sync.ts';
@@ -113,4 +115,18 @@ export async function getJson<T = Record<string, unknown>>(server: TestServer, p
   const response = await server.get(path, init);
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+/**
+ * Polls GET /api/v1/ingest/{submissionId} with a token until `done` holds for the status (by
+ * default: a final status), and returns that status; fails after 20 seconds.
+ */
+export async function waitForSubmission<T extends { status: string }>(server: TestServer, submissionId: string, secret: string, done: (status: T) => boolean = (status) => FINAL_STATUSES.includes(status.status as SubmissionStatus)): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const { body } = await getJson<T>(server, `/api/v1/ingest/${submissionId}`, { headers: { Authorization: `Bearer ${secret}` } });
+    if (done(body)) return body;
+    if (Date.now() > deadline) throw new Error(`submission ${submissionId} is still ${body.status}: ${JSON.stringify(body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }

@@ -2,9 +2,8 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { generateSecret, secretSha256 } from '../../src/auth/secrets.ts';
-import { FINAL_STATUSES } from '../../src/domain/submission.ts';
 import type { TokenScope } from '../../src/domain/submission.ts';
-import { getJson, startTestServer } from '../helpers/server.ts';
+import { getJson, startTestServer, waitForSubmission } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { ImageServer, lineDrawingPng } from '../helpers/image-server.ts';
 
@@ -64,15 +63,7 @@ describe('ingest: the maintainer\'s loop (listing, batches, review over HTTP and
     expect(response.status).to.equal(202);
     return ((await response.json()) as { submissionId: string }).submissionId;
   }
-  async function settled(submissionId: string, token = 'bot'): Promise<Status> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const { body } = await getJson<Status>(server, `/api/v1/ingest/${submissionId}`, as(token));
-      if (FINAL_STATUSES.includes(body.status as never)) return body;
-      if (Date.now() > deadline) throw new Error(`still ${body.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
+  const settled = (submissionId: string, token = 'bot'): Promise<Status> => waitForSubmission<Status>(server, submissionId, secrets[token] ?? '');
   const review = (submissionId: string, body: unknown, token = 'lin') => server.get(`/api/v1/ingest/${submissionId}/review`, as(token, { method: 'POST', body: JSON.stringify(body) }));
 
   let unknownSource: string;

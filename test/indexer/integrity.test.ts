@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import sharp from 'sharp';
 import { generateSecret, secretSha256 } from '../../src/auth/secrets.ts';
-import { FINAL_STATUSES } from '../../src/domain/submission.ts';
 import type { SubmissionStatus } from '../../src/domain/submission.ts';
-import { getJson, startTestServer } from '../helpers/server.ts';
+import { getJson, startTestServer, waitForSubmission } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { ImageServer, lineDrawingPng } from '../helpers/image-server.ts';
 import { flatShapes } from './media/fixtures/flat-shapes.ts';
@@ -80,16 +79,8 @@ describe('publisher: integrity of ids and verdicts without waiting', function ()
     return ((await response.json()) as { submissionId: string }).submissionId;
   }
 
-  async function until(submissionId: string, done: (status: Status) => boolean): Promise<Status> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const { body } = await getJson<Status>(server, `/api/v1/ingest/${submissionId}`, { headers: auth });
-      if (done(body)) return body;
-      if (Date.now() > deadline) throw new Error(`still ${body.status}: ${JSON.stringify(body.checks)}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-  const settled = (submissionId: string): Promise<Status> => until(submissionId, (status) => FINAL_STATUSES.includes(status.status));
+  const until = (submissionId: string, done: (status: Status) => boolean): Promise<Status> => waitForSubmission<Status>(server, submissionId, secret, done);
+  const settled = (submissionId: string): Promise<Status> => waitForSubmission<Status>(server, submissionId, secret);
   const check = (status: Status, name: string) => status.checks.find((entry) => entry.name === name);
   const foreignRequests = (): number => [...foreign.hits.values()].reduce((sum, hits) => sum + hits, 0);
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import sharp from 'sharp';
 import { generateSecret, secretSha256 } from '../../src/auth/secrets.ts';
-import { getJson, startTestServer } from '../helpers/server.ts';
+import { getJson, startTestServer, waitForSubmission } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { claimedSizePng, ImageServer, lineDrawingPng, lineDrawingSvg } from '../helpers/image-server.ts';
 
@@ -57,14 +57,8 @@ describe('publisher end to end: submissions to published, duplicate or needs_rev
   async function submitAndSettle(body: Record<string, unknown>): Promise<Status> {
     const response = await server.get('/api/v1/ingest', { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${secret}` } });
     expect(response.status).to.equal(202);
-    const { statusUrl } = (await response.json()) as { statusUrl: string };
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const { body: status } = await getJson<Status>(server, new URL(statusUrl).pathname, { headers: { Authorization: `Bearer ${secret}` } });
-      if (['published', 'duplicate', 'needs_review'].includes(status.status)) return status;
-      if (Date.now() > deadline) throw new Error(`still ${status.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const { submissionId } = (await response.json()) as { submissionId: string };
+    return waitForSubmission<Status>(server, submissionId, secret);
   }
 
   const check = (status: Status, name: string) => status.checks.find((entry) => entry.name === name);

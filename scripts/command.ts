@@ -1,0 +1,25 @@
+/** What the maintenance scripts share: the backend the configuration names, opened for one command and closed after it. */
+import { openBackend } from '../src/backend.ts';
+import type { Backend } from '../src/backend.ts';
+import { loadConfig } from '../src/config.ts';
+import type { Config } from '../src/config.ts';
+
+/**
+ * Runs a script's command over the backend (creating or upgrading the schema, as the server's
+ * primary does), closes it, and on failure prints the error's message alone and exits 1.
+ */
+export function runCommand(command: (backend: Backend, config: Config) => Promise<void>): void {
+  const run = async (): Promise<void> => {
+    const config = loadConfig();
+    const backend = await openBackend(config, { migrate: true });
+    try {
+      await command(backend, config);
+    } finally {
+      await backend.close();
+    }
+  };
+  run().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}
