@@ -79,6 +79,18 @@ describe('embedded search text handling', () => {
     expect(vocabulary.candidates('zz8', 1)).to.deep.equal([]);
   });
 
+  it('tells a term absent from the index only while it knows every term for certain', () => {
+    const vocabulary = new Vocabulary([{ term: 'pelican', documents: 10 }], () => true);
+    expect(vocabulary.holds('pelican')).to.equal(true);
+    expect(vocabulary.holds('pelicam')).to.equal(false);
+    vocabulary.add(['pelicam']);
+    expect(vocabulary.holds('pelicam')).to.equal(true);
+    // Terms of a row split by JavaScript where unicode61 might split otherwise: absence is no longer known.
+    vocabulary.add(['ωmega'], false);
+    expect(vocabulary.holds('ωmega')).to.equal(true);
+    expect(vocabulary.holds('zebra')).to.equal(undefined);
+  });
+
   it('orders sort keys by date descending, and ids of one day between their neighbours', () => {
     const day = dayNumber('2025-01-01');
     expect(dayBase(dayNumber('2025-01-02'))).to.be.below(dayBase(day));

@@ -23,8 +23,11 @@ export function facetToken(name: TokenField, value: string): string {
   return `${name}0${value.toLowerCase().replace(/[^a-z0-9]/g, '')}`;
 }
 
+/** Every field written as facet tokens. */
+export const TOKEN_FIELDS: readonly TokenField[] = ['kind', 'format', 'source', 'year', 'model', 'author', 'updated'];
+
 /** Whether an index term is a facet token rather than a word of record text. */
-export const FACET_TOKEN = /^(kind|format|source|year|model|author|updated)0/;
+export const FACET_TOKEN = new RegExp(`^(${TOKEN_FIELDS.join('|')})0`);
 
 /** The `facets` column of a record. */
 export function facetsText(record: CanonicalRecord): string {

@@ -13,6 +13,7 @@ import { countFacets, FACET_COLUMN } from './facet-counts.ts';
 import type { FacetLabels } from './facet-counts.ts';
 import { afterPosition } from './query-plan.ts';
 import type { SearchPlan } from './query-plan.ts';
+import { KeyIds } from './key-ids.ts';
 import { inverseDocumentFrequency, scoreRows } from './relevance.ts';
 import type { TermEvidence } from './relevance.ts';
 import { currentModes, frozenValues, readFrozen, walkTiers, WEIGHTED_MATCHES, weightsOf } from './relevance-walk.ts';
@@ -46,6 +47,7 @@ function without(a: string | undefined, b: string): string {
 
 export class FtsPlanner {
   private readonly fixed;
+  private readonly keyIds: KeyIds;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -54,8 +56,8 @@ export class FtsPlanner {
     private readonly statements: StatementCache,
     private readonly labels: FacetLabels,
   ) {
+    this.keyIds = new KeyIds(db);
     this.fixed = {
-      idOfKey: db.prepare<[number], string>('SELECT id FROM search_keys WHERE sort_key = ?').pluck(),
       countKeys: db.prepare<[], { total: number }>('SELECT count(*) AS total FROM search_keys'),
     };
   }
@@ -96,7 +98,7 @@ export class FtsPlanner {
     const from = query.after ? { ...all, range: intersectRanges(all.range, afterPosition(this.db, query.after, plan.dateOrder ?? 'newest')) } : all;
     const keys = this.keysByKey(plan.lang, from, direction, query.after ? 0 : query.offset, query.limit + 1);
     const shown = keys.slice(0, query.limit);
-    const ids = shown.map((key) => this.fixed.idOfKey.get(key) ?? '');
+    const ids = this.keyIds.idsOf(shown);
     const last = shown.at(-1);
     return { ids, ...(keys.length > query.limit && last !== undefined ? { next: { date: dateOfKey(last), id: ids.at(-1) ?? '' } } : {}) };
   }
@@ -148,7 +150,7 @@ export class FtsPlanner {
 
   private pageOf(rows: readonly WalkRow[], limit: number, frozen: number[]): Pick<SearchHits, 'ids' | 'next'> {
     const shown = rows.slice(0, limit);
-    const ids = shown.map((row) => this.fixed.idOfKey.get(row.key) ?? '');
+    const ids = this.keyIds.idsOf(shown.map((row) => row.key));
     const last = shown.at(-1);
     return { ids, ...(rows.length > limit && last ? { next: { date: dateOfKey(last.key), id: ids.at(-1) ?? '', rank: last.rank, frozen } } : {}) };
   }

@@ -13,10 +13,12 @@ import { countFacets } from './facet-counts.ts';
 import type { RowFacetColumns } from './facet-counts.ts';
 import { afterPosition } from './query-plan.ts';
 import type { SearchPlan } from './query-plan.ts';
+import { KeyIds } from './key-ids.ts';
 import { inverseDocumentFrequency, scoreRows } from './relevance.ts';
 import type { TermEvidence } from './relevance.ts';
 import { currentModes, frozenValues, readFrozen, walkTiers, WEIGHTED_MATCHES, weightsOf } from './relevance-walk.ts';
 import type { Frozen, TierKind, TierView, WalkRow } from './relevance-walk.ts';
+import { FACET_TOKEN, TOKEN_FIELDS } from './facets.ts';
 import { holdsPhrase, phraseTokens } from './row-match.ts';
 import type { CoveredRowSet, RowSet, RowUniverse } from './row-sets.ts';
 import type { SearchCaches } from './search-caches.ts';
@@ -33,8 +35,13 @@ import type { QueryTerm } from './text.ts';
  */
 const ROWS_READ_PER_LOOKUP = 128;
 
+/** Whether a phrase could match inside the facets column: every token a facet token, or the last a prefix of one. */
+function couldBeInFacets(tokens: readonly string[], prefix: boolean): boolean {
+  return tokens.every((token, i) => FACET_TOKEN.test(token) || (prefix && i === tokens.length - 1 && TOKEN_FIELDS.some((name) => `${name}0`.startsWith(token))));
+}
+
 export class RowSetPlanner {
-  private readonly idOfKey;
+  private readonly keyIds: KeyIds;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -43,7 +50,7 @@ export class RowSetPlanner {
     private readonly statements: StatementCache,
     private readonly facetColumns: RowFacetColumns,
   ) {
-    this.idOfKey = db.prepare<[number], string>('SELECT id FROM search_keys WHERE sort_key = ?').pluck();
+    this.keyIds = new KeyIds(db);
   }
 
   /**
@@ -61,9 +68,24 @@ export class RowSetPlanner {
       const added = cached.covered === universe.size ? [] : this.appendedMatches(universe, lang, columns, alternative, expression, cached);
       if (added) set = universe.live(added.length > 0 ? cached.set.with(added, universe.words) : cached.set);
     }
-    set ??= universe.setOf(this.statements.get(`SELECT rowid FROM ${searchTable(lang)} WHERE ${searchTable(lang)} MATCH ?`).pluck().all(expression) as number[]);
+    set ??= this.readSet(universe, lang, columns, alternative, expression);
     this.caches.rowSets.set(cacheKey, { set, covered: universe.size, kills: universe.kills });
     return set;
+  }
+
+  /**
+   * Reads the rows of an expression from FTS5, unless the vocabulary shows one of its tokens is in
+   * no row. A phrase in every text column is asked without the column filter when it cannot be
+   * in the facets column (FTS5 then skips decoding positions, which halves the cost of the read).
+   */
+  private readSet(universe: RowUniverse, lang: Lang, columns: string, alternative: Alternative, expression: string): RowSet {
+    const tokens = phraseTokens(alternative.tokens.join(' '));
+    const whole = tokens?.slice(0, alternative.prefix ? -1 : undefined) ?? [];
+    // The vocabulary leaves facet tokens out, so it says nothing about them.
+    if (whole.some((token) => !FACET_TOKEN.test(token) && this.caches.lacks(lang, token))) return universe.none();
+    const unfiltered = columns === TEXT_COLUMNS && tokens !== undefined && !couldBeInFacets(tokens, alternative.prefix);
+    const read = unfiltered ? ftsAlternative(alternative) : expression;
+    return universe.setOf(this.statements.get(`SELECT rowid FROM ${searchTable(lang)} WHERE ${searchTable(lang)} MATCH ?`).pluck().all(read) as number[]);
   }
 
   /**
@@ -147,7 +169,7 @@ export class RowSetPlanner {
   }
 
   private idsOf(universe: RowUniverse, ordinals: readonly number[]): string[] {
-    return ordinals.map((ordinal) => this.idOfKey.get(universe.keyAt(ordinal)) ?? '');
+    return this.keyIds.idsOf(ordinals.map((ordinal) => universe.keyAt(ordinal)));
   }
 
   search(universe: RowUniverse, plan: SearchPlan, query: SearchQuery): SearchHits {
@@ -218,7 +240,7 @@ export class RowSetPlanner {
   /** The ids of a walk's page and the position after it, when more rows follow. */
   private pageOf(rows: readonly WalkRow[], limit: number, frozen: number[]): Pick<SearchHits, 'ids' | 'next'> {
     const shown = rows.slice(0, limit);
-    const ids = shown.map((row) => this.idOfKey.get(row.key) ?? '');
+    const ids = this.keyIds.idsOf(shown.map((row) => row.key));
     const last = shown.at(-1);
     return { ids, ...(rows.length > limit && last ? { next: { date: dateOfKey(last.key), id: ids.at(-1) ?? '', rank: last.rank, frozen } } : {}) };
   }

@@ -119,12 +119,14 @@ export class SearchCaches {
       const vocabulary = this.languages.get(lang)?.vocabulary;
       if (!vocabulary) continue;
       const terms = new Set<string>();
+      let exact = true;
       for (const key of present) {
         const row = this.appendedRow(lang, key);
+        if (row && !row.tokens) exact = false;
         const columns = row?.tokens ? [...row.tokens.values()] : (row?.values ?? []).map((value) => indexTerms(value ?? ''));
         for (const term of columns.flat()) if (!FACET_TOKEN.test(term)) terms.add(term);
       }
-      vocabulary.add(terms);
+      vocabulary.add(terms, exact);
     }
     // Rows are kept for testing against the universe's sets; without one there is nothing to test.
     if (!this.universe) this.appendedRows.clear();
@@ -166,6 +168,17 @@ export class SearchCaches {
       this.languages.set(lang, state);
     }
     return state.vocabulary;
+  }
+
+  /**
+   * Whether the index lacks a term for certain, by the vocabulary (which follows the change log):
+   * false when the term is there or when that cannot be told (the vocabulary is stale after
+   * another process's bulk write, or took terms from text it could not split exactly).
+   */
+  lacks(lang: Lang, term: string): boolean {
+    const state = this.languages.get(lang);
+    if (!state?.vocabulary || state.vocabularyStale) return false;
+    return state.vocabulary.holds(term) === false;
   }
 
   /**

@@ -34,6 +34,7 @@ export class Vocabulary {
   private readonly byLength = new Map<number, { term: string; documents: number }[]>();
   private readonly cache = new Map<string, string[]>();
   private sorted: string[];
+  private complete = true;
 
   /**
    * @param entries every term of the index with its document count
@@ -67,11 +68,22 @@ export class Vocabulary {
   }
 
   /**
+   * Whether the index holds the term, when that is known for certain: after a full load, and
+   * after additions of terms split exactly as FTS5 splits them. Undefined when not known.
+   */
+  holds(term: string): boolean | undefined {
+    if (this.sorted[this.position(term)] === term) return true;
+    return this.complete ? false : undefined;
+  }
+
+  /**
    * Adds the terms of newly indexed rows that the vocabulary lacks, each as held by one document.
    * Terms of removed rows stay until the next full load: they can only offer a candidate that
-   * matches nothing.
+   * matches nothing. `exact` says whether the terms were split exactly as FTS5 splits them; when
+   * not, the vocabulary can no longer tell that a term is absent (holds answers undefined).
    */
-  add(terms: Iterable<string>): void {
+  add(terms: Iterable<string>, exact = true): void {
+    if (!exact) this.complete = false;
     const fresh = [...new Set(terms)].filter((term) => this.sorted[this.position(term)] !== term).sort();
     if (fresh.length === 0) return;
     // One merge pass rather than a splice per term: a Chinese vocabulary can hold a million bigrams.
