@@ -18,6 +18,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Size bound, in bytes of body text, of the responses each process keeps for repeated reads. */
   responseCacheBytes: number;
+  /** Size bound, in bytes of JSON text, of the localized records each process keeps for result pages. */
+  recordCacheBytes: number;
   /** Seconds clients and proxies may reuse a read response. */
   cacheMaxAgeSeconds: number;
   /** Browser origins allowed to call /mcp besides the service's own. */
@@ -190,6 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loadDemo: flag('ARCHIVE_DEMO', true),
     logLevel,
     responseCacheBytes: integer('ARCHIVE_RESPONSE_CACHE_MB', 32, 0, 4096) * 1024 * 1024,
+    recordCacheBytes: integer('ARCHIVE_RECORD_CACHE_MB', 32, 0, 4096) * 1024 * 1024,
     cacheMaxAgeSeconds: integer('ARCHIVE_CACHE_MAX_AGE', 60, 0, 86400),
     allowedOrigins,
     uploadHosts,

@@ -1,16 +1,18 @@
 import { localizeRecord } from './localize.ts';
 import type { LocalizedRecord } from './localize.ts';
 import type { RecordStore, SearchIndex } from './ports.ts';
+import type { PresentedRecords } from './presented-records.ts';
 import type { Format, Kind, Lang } from './record.ts';
 import { encodeCursor, queryFingerprint } from './cursor.ts';
 import type { CursorQuery, CursorState } from './cursor.ts';
 import type { FacetCounts, FacetName, SearchFilters, SearchOrder } from './search-query.ts';
 
-/** What the read commands need: the two ports and the public base address. */
+/** What the read commands need: the two ports and the public base address, and optionally the process's presented records. */
 export interface ReadContext {
   store: RecordStore;
   search: SearchIndex;
   baseUrl: string;
+  presented?: PresentedRecords;
 }
 
 /** Validated parameters of a list (search or timeline). Mirrors schemas/search-params.schema.json. */
@@ -74,6 +76,32 @@ export function listQuery(params: Omit<SearchParams, 'limit' | 'offset'>, scope:
 
 /** Searches or lists records and presents one page of them in the asked language. */
 export async function listSpecimens(context: ReadContext, params: SearchParams, scope: ListScope): Promise<ListResponse> {
+  return listPage(context, params, scope, async (ids) => (await context.store.getRecords(ids)).map((record) => localizeRecord(record, params.lang, context.baseUrl)));
+}
+
+/**
+ * listSpecimens with each item as its JSON text, taken from the process's presented records
+ * (read from the store only when they are not there); listJson makes it the same text as
+ * listSpecimens' answer serialized. changeNumber is the catalog's change number it answers at.
+ */
+export async function listSpecimensJson(context: ReadContext, params: SearchParams, scope: ListScope, changeNumber: number): Promise<ListResponse<string>> {
+  const { presented } = context;
+  if (presented) return listPage(context, params, scope, (ids) => presented.json(ids, params.lang, changeNumber));
+  return listPage(context, params, scope, async (ids) => (await context.store.getRecords(ids)).map((record) => JSON.stringify(localizeRecord(record, params.lang, context.baseUrl))));
+}
+
+/** The JSON of a list whose items are JSON texts: JSON.stringify of the list with the items parsed, character for character. */
+export function listJson(list: ListResponse<string>): string {
+  // The items' place is marked and filled in; only numbers (total, offset, limit) come before it.
+  const marked = JSON.stringify(list, function (this: unknown, key, value: unknown) {
+    return this === list && key === 'items' ? ITEMS_MARK : value;
+  });
+  return marked.replace(JSON.stringify(ITEMS_MARK), () => `[${list.items.join(',')}]`);
+}
+
+const ITEMS_MARK = '\u0000items\u0000';
+
+async function listPage<Item>(context: ReadContext, params: SearchParams, scope: ListScope, present: (ids: readonly string[]) => Promise<Item[]>): Promise<ListResponse<Item>> {
   const query = listQuery(params, scope);
   // On the timeline every record is a timeline record: its kind is not a choice to count.
   const facets = params.facets?.filter((name) => scope !== 'timeline' || name !== 'kind');
@@ -87,13 +115,13 @@ export async function listSpecimens(context: ReadContext, params: SearchParams, 
     ...(params.after ? { after: params.after.position } : {}),
     ...(facets?.length ? { facets } : {}),
   });
-  const records = hits.ids.length ? await context.store.getRecords(hits.ids) : [];
+  const items = hits.ids.length ? await present(hits.ids) : [];
   const offset = params.after ? params.after.returned : params.offset;
-  const response: ListResponse = {
+  const response: ListResponse<Item> = {
     total: hits.total,
     offset,
     limit: params.limit,
-    items: records.map((record) => localizeRecord(record, params.lang, context.baseUrl)),
+    items,
     next: hits.next ? encodeCursor(queryFingerprint(query), { position: hits.next, returned: offset + hits.ids.length }) : null,
   };
   if (params.facets?.length) {

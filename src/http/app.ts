@@ -27,12 +27,15 @@ import { discoveryRouter } from './discovery/router.ts';
 import { ingestRouter } from './ingest/router.ts';
 import { notFoundHtml, webRouter } from './web/router.ts';
 import { mcpRoute } from '../mcp/koa-route.ts';
+import { PresentedRecords } from '../domain/presented-records.ts';
 import Router from '@koa/router';
 
 export type AppConfig = Pick<Config, 'baseUrl' | 'mediaDir' | 'responseCacheBytes' | 'cacheMaxAgeSeconds' | 'allowedOrigins'> &
-  Partial<Pick<Config, 'rejectGenericUserAgents' | 'rateLimitReads' | 'rateLimitIngest' | 'ingestDailyQuota' | 'trustProxy'>>;
+  Partial<Pick<Config, 'recordCacheBytes' | 'rejectGenericUserAgents' | 'rateLimitReads' | 'rateLimitIngest' | 'ingestDailyQuota' | 'trustProxy'>>;
 
 const SERVICE_VERSION = '1.0.0';
+/** The record cache's bound when the configuration leaves it out (tests build apps from partial configurations). */
+const DEFAULT_RECORD_CACHE_BYTES = 32 * 1024 * 1024;
 
 /** Hooks the process that runs the app passes in. */
 export interface AppHooks {
@@ -51,7 +54,8 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
   const metrics = hooks.metrics ?? new HttpMetrics();
   const refused = (policy: string): void => metrics.rateLimitRefusals.inc({ policy });
   app.silent = true;
-  const readContext = { store: backend.store, search: timedSearch(backend.search, metrics), baseUrl: config.baseUrl };
+  const presented = new PresentedRecords(backend.store, config.baseUrl, config.recordCacheBytes ?? DEFAULT_RECORD_CACHE_BYTES);
+  const readContext = { store: backend.store, search: timedSearch(backend.search, metrics), baseUrl: config.baseUrl, presented };
   const cache = new ResponseCache(config.responseCacheBytes);
   const readOptions = { store: backend.store, cache, maxAgeSeconds: config.cacheMaxAgeSeconds };
 

@@ -45,18 +45,24 @@ export interface JsonReadOptions {
 
 /**
  * A read-only JSON route: GET and HEAD run the handler (or reuse the response computed for the
- * same URL at the same catalog change number), with ETag, 304 and Cache-Control. `headersOf`
- * adds headers that follow from the answer (kept with it in the cache).
+ * same URL at the same catalog change number), with ETag, 304 and Cache-Control. The handler is
+ * told the change number it answers at. `headersOf` adds headers that follow from the answer
+ * (kept with it in the cache); `serialize` turns the answer into the body (JSON.stringify).
  */
-export function jsonRead<T>(options: JsonReadOptions, handler: (ctx: Context) => Promise<T>, headersOf?: (value: T, ctx: Context) => Record<string, string>): Middleware {
+export function jsonRead<T>(
+  options: JsonReadOptions,
+  handler: (ctx: Context, changeNumber: number) => Promise<T>,
+  headersOf?: (value: T, ctx: Context) => Record<string, string>,
+  serialize: (value: T) => string = (value) => JSON.stringify(value),
+): Middleware {
   return async function jsonReadRoute(ctx: Context): Promise<void> {
     if (readOnly(ctx) === 'handled') return;
     const { changeNumber } = await options.store.catalogState();
     const key = ctx.url;
     let response = options.cache.get(key, changeNumber);
     if (!response) {
-      const value = await handler(ctx);
-      const body = JSON.stringify(value);
+      const value = await handler(ctx, changeNumber);
+      const body = serialize(value);
       const headers = headersOf?.(value, ctx);
       response = { body, etag: entityTag(body), ...(headers && Object.keys(headers).length ? { headers } : {}) };
       options.cache.set(key, changeNumber, response);

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { getSpecimen, listSpecimens } from '../../domain/specimens.ts';
+import { getSpecimen, listJson, listSpecimensJson } from '../../domain/specimens.ts';
 import type { ListResponse, ListScope, ReadContext } from '../../domain/specimens.ts';
 import { RECORD_ID_PATTERN } from '../../domain/ids.ts';
 import { ProblemError } from '../../errors.ts';
@@ -22,9 +22,14 @@ export function nextPageUrl(baseUrl: string, ctx: Context, cursor: string): stri
 export function specimensRouter(context: ReadContext, options: JsonReadOptions): Router {
   const router = new Router({ prefix: '/api/v1' });
   const exportsHint = `${context.baseUrl}/en/data/catalog.json`;
-  const linkToNext = (list: ListResponse, ctx: Context): Record<string, string> => (list.next ? { Link: `<${nextPageUrl(context.baseUrl, ctx, list.next)}>; rel="next"` } : {});
+  const linkToNext = (list: ListResponse<string>, ctx: Context): Record<string, string> => (list.next ? { Link: `<${nextPageUrl(context.baseUrl, ctx, list.next)}>; rel="next"` } : {});
   const list = (scope: ListScope) =>
-    jsonRead(options, async (ctx) => listSpecimens(context, parseSearchParams(ctx.query as RawQuery, scope, { fromQueryString: true, exportsHint }), scope), linkToNext);
+    jsonRead(
+      options,
+      async (ctx, changeNumber) => listSpecimensJson(context, parseSearchParams(ctx.query as RawQuery, scope, { fromQueryString: true, exportsHint }), scope, changeNumber),
+      linkToNext,
+      listJson,
+    );
 
   router.all('/specimens', list('specimens'));
   router.all('/timeline', list('timeline'));
