@@ -46,3 +46,11 @@ export async function currentRecordIds(store: Pick<RecordStore, 'getRecord' | 'r
   }
   return current;
 }
+
+/** A sentence for an id that is not a record: where it moved, or why it was withdrawn and where the work was published; undefined when it was never published. */
+export async function retiredIdNote(store: Pick<RecordStore, 'getRecord' | 'recordFate'>, id: string): Promise<string | undefined> {
+  const resolution = await resolveRecordId(store, id);
+  if (resolution.status === 'moved') return `The record "${id}" moved to "${resolution.currentId}": ${resolution.reason} Ask for "${resolution.currentId}".`;
+  if (resolution.status === 'withdrawn') return `The record "${id}" was withdrawn on ${resolution.fate.at.slice(0, 10)}: ${resolution.fate.reason} The work was published at ${resolution.fate.sourceUrl}.`;
+  return undefined;
+}

@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { getSpecimen, listSpecimens } from '../domain/specimens.ts';
+import { retiredIdNote } from '../domain/record-fates.ts';
 import type { ListScope, ReadContext, SearchParams } from '../domain/specimens.ts';
 import { ProblemError } from '../errors.ts';
 import type { FieldError } from '../errors.ts';
@@ -71,7 +72,7 @@ async function callTool(context: ReadContext, name: ToolName, args: Record<strin
     if (name === 'get_specimen') {
       const { id, lang } = parseRecordParams(args, { fromQueryString: false });
       const record = await getSpecimen(context, id, lang);
-      if (!record) return errorResult(`No record has the id "${id}". Use search_specimens to find ids.`);
+      if (!record) return errorResult((await retiredIdNote(context.store, id)) ?? `No record has the id "${id}". Use search_specimens to find ids.`);
       return { content: [{ type: 'text', text: recordSummary(record) }], structuredContent: { ...record } };
     }
     const scope = name === 'get_timeline' ? 'timeline' : 'specimens';

@@ -1,3 +1,6 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 import sharp from 'sharp';
 import { generateSecret, secretSha256 } from '../../src/auth/secrets.ts';
@@ -144,6 +147,16 @@ describe('publisher: integrity of ids and verdicts without waiting', function ()
     }
     const markdown = await server.get(`/en/specimens/${laterTimeline}/index.md`, { redirect: 'manual' });
     expect(markdown.headers.get('location')).to.equal(`${server.baseUrl}/en/specimens/${laterGallery}/index.md`);
+    // An agent asking the tool server for the old id is told where the record is now.
+    const client = new Client({ name: 'integrity-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`)));
+    try {
+      const result = (await client.callTool({ name: 'get_specimen', arguments: { id: laterTimeline, lang: 'en' } })) as CallToolResult;
+      expect(result.isError).to.equal(true);
+      expect(JSON.stringify(result.content)).to.include(`moved to \\"${laterGallery}\\"`);
+    } finally {
+      await client.close();
+    }
     // The submission shows the ids that answer now.
     expect((await getJson<Status>(server, `/api/v1/ingest/${await firstSubmissionOf(laterGallery ?? '')}`, { headers: auth })).body.recordIds).to.deep.equal([laterGallery]);
   });
