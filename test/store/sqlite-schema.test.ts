@@ -87,6 +87,29 @@ describe('SQLite schema', () => {
     }
   });
 
+  it('keeps the Idempotency-Keys of queued requests across the upgrade that stores ids instead of answers', async () => {
+    const file = join(dataDir, 'archive.sqlite');
+    const db = openDatabase(file);
+    const before = MIGRATIONS.filter((migration) => migration.area === 'store' || migration.area === 'search');
+    const now = Date.now();
+    try {
+      migrateSchema(db, before);
+      const insert = db.prepare('INSERT INTO idempotency_keys (token_name, key, request_sha256, status, body, created_at) VALUES (?, ?, ?, 202, ?, ?)');
+      insert.run('bot', 'one', 'a'.repeat(64), JSON.stringify({ submissionId: 'sub_1', status: 'queued', statusUrl: 'http://archive.test/api/v1/ingest/sub_1' }), now);
+      insert.run('bot', 'batch', 'b'.repeat(64), JSON.stringify({ accepted: 2, rejected: 1, items: [{ index: 0, submissionId: 'sub_2' }, { index: 1, status: 'rejected', errors: [] }, { index: 2, submissionId: 'sub_3' }] }), now);
+    } finally {
+      db.close();
+    }
+    const backend = await openBackend({ databaseFile: file }, { migrate: true });
+    try {
+      expect(await backend.submissions.enqueue([], { tokenName: 'bot', key: 'one', requestSha256: 'a'.repeat(64) })).to.deep.equal({ kind: 'replay', submissionIds: ['sub_1'], batchId: null });
+      expect(await backend.submissions.enqueue([], { tokenName: 'bot', key: 'batch', requestSha256: 'b'.repeat(64) })).to.deep.equal({ kind: 'replay', submissionIds: ['sub_2', 'sub_3'], batchId: null });
+      expect(await backend.submissions.enqueue([], { tokenName: 'bot', key: 'one', requestSha256: 'c'.repeat(64) })).to.deep.equal({ kind: 'key-reused' });
+    } finally {
+      await backend.close();
+    }
+  });
+
   it('applies a migration appended to the list once, to existing databases too', () => {
     const file = join(dataDir, 'archive.sqlite');
     copyFileSync(WRITTEN_2026_11_23, file);
