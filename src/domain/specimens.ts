@@ -1,6 +1,7 @@
 import { localizeRecord } from './localize.ts';
 import type { LocalizedRecord } from './localize.ts';
 import type { RecordStore, SearchIndex } from './ports.ts';
+import type { SourceTable } from './sources.ts';
 import type { PresentedRecords } from './presented-records.ts';
 import type { Format, Kind, Lang } from './record.ts';
 import { encodeCursor, queryFingerprint } from './cursor.ts';
@@ -13,6 +14,8 @@ export interface ReadContext {
   search: SearchIndex;
   baseUrl: string;
   presented?: PresentedRecords;
+  /** The source table as the store keeps it (labels of sources added with npm run sources); the built-in one when absent. */
+  sources?: () => Promise<SourceTable>;
 }
 
 /** Validated parameters of a list (search or timeline). Mirrors schemas/search-params.schema.json. */

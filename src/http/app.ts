@@ -29,6 +29,7 @@ import { notFoundHtml, webRouter } from './web/router.ts';
 import { mcpRoute } from '../mcp/koa-route.ts';
 import { PresentedRecords } from '../domain/presented-records.ts';
 import Router from '@koa/router';
+import { SourceTableCache } from '../domain/source-table-cache.ts';
 
 export type AppConfig = Pick<Config, 'baseUrl' | 'mediaDir' | 'responseCacheBytes' | 'cacheMaxAgeSeconds' | 'allowedOrigins'> &
   Partial<Pick<Config, 'recordCacheBytes' | 'rejectGenericUserAgents' | 'rateLimitReads' | 'rateLimitIngest' | 'ingestDailyQuota' | 'trustProxy'>>;
@@ -55,7 +56,8 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
   const refused = (policy: string): void => metrics.rateLimitRefusals.inc({ policy });
   app.silent = true;
   const presented = new PresentedRecords(backend.store, config.baseUrl, config.recordCacheBytes ?? DEFAULT_RECORD_CACHE_BYTES);
-  const readContext = { store: backend.store, search: timedSearch(backend.search, metrics), baseUrl: config.baseUrl, presented };
+  const sourceTable = new SourceTableCache(backend.sources);
+  const readContext = { store: backend.store, search: timedSearch(backend.search, metrics), baseUrl: config.baseUrl, presented, sources: () => sourceTable.current() };
   const cache = new ResponseCache(config.responseCacheBytes);
   const readOptions = { store: backend.store, cache, maxAgeSeconds: config.cacheMaxAgeSeconds };
 

@@ -42,7 +42,7 @@ describe('publisher: integrity of ids and verdicts without waiting', function ()
     // A retry would wait a minute: whatever settles in these tests settles in its first attempt.
     server = await startTestServer({ publisher: { uploadHosts: [images.host], allowPrivateMedia: true, maxAttempts: 3, retryDelayMs: 60_000 } });
     await server.backend.tokens.createToken('maintainer', ['ingest'], secretSha256(secret));
-    for (const seed of [21, 22, 23, 24, 25, 26, 27]) images.files.set(`/drawing-${seed}.png`, { type: 'image/png', body: await lineDrawingPng(seed) });
+    for (const seed of [21, 22, 23, 24, 25, 26, 27, 28]) images.files.set(`/drawing-${seed}.png`, { type: 'image/png', body: await lineDrawingPng(seed) });
     images.files.set('/drawing-23-again.png', { type: 'image/png', body: await lineDrawingPng(23) });
     images.files.set('/drawing-23-small.jpg', { type: 'image/jpeg', body: await sharp(await lineDrawingPng(23)).resize({ width: 420 }).jpeg({ quality: 75 }).toBuffer() });
     images.files.set('/down.png', { status: 503, type: 'text/plain', body: 'try later' });
@@ -191,6 +191,15 @@ describe('publisher: integrity of ids and verdicts without waiting', function ()
     expect(check(copy, 'duplicates')?.detail).to.match(/colour-aware signature distance/);
     const recoloured = await settled(await submit(work({ media: [images.url('/flat-recoloured.png')] })));
     expect(recoloured.status, JSON.stringify(recoloured.checks)).to.equal('published');
+  });
+
+  it('knows a source added to the table at once: the publisher checks against it, the record page shows its label', async () => {
+    await server.backend.sources.putSource({ key: 'mastodon', label: { zh: '长毛象', en: 'Mastodon' }, hosts: ['mastodon.social'], mediaHosts: ['files.mastodon.social'], handlePattern: '^/@([A-Za-z0-9_]+)/' });
+    const status = await settled(await submit(work({ sourceUrl: 'https://mastodon.social/@demo/1234', author: '@demo', media: [images.url('/drawing-28.png')] })));
+    expect(status.status, status.reason ?? '').to.equal('published');
+    expect(check(status, 'source-identity')?.detail).to.equal('Mastodon source https://mastodon.social/@demo/1234 by @demo.');
+    const page = await server.get(`/en/specimens/${status.recordIds[0]}/`, { headers: { Accept: 'text/html' } });
+    expect(await page.text()).to.include('Mastodon');
   });
 
   it('says what it found when a preview belongs to another source: byte-identical, or perceptual with the distance', async () => {

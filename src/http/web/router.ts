@@ -149,7 +149,8 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
           const withdrawn = RECORD_ID_PATTERN.test(id) ? await retiredPage(store, id) : undefined;
           return { status: withdrawn ? 410 : 404, html: renderDocument(h(NotFoundPage, { lang, otherLanguagePath: otherLanguage(lang, ctx), ...(withdrawn ? { withdrawn } : {}) }), address(ctx)) };
         }
-        return { status: 200, html: renderDocument(h(RecordPage, { record, lang, otherLanguagePath: otherLanguage(lang, ctx), baseUrl: context.baseUrl }), address(ctx)) };
+        const sourceLabel = (await context.sources?.())?.label(record.source, lang);
+        return { status: 200, html: renderDocument(h(RecordPage, { record, lang, otherLanguagePath: otherLanguage(lang, ctx), baseUrl: context.baseUrl, ...(sourceLabel ? { sourceLabel } : {}) }), address(ctx)) };
       });
     router.all(`${prefix}/specimens/:id/`, (ctx) => followMoves(ctx, () => recordPage(ctx), (id) => `${context.baseUrl}${prefix}/specimens/${id}/`, options.maxAgeSeconds));
     router.all(`${prefix}/specimens/:id/index.md`, (ctx) => followMoves(ctx, async () => {

@@ -15,7 +15,7 @@ function previewImage(record: LocalizedRecord): PreviewImage | undefined {
 }
 
 /** A record page: preview, every fact, the source link, the prompt when recorded, the citation. */
-export function RecordPage({ record, lang, otherLanguagePath, baseUrl }: { record: LocalizedRecord; lang: Lang; otherLanguagePath: string; baseUrl: string }) {
+export function RecordPage({ record, lang, otherLanguagePath, baseUrl, sourceLabel }: { record: LocalizedRecord; lang: Lang; otherLanguagePath: string; baseUrl: string; sourceLabel?: string }) {
   const text = TEXT[lang];
   const facts: [string, string][] = [
     [text.model, record.model],
@@ -23,7 +23,7 @@ export function RecordPage({ record, lang, otherLanguagePath, baseUrl }: { recor
     [text.date, record.date],
     [text.format, text.formats[record.format]],
     [text.kind, text.kinds[record.kind]],
-    [text.source, sourceDefinition(record.source)?.label[lang] ?? record.source],
+    [text.source, sourceLabel ?? sourceDefinition(record.source)?.label[lang] ?? record.source],
     [text.promptCategory, record.promptCategory],
     [text.mediaStatus, text.mediaStatuses[record.mediaStatus]],
     [text.updated, record.updated],
