@@ -73,6 +73,7 @@ export const ARCHIVE_INDEXES: Readonly<Record<string, readonly IndexDescription[
     { key: { tokenName: 1, submittedAt: 1 }, name: 'token_submitted' },
     { key: { tokenName: 1, submittedAt: -1, _id: -1 }, name: 'token_listing' },
     { key: { status: 1, submittedAt: -1, _id: -1 }, name: 'status_listing' },
+    { key: { submittedAt: -1, _id: -1 }, name: 'submitted_listing' },
   ],
   idempotency_keys: [
     { key: { tokenName: 1, key: 1 }, name: 'token_key_unique', unique: true },

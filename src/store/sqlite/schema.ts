@@ -243,6 +243,12 @@ export const MIGRATIONS: readonly Migration[] = [
         .join('\n      ')}
     `,
   },
+  {
+    area: 'ingest',
+    version: 2,
+    description: "every token's submissions newest first (a reviewer's list, the export's decisions) without sorting the table",
+    sql: `CREATE INDEX submissions_listing ON submissions (submitted_at DESC, id DESC);`,
+  },
   // Append new migrations here: { area, version: that area's next version, description, sql }.
 ];
 

@@ -176,8 +176,8 @@ export class SqliteSubmissionQueue implements SubmissionQueue {
       values.push(query.since);
     }
     if (query.before) {
-      where.push('(submitted_at < ? OR (submitted_at = ? AND id < ?))');
-      values.push(query.before.submittedAt, query.before.submittedAt, query.before.submissionId);
+      where.push('(submitted_at, id) < (?, ?)');
+      values.push(query.before.submittedAt, query.before.submissionId);
     }
     const sql = `SELECT * FROM submissions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY submitted_at DESC, id DESC LIMIT ?`;
     return this.db.prepare<(string | number)[], SubmissionRow>(sql).all(...values, query.limit).map(toRecord);
