@@ -36,7 +36,7 @@ async function main(): Promise<number> {
     const started = Date.now();
     logger.info('reindex started', { changeNumber: from });
     let lastLogged = 0;
-    const report = await rebuildIndexes(config.search, backend.store.streamRecords(1000), (documents) => {
+    const report = await rebuildIndexes(config.search, backend.store.streamRecords({ batchSize: 1000 }), (documents) => {
       if (documents - lastLogged >= 10_000) {
         lastLogged = documents;
         logger.info('reindex progress', { documents });

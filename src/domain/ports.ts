@@ -20,6 +20,14 @@ export interface RecordRemoval {
   seq: number;
 }
 
+/** Where a stream of records starts and how many it reads at a time. */
+export interface StreamOptions {
+  /** The first id to yield (or the next one after it when no record has it); the first record when absent. */
+  from?: string;
+  /** Records read per query. */
+  batchSize?: number;
+}
+
 /** A record's id with the change number of one version of it (null: an index entry written without one). */
 export interface RecordVersion {
   id: string;
@@ -67,8 +75,16 @@ export interface RecordStore {
   getRecord(id: string): Promise<StoredRecord | undefined>;
   /** The records with these ids, in the order asked; unknown ids are left out. */
   getRecords(ids: readonly string[]): Promise<StoredRecord[]>;
-  /** Every record in id order, read in batches so memory stays flat. */
-  streamRecords(batchSize?: number): AsyncIterable<StoredRecord>;
+  /**
+   * Every record in id order, read in batches so memory stays flat; with `from`, the records
+   * whose id is `from` or after it, found by the id index (nothing before it is read).
+   */
+  streamRecords(options?: StreamOptions): AsyncIterable<StoredRecord>;
+  /**
+   * The first id of each page when the records are cut, in id order, into pages of `pageSize`
+   * (the ids at positions 0, pageSize, 2·pageSize …). Walks the id index only, never a record.
+   */
+  pageStarts(pageSize: number): Promise<string[]>;
   /** The records of one kind written most recently, highest change number first (the feeds' newest works). */
   latestRecords(kind: Kind, limit: number): Promise<StoredRecord[]>;
   /** Every record's id and change number, in id order, read in batches (cheaper than streamRecords). */

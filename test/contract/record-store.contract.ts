@@ -66,8 +66,29 @@ export function recordStoreContract(name: string, open: StoreFactory): void {
       const records = Array.from({ length: 23 }, () => makeRecord());
       await store.putRecords(records);
       const streamed: string[] = [];
-      for await (const record of store.streamRecords(5)) streamed.push(record.id);
+      for await (const record of store.streamRecords({ batchSize: 5 })) streamed.push(record.id);
       expect(streamed).to.deep.equal(records.map((record) => record.id).sort());
+    });
+
+    it('streams from an id on, and names the first id of every page, so a page is read without the ones before it', async () => {
+      expect(await store.pageStarts(5)).to.deep.equal([]);
+      const records = Array.from({ length: 23 }, () => makeRecord());
+      await store.putRecords(records);
+      const ids = records.map((record) => record.id).sort();
+      const starts = await store.pageStarts(5);
+      expect(starts).to.deep.equal([ids[0], ids[5], ids[10], ids[15], ids[20]]);
+      expect(await store.pageStarts(23)).to.deep.equal([ids[0]]);
+      expect(await store.pageStarts(1)).to.deep.equal(ids);
+      const from = async (start: string, batchSize: number): Promise<string[]> => {
+        const streamed: string[] = [];
+        for await (const record of store.streamRecords({ from: start, batchSize })) streamed.push(record.id);
+        return streamed;
+      };
+      expect(await from(ids[10] ?? '', 4)).to.deep.equal(ids.slice(10));
+      expect(await from(ids[22] ?? '', 4)).to.deep.equal(ids.slice(22));
+      // An id between two records starts at the next one; an id after the last yields nothing.
+      expect(await from(`${ids[10] ?? ''}-`, 3)).to.deep.equal(ids.slice(11));
+      expect(await from('zzzz', 3)).to.deep.equal([]);
     });
 
     it('refuses a second record for the same source URL and kind', async () => {

@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Element } from '@xmldom/xmldom';
+import type { RecordStore, StreamOptions } from '../../src/domain/ports.ts';
 import { discoveryRouter } from '../../src/http/discovery/router.ts';
 import { problems } from '../../src/http/middlewares/problems.ts';
 import { ResponseCache } from '../../src/http/response-cache.ts';
@@ -92,7 +93,8 @@ describe('discoverability: robots.txt, sitemaps, feeds and structured data', fun
     const index = await server.get('/sitemap.xml');
     expect(index.headers.get('content-type')).to.equal('application/xml; charset=utf-8');
     const files = readIndex(await index.text(), server.baseUrl);
-    expect(files.map((file) => file.slice(server.baseUrl.length))).to.deep.equal(['/sitemaps/pages.xml', '/sitemaps/records-1.xml']);
+    const [first] = await server.backend.store.pageStarts(Number.MAX_SAFE_INTEGER);
+    expect(files.map((file) => file.slice(server.baseUrl.length))).to.deep.equal(['/sitemaps/pages.xml', `/sitemaps/records-${first}.xml`]);
     const entries: UrlEntry[] = [];
     for (const file of files) entries.push(...readUrlset(await (await fetch(file)).text(), server.baseUrl));
     const locs = entries.map((entry) => entry.loc);
@@ -129,7 +131,7 @@ describe('discoverability: robots.txt, sitemaps, feeds and structured data', fun
     expect((await server.get('/sitemaps/../archive.sqlite')).status).to.equal(404);
   });
 
-  it('splits records into one sitemap file per URL limit, each record in exactly one file', async () => {
+  it('splits records into one sitemap file per URL limit, each record in exactly one file, each file reading only its own records', async () => {
     const cache = new ResponseCache(1024 * 1024);
     const app = new Koa();
     const logger = createLogger('silent');
@@ -137,7 +139,18 @@ describe('discoverability: robots.txt, sitemaps, feeds and structured data', fun
     await new Promise<void>((resolve) => small.listen(0, '127.0.0.1', resolve));
     const baseUrl = `http://127.0.0.1:${(small.address() as AddressInfo).port}`;
     app.use(problems(baseUrl, logger));
-    app.use(discoveryRouter({ store: server.backend.store, search: server.backend.search, baseUrl }, { cache, maxAgeSeconds: 60, recordsPerSitemap: 10 }).routes());
+    // The real store, counting the records its streams hand out: a file may read only its own.
+    const store = server.backend.store;
+    let read = 0;
+    const counting: RecordStore = Object.assign(Object.create(store) as RecordStore, {
+      async *streamRecords(options?: StreamOptions) {
+        for await (const record of store.streamRecords(options)) {
+          read += 1;
+          yield record;
+        }
+      },
+    });
+    app.use(discoveryRouter({ store: counting, search: server.backend.search, baseUrl }, { cache, maxAgeSeconds: 60, recordsPerSitemap: 10 }).routes());
     small.on('request', app.callback());
     try {
       const { total } = await server.backend.store.catalogState();
@@ -145,13 +158,16 @@ describe('discoverability: robots.txt, sitemaps, feeds and structured data', fun
       expect(files).to.have.length(1 + Math.ceil(total / 10));
       const seen: string[] = [];
       for (const file of files.slice(1)) {
+        read = 0;
         const entries = readUrlset(await (await fetch(file)).text(), baseUrl);
         expect(entries.length).to.be.at.most(20);
+        expect(read, `records read for ${file}`).to.equal(entries.length / 2);
         seen.push(...entries.map((entry) => entry.loc));
       }
       expect(seen).to.have.length(2 * total);
       expect(new Set(seen).size).to.equal(seen.length);
       expect((await fetch(`${baseUrl}/sitemaps/records-${files.length}.xml`)).status).to.equal(404);
+      expect((await fetch(`${baseUrl}/sitemaps/records-${hostile.id}-.xml`)).status).to.equal(404);
     } finally {
       small.closeAllConnections();
       await new Promise<void>((resolve) => small.close(() => resolve()));

@@ -7,7 +7,7 @@ import { ProblemError } from '../../errors.ts';
 import { atomFeed, FEED_SIZE } from '../../web/feed.ts';
 import { langPrefix } from '../../web/i18n.ts';
 import { robotsText } from '../../web/robots.ts';
-import { pagesSitemapXml, RECORDS_PER_SITEMAP, recordsSitemapXml, sitemapFiles, sitemapIndexXml } from '../../web/sitemap.ts';
+import { pagesSitemapXml, RECORDS_PER_SITEMAP, recordsFileStart, recordsSitemapXml, sitemapFiles, sitemapIndexXml } from '../../web/sitemap.ts';
 import { readOnly, sendWithEntityTag } from '../read-route.ts';
 import { entityTag } from '../response-cache.ts';
 import type { ResponseCache } from '../response-cache.ts';
@@ -55,7 +55,7 @@ export function discoveryRouter(context: ReadContext, options: DiscoveryOptions)
   router.all('/sitemap.xml', (ctx) =>
     cached(ctx, XML, async () => {
       const state = await store.catalogState();
-      return sitemapIndexXml(baseUrl, sitemapFiles(state.total, recordsPerSitemap), state.updated);
+      return sitemapIndexXml(baseUrl, sitemapFiles(await store.pageStarts(recordsPerSitemap)), state.updated);
     }),
   );
 
@@ -63,25 +63,26 @@ export function discoveryRouter(context: ReadContext, options: DiscoveryOptions)
     if (readOnly(ctx) === 'handled') return;
     const file = ctx.params.file ?? '';
     const state = await store.catalogState();
-    if (!sitemapFiles(state.total, recordsPerSitemap).includes(file)) throw new ProblemError('not-found', `No sitemap file is named "${file.slice(0, 64)}"; the index is ${baseUrl}/sitemap.xml.`);
     if (file === 'pages.xml') {
       const body = pagesSitemapXml(baseUrl, state.updated);
       sendWithEntityTag(ctx, body, entityTag(body), XML, options.maxAgeSeconds);
       return;
     }
+    const first = recordsFileStart(file);
+    const body = first === undefined ? undefined : await recordsSitemapXml(store, baseUrl, first, recordsPerSitemap);
+    if (!body) throw new ProblemError('not-found', `No sitemap file is named "${file.slice(0, 64)}"; the index is ${baseUrl}/sitemap.xml.`);
     const etag = `"sitemap-${state.changeNumber}-${file}"`;
     ctx.set('ETag', etag);
     ctx.set('Cache-Control', `public, max-age=${options.maxAgeSeconds}`);
-    if (ctx.get('If-None-Match').split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
-      ctx.status = 304;
+    const notModified = ctx.get('If-None-Match').split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+    if (notModified) ctx.status = 304;
+    else ctx.type = XML;
+    if (notModified || ctx.method === 'HEAD') {
+      await body.return(undefined);
+      if (!notModified) ctx.status = 200;
       return;
     }
-    ctx.type = XML;
-    if (ctx.method === 'HEAD') {
-      ctx.status = 200;
-      return;
-    }
-    ctx.body = Readable.from(recordsSitemapXml(store, baseUrl, Number(/\d+/.exec(file)?.[0]), recordsPerSitemap));
+    ctx.body = Readable.from(body);
   });
 
   for (const lang of ['zh', 'en'] as const) {

@@ -1,5 +1,5 @@
 import type { AnyBulkWriteOperation, ClientSession, Timestamp } from 'mongodb';
-import type { CatalogState, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, SourceStore } from '../../domain/ports.ts';
+import type { CatalogState, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, SourceStore, StreamOptions } from '../../domain/ports.ts';
 import type { SourceDefinition } from '../../domain/sources.ts';
 import { CATALOG_VERSION } from '../../domain/record.ts';
 import type { CanonicalRecord, Kind, StoredRecord } from '../../domain/record.ts';
@@ -124,15 +124,25 @@ export class MongoRecordStore implements RecordStore, SourceStore {
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
-  async *streamRecords(batchSize = 500): AsyncIterable<StoredRecord> {
+  async *streamRecords({ from, batchSize = 500 }: StreamOptions = {}): AsyncIterable<StoredRecord> {
     let after = '';
-    for (;;) {
-      const documents = await this.collections.records.find({ id: { $gt: after } }, this.read).sort({ id: 1 }).limit(batchSize).toArray();
+    for (let first = from !== undefined; ; first = false) {
+      const id = first ? { $gte: from ?? '' } : { $gt: after };
+      const documents = await this.collections.records.find({ id }, this.read).sort({ id: 1 }).limit(batchSize).toArray();
       for (const document of documents) yield fromRecordDocument(document);
       const last = documents.at(-1);
       if (!last || documents.length < batchSize) return;
       after = last.id;
     }
+  }
+
+  async pageStarts(pageSize: number): Promise<string[]> {
+    const starts: string[] = [];
+    // Covered by the id index (only id is projected): each step skips pageSize − 1 index keys, no document is read.
+    const idAfter = async (after: string | undefined, skip: number): Promise<string | undefined> =>
+      (await this.collections.records.find(after === undefined ? {} : { id: { $gt: after } }, { projection: { _id: 0, id: 1 }, ...this.database.bounded }).sort({ id: 1 }).skip(skip).limit(1).next())?.id;
+    for (let id = await idAfter(undefined, 0); id !== undefined; id = await idAfter(id, pageSize - 1)) starts.push(id);
+    return starts;
   }
 
   async latestRecords(kind: Kind, limit: number): Promise<StoredRecord[]> {

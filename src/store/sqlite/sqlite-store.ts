@@ -1,7 +1,7 @@
 import { CATALOG_VERSION } from '../../domain/record.ts';
 import type { CanonicalRecord, Kind, StoredRecord } from '../../domain/record.ts';
 import { DEFAULT_WITHDRAWAL_REASON } from '../../domain/record-fates.ts';
-import type { CatalogState, IndexRecord, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, SourceStore } from '../../domain/ports.ts';
+import type { CatalogState, IndexRecord, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, SourceStore, StreamOptions } from '../../domain/ports.ts';
 import type { SourceDefinition } from '../../domain/sources.ts';
 import type { SqliteDatabase } from './database.ts';
 
@@ -49,6 +49,9 @@ export class SqliteRecordStore implements RecordStore, SourceStore {
       bySourceUrl: db.prepare<[string], RecordRow>('SELECT doc, seq FROM records WHERE source_url = ? ORDER BY kind'),
       remove: db.prepare('DELETE FROM records WHERE id = ?'),
       page: db.prepare<[string, number], RecordRow & { id: string }>('SELECT id, doc, seq FROM records WHERE id > ? ORDER BY id LIMIT ?'),
+      pageFrom: db.prepare<[string, number], RecordRow & { id: string }>('SELECT id, doc, seq FROM records WHERE id >= ? ORDER BY id LIMIT ?'),
+      firstId: db.prepare<[], string>('SELECT id FROM records ORDER BY id LIMIT 1').pluck(),
+      idAfter: db.prepare<[string, number], string>('SELECT id FROM records WHERE id > ? ORDER BY id LIMIT 1 OFFSET ?').pluck(),
       versions: db.prepare<[string, number], { id: string; seq: number }>('SELECT id, seq FROM records WHERE id > ? ORDER BY id LIMIT ?'),
       changes: db.prepare<[number, number, number], RecordRow>('SELECT doc, seq FROM records WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?'),
       latest: db.prepare<[string, number], RecordRow>('SELECT doc, seq FROM records WHERE kind = ? ORDER BY seq DESC LIMIT ?'),
@@ -160,15 +163,22 @@ export class SqliteRecordStore implements RecordStore, SourceStore {
     return found;
   }
 
-  async *streamRecords(batchSize = 500): AsyncIterable<StoredRecord> {
+  async *streamRecords({ from, batchSize = 500 }: StreamOptions = {}): AsyncIterable<StoredRecord> {
     let after = '';
-    for (;;) {
-      const rows = this.statements.page.all(after, batchSize);
+    for (let first = from !== undefined; ; first = false) {
+      const rows = first ? this.statements.pageFrom.all(from ?? '', batchSize) : this.statements.page.all(after, batchSize);
       for (const row of rows) yield toStored(row);
       const last = rows.at(-1);
       if (!last || rows.length < batchSize) return;
       after = last.id;
     }
+  }
+
+  async pageStarts(pageSize: number): Promise<string[]> {
+    const starts: string[] = [];
+    // The id index covers these reads: each step skips pageSize − 1 index entries, no row is read.
+    for (let id = this.statements.firstId.get(); id !== undefined; id = this.statements.idAfter.get(id, pageSize - 1)) starts.push(id);
+    return starts;
   }
 
   async findByModel(model: string): Promise<StoredRecord[]> {
