@@ -8,7 +8,7 @@
 import type { Lang } from '../../domain/record.ts';
 import type { FacetName, SearchHits, SearchQuery } from '../../domain/search-query.ts';
 import type { SqliteDatabase } from '../../store/sqlite/database.ts';
-import { searchTable } from '../../store/sqlite/schema.ts';
+import { SEARCH_TABLE } from '../../store/sqlite/schema.ts';
 import { countFacets, FACET_COLUMN } from './facet-counts.ts';
 import type { FacetLabels } from './facet-counts.ts';
 import { afterPosition } from './query-plan.ts';
@@ -22,7 +22,7 @@ import type { SearchCaches } from './search-caches.ts';
 import { dateOfKey, intersectRanges } from './sort-key.ts';
 import type { KeyRange } from './sort-key.ts';
 import type { StatementCache } from './statement-cache.ts';
-import { METADATA_COLUMNS, TEXT_COLUMNS } from './term-expansion.ts';
+import { METADATA_COLUMNS, TEXT_COLUMNS, titleColumn } from './term-expansion.ts';
 import type { TermExpansion, TermMatch } from './term-expansion.ts';
 import { quote } from './text.ts';
 
@@ -117,7 +117,7 @@ export class FtsPlanner {
     else parts.push({ kind: 'exact', expression: exact, match: 'exact' });
     if (text.get('prefix') !== text.get('exact')) parts.push({ kind: 'prefix', expression: `(${prefixed}) NOT (${exact})`, match: 'prefix' });
     if (text.get('typo') !== text.get('prefix')) parts.push({ kind: 'typo', expression: `(${expanded}) NOT (${prefixed})`, match: 'typo' });
-    const titleOnly = this.expansion.textExpression(groups, lang, 'prefix', '{title}');
+    const titleOnly = this.expansion.textExpression(groups, lang, 'prefix', titleColumn(lang));
     const tiers: TierView[] = parts.map(({ kind, expression, match }) => {
       const tier: Where = { match: expression, range: plan.dates };
       return {
@@ -127,7 +127,7 @@ export class FtsPlanner {
           const idf = weightsOf(weights, match, groups.length);
           const evidence = groups.map((group, i): TermEvidence<number> => {
             const groupExpression = this.expansion.groupExpression(group, lang, match);
-            const inTitle = new Set(this.keys(lang, { ...tier, match: `(${expression}) AND ({title} : ${groupExpression})` }));
+            const inTitle = new Set(this.keys(lang, { ...tier, match: `(${expression}) AND (${titleColumn(lang)} : ${groupExpression})` }));
             const inMetadata = new Set(this.keys(lang, { ...tier, match: `(${expression}) AND (${METADATA_COLUMNS} : ${groupExpression})` }));
             return { idf: idf[i] ?? 0, inTitle: (key) => inTitle.has(key), inMetadata: (key) => inMetadata.has(key) };
           });
@@ -173,7 +173,7 @@ export class FtsPlanner {
 
   /** The SELECT of rowids a Where matches, with its parameters. */
   private rowsSql(lang: Lang, where: Where): { sql: string; parameters: (string | bigint)[] } {
-    const table = searchTable(lang);
+    const table = SEARCH_TABLE;
     if (where.match === undefined) {
       const range = this.rangeSql('sort_key', where.range);
       return { sql: `SELECT sort_key AS rowid FROM search_keys WHERE 1${range.sql}`, parameters: range.parameters };

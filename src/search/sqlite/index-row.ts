@@ -11,11 +11,29 @@ import { facetsText } from './facets.ts';
 import { indexText } from './text.ts';
 
 /**
- * The values of a record's FTS5 columns in one language (title, notes, model, author, prompt,
- * category, other, facets): `other` holds the other language's title and notes, so a search in
- * one language finds text written in the other.
+ * The values of a record's row in the search table, in SEARCH_COLUMNS order (title and notes in
+ * both languages, model, author, prompt, category, facets). A search in one language weighs its
+ * own title and reads every text, so it finds text written in the other.
  */
-export function columnValues(record: CanonicalRecord, lang: Lang): string[] {
+export function textColumnValues(record: CanonicalRecord): string[] {
+  return [
+    indexText(record.title.zh),
+    indexText(record.title.en),
+    indexText(record.notes.zh),
+    indexText(record.notes.en),
+    indexText(record.model),
+    indexText(record.author),
+    indexText(record.prompt ?? ''),
+    indexText(record.promptCategory.replace(/[-_]/g, ' ')),
+    facetsText(record),
+  ];
+}
+
+/**
+ * The values of a record's FTS5 columns in one language as search v4 wrote them (title, notes,
+ * model, author, prompt, category, other, facets), for that migration alone.
+ */
+function languageColumnValues(record: CanonicalRecord, lang: Lang): string[] {
   const other: Lang = lang === 'zh' ? 'en' : 'zh';
   return [
     indexText(record.title[lang]),
@@ -35,12 +53,14 @@ export function keyColumns(record: CanonicalRecord): [string, string, string, st
 }
 
 /**
- * SQL functions over a record's JSON (`records.doc`): `archive_search_column(doc, lang, i)`, the
- * i-th FTS5 column value, and `archive_search_key(doc, i)`, the i-th `search_keys` facet value.
- * A statement asks for every column of one record in a row, so the last record read is kept.
+ * SQL functions over a record's JSON (`records.doc`), for the migrations that re-index:
+ * `archive_search_text(doc, i)`, the i-th column of its row in the search table;
+ * `archive_search_key(doc, i)`, the i-th `search_keys` facet value; and, for search v4,
+ * `archive_search_column(doc, lang, i)`. A statement asks for every column of one record in a
+ * row, so the last record read is kept.
  */
 export function registerSearchFunctions(db: SqliteDatabase): void {
-  let last: { doc: string; record: CanonicalRecord; columns: Partial<Record<Lang, string[]>>; keys?: string[] } | undefined;
+  let last: { doc: string; record: CanonicalRecord; columns: Partial<Record<Lang, string[]>>; text?: string[]; keys?: string[] } | undefined;
   const read = (doc: unknown): NonNullable<typeof last> => {
     if (typeof doc !== 'string') throw new TypeError('a record document is a JSON string');
     if (last?.doc !== doc) last = { doc, record: JSON.parse(doc) as CanonicalRecord, columns: {} };
@@ -49,8 +69,14 @@ export function registerSearchFunctions(db: SqliteDatabase): void {
   db.function('archive_search_column', { deterministic: true }, (doc: unknown, lang: unknown, index: unknown) => {
     if (!isLang(lang) || typeof index !== 'number') throw new TypeError('archive_search_column(doc, lang, index) takes zh or en and a column number');
     const entry = read(doc);
-    entry.columns[lang] ??= columnValues(entry.record, lang);
+    entry.columns[lang] ??= languageColumnValues(entry.record, lang);
     return entry.columns[lang][index] ?? null;
+  });
+  db.function('archive_search_text', { deterministic: true }, (doc: unknown, index: unknown) => {
+    if (typeof index !== 'number') throw new TypeError('archive_search_text(doc, index) takes a column number');
+    const entry = read(doc);
+    entry.text ??= textColumnValues(entry.record);
+    return entry.text[index] ?? null;
   });
   db.function('archive_search_key', { deterministic: true }, (doc: unknown, index: unknown) => {
     if (typeof index !== 'number') throw new TypeError('archive_search_key(doc, index) takes a column number');

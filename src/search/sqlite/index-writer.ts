@@ -4,12 +4,11 @@
  * key a write touches.
  */
 import type { IndexRecord } from '../../domain/ports.ts';
-import { LANGS } from '../../domain/record.ts';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../../store/sqlite/database.ts';
-import { SEARCH_COLUMNS, SEARCH_KEY_COLUMNS, searchTable } from '../../store/sqlite/schema.ts';
+import { SEARCH_COLUMNS, SEARCH_KEY_COLUMNS, SEARCH_TABLE } from '../../store/sqlite/schema.ts';
 import type { SearchChangeLog } from './change-log.ts';
-import { columnValues, keyColumns } from './index-row.ts';
+import { keyColumns, textColumnValues } from './index-row.ts';
 import { dayNumber, keyBetween, spreadKeys } from './sort-key.ts';
 
 /**
@@ -26,7 +25,7 @@ function inSortKeyOrder(records: readonly IndexRecord[]): IndexRecord[] {
 /** Writes the search tables; every method runs inside the caller's transaction. */
 export class SearchIndexWriter {
   private readonly statements;
-  private readonly tables: { insert: Statement; remove: Statement; move: Statement }[];
+  private readonly table: { insert: Statement; remove: Statement; move: Statement };
   /** Writes made through this writer, so this connection's caches know to look at the change log. */
   writes = 0;
 
@@ -45,11 +44,11 @@ export class SearchIndexWriter {
       deleteKey: db.prepare('DELETE FROM search_keys WHERE sort_key = ?'),
     };
     const columns = SEARCH_COLUMNS.join(', ');
-    this.tables = LANGS.map((lang) => ({
-      insert: db.prepare(`INSERT INTO ${searchTable(lang)} (rowid, ${columns}) VALUES (?, ${SEARCH_COLUMNS.map(() => '?').join(', ')})`),
-      remove: db.prepare(`DELETE FROM ${searchTable(lang)} WHERE rowid = ?`),
-      move: db.prepare(`UPDATE ${searchTable(lang)} SET rowid = ? WHERE rowid = ?`),
-    }));
+    this.table = {
+      insert: db.prepare(`INSERT INTO ${SEARCH_TABLE} (rowid, ${columns}) VALUES (?, ${SEARCH_COLUMNS.map(() => '?').join(', ')})`),
+      remove: db.prepare(`DELETE FROM ${SEARCH_TABLE} WHERE rowid = ?`),
+      move: db.prepare(`UPDATE ${SEARCH_TABLE} SET rowid = ? WHERE rowid = ?`),
+    };
   }
 
   upsert(records: readonly IndexRecord[]): void {
@@ -62,7 +61,7 @@ export class SearchIndexWriter {
       if (existing && existing.day === day) {
         key = existing.sort_key;
         this.statements.updateKey.run(record.seq ?? null, ...keyColumns(record), key);
-        for (const table of this.tables) table.remove.run(key);
+        this.table.remove.run(key);
       } else {
         if (existing) {
           this.removeKey(existing.sort_key);
@@ -73,7 +72,7 @@ export class SearchIndexWriter {
         renumbered ||= allocated.renumbered;
       }
       changed.push(key);
-      LANGS.forEach((lang, i) => this.tables[i]?.insert.run(key, ...columnValues(record, lang)));
+      this.table.insert.run(key, ...textColumnValues(record));
     }
     this.logChanges(renumbered ? undefined : changed);
   }
@@ -98,7 +97,7 @@ export class SearchIndexWriter {
 
   private removeKey(key: number): void {
     this.statements.deleteKey.run(key);
-    for (const table of this.tables) table.remove.run(key);
+    this.table.remove.run(key);
   }
 
   /** A new sort key for a record, and whether the day's other keys had to move to make room. */
@@ -124,7 +123,7 @@ export class SearchIndexWriter {
     const move = (from: number, to: number): void => {
       // FTS5 takes a new rowid only as an SQL integer, so bind BigInts rather than doubles.
       this.statements.moveKey.run(BigInt(to), BigInt(from));
-      for (const table of this.tables) table.move.run(BigInt(to), BigInt(from));
+      this.table.move.run(BigInt(to), BigInt(from));
     };
     // Park every row on a negative key first so no new key collides with an old one.
     for (const row of rows) move(row.sort_key, -row.sort_key - 1);

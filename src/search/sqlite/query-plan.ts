@@ -6,7 +6,7 @@
 import type { Lang } from '../../domain/record.ts';
 import type { SearchPosition, SearchQuery } from '../../domain/search-query.ts';
 import type { SqliteDatabase } from '../../store/sqlite/database.ts';
-import { searchTable } from '../../store/sqlite/schema.ts';
+import { SEARCH_TABLE } from '../../store/sqlite/schema.ts';
 import { parseSearchText } from '../search-text.ts';
 import type { ParsedQuery } from '../search-text.ts';
 import { facetToken, LIST_FILTERS } from './facets.ts';
@@ -43,7 +43,7 @@ export function planSearch(db: SqliteDatabase, query: SearchQuery): SearchPlan |
     const values = query.filters[name];
     if (values !== undefined) filters.set(name, [...new Set(values.map((value) => facetToken(name, value)))]);
   }
-  const since = query.filters.since === undefined ? undefined : sinceTokens(db, query.lang, query.filters.since);
+  const since = query.filters.since === undefined ? undefined : sinceTokens(db, query.filters.since);
   const hasWords = parsed !== undefined && parsed.groups.length > 0;
   const dateOrder = query.order === 'oldest' ? 'oldest' : query.order === 'newest' || !hasWords ? 'newest' : undefined;
   const boost = hasWords && !dateOrder && parsed.label ? facetToken('model', parsed.label) : undefined;
@@ -51,9 +51,9 @@ export function planSearch(db: SqliteDatabase, query: SearchQuery): SearchPlan |
 }
 
 /** The compilation-date tokens on or after a day, from the index's own terms. */
-function sinceTokens(db: SqliteDatabase, lang: Lang, since: string): string[] {
+function sinceTokens(db: SqliteDatabase, since: string): string[] {
   const first = facetToken('updated', since);
-  return db.prepare<[string], string>(`SELECT term FROM ${searchTable(lang)}_vocab WHERE term >= ? AND term < 'updated1'`).pluck().all(first);
+  return db.prepare<[string], string>(`SELECT term FROM ${SEARCH_TABLE}_vocab WHERE term >= ? AND term < 'updated1'`).pluck().all(first);
 }
 
 /**

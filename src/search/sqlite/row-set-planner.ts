@@ -7,7 +7,7 @@
 import type { Lang } from '../../domain/record.ts';
 import type { FacetName, SearchHits, SearchQuery } from '../../domain/search-query.ts';
 import type { SqliteDatabase } from '../../store/sqlite/database.ts';
-import { searchTable } from '../../store/sqlite/schema.ts';
+import { SEARCH_TABLE } from '../../store/sqlite/schema.ts';
 import type { QueryGroup } from '../search-text.ts';
 import { countFacets } from './facet-counts.ts';
 import type { RowFacetColumns } from './facet-counts.ts';
@@ -25,7 +25,7 @@ import type { SearchCaches } from './search-caches.ts';
 import { dateOfKey, intersectRanges } from './sort-key.ts';
 import type { KeyRange } from './sort-key.ts';
 import type { StatementCache } from './statement-cache.ts';
-import { METADATA_COLUMNS, TEXT_COLUMNS, ftsAlternative } from './term-expansion.ts';
+import { METADATA_COLUMNS, TEXT_COLUMNS, ftsAlternative, titleColumn } from './term-expansion.ts';
 import type { Alternative, TermExpansion, TermMatch } from './term-expansion.ts';
 import type { QueryTerm } from './text.ts';
 
@@ -58,18 +58,18 @@ export class RowSetPlanner {
    * cached; rows appended since are each tested against the expression, unless reading the set
    * again costs less, and rows killed since are taken out, so every set holds live rows only.
    */
-  private rowSet(universe: RowUniverse, lang: Lang, columns: string, alternative: Alternative): RowSet {
+  private rowSet(universe: RowUniverse, columns: string, alternative: Alternative): RowSet {
+    // The same rows whatever the language searched: one table holds both languages' texts.
     const expression = `${columns} : ${ftsAlternative(alternative)}`;
-    const cacheKey = `${lang}\u0000${expression}`;
-    const cached = this.caches.rowSets.get(cacheKey);
+    const cached = this.caches.rowSets.get(expression);
     if (cached?.covered === universe.size && cached.kills === universe.kills) return cached.set;
     let set: RowSet | undefined;
     if (cached) {
-      const added = cached.covered === universe.size ? [] : this.appendedMatches(universe, lang, columns, alternative, expression, cached);
+      const added = cached.covered === universe.size ? [] : this.appendedMatches(universe, columns, alternative, expression, cached);
       if (added) set = universe.live(added.length > 0 ? cached.set.with(added, universe.words) : cached.set);
     }
-    set ??= this.readSet(universe, lang, columns, alternative, expression);
-    this.caches.rowSets.set(cacheKey, { set, covered: universe.size, kills: universe.kills });
+    set ??= this.readSet(universe, columns, alternative, expression);
+    this.caches.rowSets.set(expression, { set, covered: universe.size, kills: universe.kills });
     return set;
   }
 
@@ -78,14 +78,14 @@ export class RowSetPlanner {
    * no row. A phrase in every text column is asked without the column filter when it cannot be
    * in the facets column (FTS5 then skips decoding positions, which halves the cost of the read).
    */
-  private readSet(universe: RowUniverse, lang: Lang, columns: string, alternative: Alternative, expression: string): RowSet {
+  private readSet(universe: RowUniverse, columns: string, alternative: Alternative, expression: string): RowSet {
     const tokens = phraseTokens(alternative.tokens.join(' '));
     const whole = tokens?.slice(0, alternative.prefix ? -1 : undefined) ?? [];
     // The vocabulary leaves facet tokens out, so it says nothing about them.
-    if (whole.some((token) => !FACET_TOKEN.test(token) && this.caches.lacks(lang, token))) return universe.none();
+    if (whole.some((token) => !FACET_TOKEN.test(token) && this.caches.lacks(token))) return universe.none();
     const unfiltered = columns === TEXT_COLUMNS && tokens !== undefined && !couldBeInFacets(tokens, alternative.prefix);
     const read = unfiltered ? ftsAlternative(alternative) : expression;
-    return universe.setOf(this.statements.get(`SELECT rowid FROM ${searchTable(lang)} WHERE ${searchTable(lang)} MATCH ?`).pluck().all(read) as number[]);
+    return universe.setOf(this.statements.get(`SELECT rowid FROM ${SEARCH_TABLE} WHERE ${SEARCH_TABLE} MATCH ?`).pluck().all(read) as number[]);
   }
 
   /**
@@ -93,16 +93,16 @@ export class RowSetPlanner {
    * JavaScript where the row's text allows (row-match.ts), otherwise by FTS5 lookups; undefined
    * when the lookups would cost more than reading the set again.
    */
-  private appendedMatches(universe: RowUniverse, lang: Lang, columns: string, alternative: Alternative, expression: string, cached: CoveredRowSet): number[] | undefined {
+  private appendedMatches(universe: RowUniverse, columns: string, alternative: Alternative, expression: string, cached: CoveredRowSet): number[] | undefined {
     const tokens = phraseTokens(alternative.tokens.join(' '));
     const phrase = tokens && { columns: columns.slice(1, -1).split(' '), tokens, prefix: alternative.prefix };
-    const table = searchTable(lang);
+    const table = SEARCH_TABLE;
     let lookupsLeft = 1 + cached.set.count() / ROWS_READ_PER_LOOKUP;
     const added: number[] = [];
     for (let ordinal = cached.covered; ordinal < universe.size; ordinal += 1) {
       if (!universe.isLive(ordinal)) continue;
       const key = universe.keyAt(ordinal);
-      const row = phrase && this.caches.appendedRow(lang, key)?.tokens;
+      const row = phrase && this.caches.appendedRow(key)?.tokens;
       if (phrase && row) {
         if (holdsPhrase(row, phrase)) added.push(ordinal);
         continue;
@@ -129,7 +129,7 @@ export class RowSetPlanner {
   private termSet(universe: RowUniverse, lang: Lang, term: QueryTerm, match: TermMatch, columns: string): RowSet {
     return this.union(
       universe,
-      this.expansion.alternatives(term, lang, match).map((alternative) => this.rowSet(universe, lang, columns, alternative)),
+      this.expansion.alternatives(term, lang, match).map((alternative) => this.rowSet(universe, columns, alternative)),
     );
   }
 
@@ -148,7 +148,7 @@ export class RowSetPlanner {
   }
 
   private tokenSet(universe: RowUniverse, lang: Lang, token: string): RowSet {
-    return this.rowSet(universe, lang, '{facets}', { tokens: [token], prefix: false });
+    return this.rowSet(universe, '{facets}', { tokens: [token], prefix: false });
   }
 
   /** Rows passing the filters (one facet's left out when named) and lying in the key range. */
@@ -209,14 +209,14 @@ export class RowSetPlanner {
     else parts.push({ kind: 'exact', set: exact, match: 'exact' });
     if (text.get('prefix') !== text.get('exact')) parts.push({ kind: 'prefix', set: prefixed.andNot(exact), match: 'prefix' });
     if (text.get('typo') !== text.get('prefix')) parts.push({ kind: 'typo', set: all.andNot(prefixed), match: 'typo' });
-    const titleSet = this.textSet(universe, plan, 'prefix', '{title}');
+    const titleSet = this.textSet(universe, plan, 'prefix', titleColumn(plan.lang));
     const tiers: TierView[] = parts.map(({ kind, set, match }) => ({
       kind,
       size: set.count(),
       ranked: (weights) => {
         const idf = weightsOf(weights, match, groups.length);
         const evidence = groups.map((group, i): TermEvidence<number> => {
-          const inTitle = this.groupSet(universe, plan.lang, group, match, '{title}');
+          const inTitle = this.groupSet(universe, plan.lang, group, match, titleColumn(plan.lang));
           const inMetadata = this.groupSet(universe, plan.lang, group, match, METADATA_COLUMNS);
           return { idf: idf[i] ?? 0, inTitle: (ordinal) => inTitle.has(ordinal), inMetadata: (ordinal) => inMetadata.has(ordinal) };
         });

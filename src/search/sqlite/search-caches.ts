@@ -1,14 +1,11 @@
 /**
  * What a process keeps in memory to search fast, and how it stays current: the row universe and
- * its cached row sets (row-sets.ts), each language's vocabulary (typo.ts), counts of FTS5
+ * its cached row sets (row-sets.ts), the vocabulary (typo.ts), counts of FTS5
  * expressions, and rows appended since the sets were read. All follow the search change log
  * written by SearchIndexWriter, in this or any other process.
  */
-import type { Lang } from '../../domain/record.ts';
-import { LANGS } from '../../domain/record.ts';
-import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../../store/sqlite/database.ts';
-import { SEARCH_COLUMNS, searchTable } from '../../store/sqlite/schema.ts';
+import { SEARCH_COLUMNS, SEARCH_TABLE } from '../../store/sqlite/schema.ts';
 import type { SearchChangeLog } from './change-log.ts';
 import { FACET_TOKEN } from './facets.ts';
 import type { SearchIndexWriter } from './index-writer.ts';
@@ -40,17 +37,12 @@ export interface AppendedRow {
   tokens: Map<string, string[]> | undefined;
 }
 
-interface LanguageState {
-  vocabulary?: Vocabulary;
-  vocabularyBuiltAt: number;
-  /** A bulk write happened since the vocabulary was read. */
-  vocabularyStale: boolean;
-}
-
 export class SearchCaches {
   private readonly statements;
-  private readonly rowText: Map<Lang, Statement<[bigint], string[]>>;
-  private readonly languages = new Map<Lang, LanguageState>(LANGS.map((lang) => [lang, { vocabularyBuiltAt: 0, vocabularyStale: false }]));
+  private vocabularyHeld: Vocabulary | undefined;
+  private vocabularyBuiltAt = 0;
+  /** A bulk write happened since the vocabulary was read. */
+  private vocabularyStale = false;
   /** Counts of FTS5 expressions by language and expression, dropped on any change (fts-planner.ts). */
   readonly counts = new Map<string, number>();
   readonly rowSets = new RowSetCache(ROW_SET_CACHE_BYTES);
@@ -59,8 +51,8 @@ export class SearchCaches {
   private seenChange = -1;
   private universe: RowUniverse | undefined;
   private universeBuiltAt = -Infinity;
-  /** Rows appended to the universe, read once, by language and sort key (see appendedRow). */
-  private readonly appendedRows = new Map<string, AppendedRow | undefined>();
+  /** Rows appended to the universe, read once, by sort key (see appendedRow). */
+  private readonly appendedRows = new Map<number, AppendedRow | undefined>();
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -72,14 +64,15 @@ export class SearchCaches {
       dataVersion: db.prepare<[], { data_version: number }>('PRAGMA data_version'),
       allKeys: db.prepare<[], number>('SELECT sort_key FROM search_keys ORDER BY sort_key').pluck(),
       keyExists: db.prepare<[number], number>('SELECT 1 FROM search_keys WHERE sort_key = ?').pluck(),
+      rowText: db.prepare<[bigint], string[]>(`SELECT ${SEARCH_COLUMNS.join(', ')} FROM ${SEARCH_TABLE} WHERE rowid = ?`).raw(),
+      vocabulary: db.prepare<[], { term: string; doc: number }>(`SELECT term, doc FROM ${SEARCH_TABLE}_vocab`),
     };
-    this.rowText = new Map(LANGS.map((lang) => [lang, db.prepare<[bigint], string[]>(`SELECT ${SEARCH_COLUMNS.join(', ')} FROM ${searchTable(lang)} WHERE rowid = ?`).raw()]));
   }
 
   /**
-   * Brings cached counts, row sets and vocabularies up to the search tables as they are now, when
-   * this or another connection has changed them: row sets follow the change log where they can
-   * (see RowUniverse) and are dropped for a rebuild otherwise. Writes to other tables (the
+   * Brings cached counts, row sets and the vocabulary up to the search tables as they are now,
+   * when this or another connection has changed them: row sets follow the change log where they
+   * can (see RowUniverse) and are dropped for a rebuild otherwise. Writes to other tables (the
    * submission queue) change the database but not the search tables, and leave every cache alone.
    */
   refresh(): void {
@@ -93,16 +86,14 @@ export class SearchCaches {
     this.counts.clear();
     const keys = this.changeLog.keysBetween(this.seenChange, lastChange, MIN_CHANGES_BEFORE_REBUILD * 4);
     this.seenChange = lastChange;
-    for (const key of keys ?? []) for (const lang of LANGS) this.appendedRows.delete(`${lang}:${key}`);
+    for (const key of keys ?? []) this.appendedRows.delete(key);
     if (keys === undefined) {
       this.universe = undefined;
       this.rowSets.clear();
       this.appendedRows.clear();
-      for (const state of this.languages.values()) {
-        // Writes of this connection reload the vocabulary at once; writes of other processes once it is a few seconds old.
-        state.vocabularyStale = true;
-        if (changedHere) state.vocabulary = undefined;
-      }
+      // Writes of this connection reload the vocabulary at once; writes of other processes once it is a few seconds old.
+      this.vocabularyStale = true;
+      if (changedHere) this.vocabularyHeld = undefined;
       return;
     }
     const present = keys.filter((key) => this.statements.keyExists.get(key) !== undefined);
@@ -115,13 +106,12 @@ export class SearchCaches {
       for (const key of keys) universe.kill(key);
       for (const key of present) universe.append(key);
     }
-    for (const lang of LANGS) {
-      const vocabulary = this.languages.get(lang)?.vocabulary;
-      if (!vocabulary) continue;
+    const vocabulary = this.vocabularyHeld;
+    if (vocabulary) {
       const terms = new Set<string>();
       let exact = true;
       for (const key of present) {
-        const row = this.appendedRow(lang, key);
+        const row = this.appendedRow(key);
         if (row && !row.tokens) exact = false;
         const columns = row?.tokens ? [...row.tokens.values()] : (row?.values ?? []).map((value) => indexTerms(value ?? ''));
         for (const term of columns.flat()) if (!FACET_TOKEN.test(term)) terms.add(term);
@@ -144,30 +134,27 @@ export class SearchCaches {
   }
 
   /** An appended row, read once for both its tests (row-set-planner.ts) and its vocabulary terms; undefined when it is gone. */
-  appendedRow(lang: Lang, key: number): AppendedRow | undefined {
-    const cacheKey = `${lang}:${key}`;
-    if (!this.appendedRows.has(cacheKey)) {
-      const values = this.rowText.get(lang)?.get(BigInt(key));
-      this.appendedRows.set(cacheKey, values ? { values, tokens: rowTokens(SEARCH_COLUMNS, values) } : undefined);
+  appendedRow(key: number): AppendedRow | undefined {
+    if (!this.appendedRows.has(key)) {
+      const values = this.statements.rowText.get(BigInt(key));
+      this.appendedRows.set(key, values ? { values, tokens: rowTokens(SEARCH_COLUMNS, values) } : undefined);
     }
-    return this.appendedRows.get(cacheKey);
+    return this.appendedRows.get(key);
   }
 
-  /** A language's vocabulary: read from `fts5vocab` when missing, or when stale and a few seconds old. */
-  vocabulary(lang: Lang): Vocabulary {
-    const state = this.languages.get(lang) ?? { vocabularyBuiltAt: 0, vocabularyStale: false };
-    if (state.vocabulary && state.vocabularyStale && Date.now() - state.vocabularyBuiltAt > VOCABULARY_RELOAD_MS) state.vocabulary = undefined;
-    if (!state.vocabulary) {
-      const rows = this.db.prepare<[], { term: string; doc: number }>(`SELECT term, doc FROM ${searchTable(lang)}_vocab`).all();
-      state.vocabulary = new Vocabulary(
+  /** The index's words, both languages': read from `fts5vocab` when missing, or when stale and a few seconds old. */
+  vocabulary(): Vocabulary {
+    if (this.vocabularyHeld && this.vocabularyStale && Date.now() - this.vocabularyBuiltAt > VOCABULARY_RELOAD_MS) this.vocabularyHeld = undefined;
+    if (!this.vocabularyHeld) {
+      const rows = this.statements.vocabulary.all();
+      this.vocabularyHeld = new Vocabulary(
         rows.filter((row) => !FACET_TOKEN.test(row.term)).map((row) => ({ term: row.term, documents: row.doc })),
         (term) => DICTIONARY_WORD.test(term),
       );
-      state.vocabularyBuiltAt = Date.now();
-      state.vocabularyStale = false;
-      this.languages.set(lang, state);
+      this.vocabularyBuiltAt = Date.now();
+      this.vocabularyStale = false;
     }
-    return state.vocabulary;
+    return this.vocabularyHeld;
   }
 
   /**
@@ -175,21 +162,20 @@ export class SearchCaches {
    * false when the term is there or when that cannot be told (the vocabulary is stale after
    * another process's bulk write, or took terms from text it could not split exactly).
    */
-  lacks(lang: Lang, term: string): boolean {
-    const state = this.languages.get(lang);
-    if (!state?.vocabulary || state.vocabularyStale) return false;
-    return state.vocabulary.holds(term) === false;
+  lacks(term: string): boolean {
+    if (!this.vocabularyHeld || this.vocabularyStale) return false;
+    return this.vocabularyHeld.holds(term) === false;
   }
 
   /**
-   * Loads the vocabularies ahead of the first query, in one snapshot with the change log's
-   * position, so the writes that follow are added to them rather than waiting for a reload.
+   * Loads the vocabulary ahead of the first query, in one snapshot with the change log's
+   * position, so the writes that follow are added to it rather than waiting for a reload.
    */
   warm(): void {
     this.db
       .transaction(() => {
         this.refresh();
-        for (const lang of LANGS) this.vocabulary(lang);
+        this.vocabulary();
       })
       .deferred();
   }

@@ -1,5 +1,5 @@
 /**
- * The embedded search index: FTS5 tables in the store's own database file. This class wires the
+ * The embedded search index: an FTS5 table in the store's own database file. This class wires the
  * parts together; each has one job:
  * - index-writer.ts writes records into the search tables, change-log.ts logs which rows changed;
  * - search-caches.ts keeps row sets, vocabularies and counts, current through the change log;
@@ -44,7 +44,7 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     this.writer = new SearchIndexWriter(db, changeLog);
     this.caches = new SearchCaches(db, changeLog, this.writer, rowSetMode);
     this.statements = new StatementCache(db);
-    const expansion = new TermExpansion((lang) => this.caches.vocabulary(lang));
+    const expansion = new TermExpansion(() => this.caches.vocabulary());
     const labels = new FacetLabels(db);
     this.rowSetPlanner = new RowSetPlanner(db, this.caches, expansion, this.statements, new RowFacetColumns(db, labels));
     this.ftsPlanner = new FtsPlanner(db, this.caches, expansion, this.statements, labels);

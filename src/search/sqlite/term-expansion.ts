@@ -10,7 +10,12 @@ import type { QueryGroup } from '../search-text.ts';
 import type { Vocabulary } from './typo.ts';
 
 /** The columns a query's words are matched in: every text of the record, in both languages. */
-export const TEXT_COLUMNS = '{title notes model author prompt category other}';
+export const TEXT_COLUMNS = '{title_zh title_en notes_zh notes_en model author prompt category}';
+
+/** The column whose match ranks a record first: the title in the language searched. */
+export function titleColumn(lang: Lang): string {
+  return `{title_${lang}}`;
+}
 /** The columns whose match ranks a record second, after the title. */
 export const METADATA_COLUMNS = '{model author category}';
 

@@ -25,13 +25,23 @@ export interface Migration {
   sql: string;
 }
 
-/** The FTS5 table of one language (its `fts5vocab` twin is `${table}_vocab`). */
-export function searchTable(lang: Lang): string {
+/** The FTS5 table of one language in search v1 to v4 (its `fts5vocab` twin is `${table}_vocab`), kept for those migrations. */
+function searchTable(lang: Lang): string {
   return `search_${lang}`;
 }
 
-/** The FTS5 columns of every search table, in order: the record's texts, the other language's title and notes, then its facet tokens (see search/sqlite/index-row.ts). */
-export const SEARCH_COLUMNS = ['title', 'notes', 'model', 'author', 'prompt', 'category', 'other', 'facets'] as const;
+/** The columns of the per-language search tables of search v4, kept as they shipped (see languageColumnValues in search/sqlite/index-row.ts). */
+const SEARCH_COLUMNS_V4 = ['title', 'notes', 'model', 'author', 'prompt', 'category', 'other', 'facets'] as const;
+
+/**
+ * The FTS5 table of the search index (search v5): one row per record with the texts of both
+ * languages, so each text is indexed once and a search in either language reads the same rows
+ * (its `fts5vocab` twin is `search_text_vocab`).
+ */
+export const SEARCH_TABLE = 'search_text';
+
+/** The FTS5 columns of SEARCH_TABLE, in order: titles and notes in both languages, the shared texts, the facet tokens (see search/sqlite/index-row.ts). */
+export const SEARCH_COLUMNS = ['title_zh', 'title_en', 'notes_zh', 'notes_en', 'model', 'author', 'prompt', 'category', 'facets'] as const;
 
 /** The columns of the first search tables (search v1), kept as they shipped. */
 const SEARCH_COLUMNS_V1 = ['title', 'notes', 'model', 'author', 'prompt', 'category', 'facets'] as const;
@@ -171,11 +181,11 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WHERE id IN (SELECT id FROM records);
       CREATE INDEX search_keys_model ON search_keys (model_key, sort_key);
       ${LANGS.map((lang) => `DROP TABLE ${searchTable(lang)}_vocab; DROP TABLE ${searchTable(lang)};`).join('\n      ')}
-      ${createSearchTables(SEARCH_COLUMNS)}
+      ${createSearchTables(SEARCH_COLUMNS_V4)}
       ${LANGS.map(
         (lang) => `
-        INSERT INTO ${searchTable(lang)} (rowid, ${SEARCH_COLUMNS.join(', ')})
-          SELECT k.sort_key, ${SEARCH_COLUMNS.map((_, i) => `archive_search_column(r.doc, '${lang}', ${i})`).join(', ')}
+        INSERT INTO ${searchTable(lang)} (rowid, ${SEARCH_COLUMNS_V4.join(', ')})
+          SELECT k.sort_key, ${SEARCH_COLUMNS_V4.map((_, i) => `archive_search_column(r.doc, '${lang}', ${i})`).join(', ')}
           FROM search_keys k JOIN records r ON r.id = k.id
           ORDER BY k.sort_key;`,
       ).join('\n')}
@@ -248,6 +258,21 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 2,
     description: "every token's submissions newest first (a reviewer's list, the export's decisions) without sorting the table",
     sql: `CREATE INDEX submissions_listing ON submissions (submitted_at DESC, id DESC);`,
+  },
+  {
+    area: 'search',
+    version: 5,
+    description: 'one search table with the texts of both languages instead of one per language holding both: each text indexed once; every record re-indexed',
+    sql: `
+      ${LANGS.map((lang) => `DROP TABLE ${searchTable(lang)}_vocab; DROP TABLE ${searchTable(lang)};`).join('\n      ')}
+      CREATE VIRTUAL TABLE ${SEARCH_TABLE} USING fts5(${SEARCH_COLUMNS.join(', ')}, tokenize = "unicode61 remove_diacritics 2");
+      CREATE VIRTUAL TABLE ${SEARCH_TABLE}_vocab USING fts5vocab(${SEARCH_TABLE}, row);
+      INSERT INTO ${SEARCH_TABLE} (rowid, ${SEARCH_COLUMNS.join(', ')})
+        SELECT k.sort_key, ${SEARCH_COLUMNS.map((_, i) => `archive_search_text(r.doc, ${i})`).join(', ')}
+        FROM search_keys k JOIN records r ON r.id = k.id
+        ORDER BY k.sort_key;
+      INSERT INTO search_changes (sort_key) VALUES (NULL);
+    `,
   },
   // Append new migrations here: { area, version: that area's next version, description, sql }.
 ];
