@@ -81,8 +81,7 @@ export class RowSetPlanner {
   private readSet(universe: RowUniverse, columns: string, alternative: Alternative, expression: string): RowSet {
     const tokens = phraseTokens(alternative.tokens.join(' '));
     const whole = tokens?.slice(0, alternative.prefix ? -1 : undefined) ?? [];
-    // The vocabulary leaves facet tokens out, so it says nothing about them.
-    if (whole.some((token) => !FACET_TOKEN.test(token) && this.caches.lacks(token))) return universe.none();
+    if (whole.some((token) => this.caches.lacks(token))) return universe.none();
     const unfiltered = columns === TEXT_COLUMNS && tokens !== undefined && !couldBeInFacets(tokens, alternative.prefix);
     const read = unfiltered ? ftsAlternative(alternative) : expression;
     return universe.setOf(this.statements.get(`SELECT rowid FROM ${SEARCH_TABLE} WHERE ${SEARCH_TABLE} MATCH ?`).pluck().all(read) as number[]);
@@ -209,7 +208,8 @@ export class RowSetPlanner {
     else parts.push({ kind: 'exact', set: exact, match: 'exact' });
     if (text.get('prefix') !== text.get('exact')) parts.push({ kind: 'prefix', set: prefixed.andNot(exact), match: 'prefix' });
     if (text.get('typo') !== text.get('prefix')) parts.push({ kind: 'typo', set: all.andNot(prefixed), match: 'typo' });
-    const titleSet = this.textSet(universe, plan, 'prefix', titleColumn(plan.lang));
+    // Only a tier of more than RANK_LIMIT rows puts title holders first; the title sets are read then.
+    let titleSet: RowSet | undefined;
     const tiers: TierView[] = parts.map(({ kind, set, match }) => ({
       kind,
       size: set.count(),
@@ -223,6 +223,7 @@ export class RowSetPlanner {
         return scoreRows(universe.page(set, 0, set.count(), true), evidence).map(({ row, score }) => ({ key: universe.keyAt(row), score }));
       },
       part: (title, fromKey, skip, limit) => {
+        titleSet ??= this.textSet(universe, plan, 'prefix', titleColumn(plan.lang));
         let rows = title ? set.and(titleSet) : set.andNot(titleSet);
         if (fromKey > -Infinity) rows = rows.and(universe.keyRange(fromKey, Infinity));
         return { size: rows.count(), keys: universe.page(rows, skip, limit, true).map((ordinal) => universe.keyAt(ordinal)) };

@@ -1,3 +1,5 @@
+import { BoundedCache } from '../../bounded-cache.ts';
+
 /**
  * Hit sets as bitsets over the catalog's rows in sort-key order. Exact totals are what cost in
  * FTS5 (it counts by walking every matching doclist entry), and a query's parts repeat far more
@@ -115,6 +117,7 @@ export class RowUniverse {
 
   /** The set of the given sort keys, which must be ascending (FTS5 returns rowids in that order); keys that are not live rows are left out. */
   setOf(ascendingKeys: readonly number[]): RowSet {
+    if (ascendingKeys.length === 0) return this.none();
     const bits = new Uint32Array(this.words);
     let ordinal = 0;
     for (const key of ascendingKeys) {
@@ -139,9 +142,9 @@ export class RowUniverse {
     return this.live(new RowSet(bits));
   }
 
-  /** No row. */
+  /** No row (a set of no words: sets of different lengths combine as if padded with zeros). */
   none(): RowSet {
-    return new RowSet(new Uint32Array(this.words));
+    return new RowSet(new Uint32Array(0));
   }
 
   /** Every live row. */
@@ -357,39 +360,24 @@ export interface CoveredRowSet {
   kills: number;
 }
 
-/** Row sets of query parts, kept up to a byte bound; the least recently used go first. */
+/** Row sets of query parts, kept up to a byte bound; the least recently used go first (two generations, see BoundedCache). */
 export class RowSetCache {
-  private readonly entries = new Map<string, CoveredRowSet>();
-  private bytes = 0;
+  private readonly entries: BoundedCache<CoveredRowSet>;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(maxBytes: number) {
+    this.entries = new BoundedCache(maxBytes, (key, entry) => key.length * 2 + entry.set.bytes);
+  }
 
   get(key: string): CoveredRowSet | undefined {
-    const found = this.entries.get(key);
-    if (found) {
-      this.entries.delete(key);
-      this.entries.set(key, found);
-    }
-    return found;
+    return this.entries.get(key);
   }
 
   set(key: string, entry: CoveredRowSet): void {
-    if (entry.set.bytes > this.maxBytes) return;
-    const replaced = this.entries.get(key);
-    if (replaced) this.bytes -= replaced.set.bytes;
-    this.entries.delete(key);
     this.entries.set(key, entry);
-    this.bytes += entry.set.bytes;
-    for (const [oldest, old] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(oldest);
-      this.bytes -= old.set.bytes;
-    }
   }
 
   clear(): void {
     this.entries.clear();
-    this.bytes = 0;
   }
 
   get size(): number {

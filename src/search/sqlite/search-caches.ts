@@ -40,6 +40,8 @@ export interface AppendedRow {
 export class SearchCaches {
   private readonly statements;
   private vocabularyHeld: Vocabulary | undefined;
+  /** The facet tokens of the index, which the vocabulary leaves out, loaded and kept with it. */
+  private facetTerms = new Set<string>();
   private vocabularyBuiltAt = 0;
   /** A bulk write happened since the vocabulary was read. */
   private vocabularyStale = false;
@@ -114,7 +116,10 @@ export class SearchCaches {
         const row = this.appendedRow(key);
         if (row && !row.tokens) exact = false;
         const columns = row?.tokens ? [...row.tokens.values()] : (row?.values ?? []).map((value) => indexTerms(value ?? ''));
-        for (const term of columns.flat()) if (!FACET_TOKEN.test(term)) terms.add(term);
+        for (const term of columns.flat()) {
+          if (FACET_TOKEN.test(term)) this.facetTerms.add(term);
+          else terms.add(term);
+        }
       }
       vocabulary.add(terms, exact);
     }
@@ -147,6 +152,8 @@ export class SearchCaches {
     if (this.vocabularyHeld && this.vocabularyStale && Date.now() - this.vocabularyBuiltAt > VOCABULARY_RELOAD_MS) this.vocabularyHeld = undefined;
     if (!this.vocabularyHeld) {
       const rows = this.statements.vocabulary.all();
+      const facets = rows.filter((row) => FACET_TOKEN.test(row.term));
+      this.facetTerms = new Set(facets.map((row) => row.term));
       this.vocabularyHeld = new Vocabulary(
         rows.filter((row) => !FACET_TOKEN.test(row.term)).map((row) => ({ term: row.term, documents: row.doc })),
         (term) => DICTIONARY_WORD.test(term),
@@ -164,6 +171,8 @@ export class SearchCaches {
    */
   lacks(term: string): boolean {
     if (!this.vocabularyHeld || this.vocabularyStale) return false;
+    // Facet tokens are written by the archive in ASCII, so the set of them is always exact.
+    if (FACET_TOKEN.test(term)) return !this.facetTerms.has(term);
     return this.vocabularyHeld.holds(term) === false;
   }
 
