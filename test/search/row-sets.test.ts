@@ -93,6 +93,18 @@ describe('row sets', () => {
     expect(cache.size).to.be.at.most(4);
   });
 
+  it('answers the record id of an ordinal and of a live key, appended rows included', () => {
+    const withIds = new RowUniverse(Float64Array.from([10, 20, 30]), ['a-1', 'b-2', 'c-3']);
+    expect([0, 1, 2].map((ordinal) => withIds.idAt(ordinal))).to.deep.equal(['a-1', 'b-2', 'c-3']);
+    const ordinal = withIds.append(25, 'new-id-'.repeat(20));
+    expect(withIds.idAt(ordinal)).to.equal('new-id-'.repeat(20));
+    expect(withIds.idOfKey(25)).to.equal('new-id-'.repeat(20));
+    withIds.kill(20);
+    expect(withIds.idOfKey(20)).to.equal(undefined);
+    expect(withIds.idOfKey(30)).to.equal('c-3');
+    expect(() => withIds.append(40)).to.throw(/id of sort key 40/);
+  });
+
   it('after appends and kills, counts live rows and pages them in sort-key order', () => {
     const random = seededRandom(7);
     for (let round = 0; round < 200; round += 1) {

@@ -168,7 +168,8 @@ export class RowSetPlanner {
   }
 
   private idsOf(universe: RowUniverse, ordinals: readonly number[]): string[] {
-    return this.keyIds.idsOf(ordinals.map((ordinal) => universe.keyAt(ordinal)));
+    const ids = ordinals.map((ordinal) => universe.idAt(ordinal));
+    return ids.every((id) => id !== undefined) ? (ids as string[]) : this.keyIds.idsOf(ordinals.map((ordinal) => universe.keyAt(ordinal)));
   }
 
   search(universe: RowUniverse, plan: SearchPlan, query: SearchQuery): SearchHits {
@@ -235,13 +236,14 @@ export class RowSetPlanner {
     };
     const start = query.after ? { position: query.after, fromKey: afterPosition(this.db, query.after, 'newest').min } : { offset: query.offset };
     const rows = walkTiers(tiers, frozen, start, query.limit + 1);
-    return this.pageOf(rows, query.limit, frozenValues(frozen));
+    return this.pageOf(universe, rows, query.limit, frozenValues(frozen));
   }
 
   /** The ids of a walk's page and the position after it, when more rows follow. */
-  private pageOf(rows: readonly WalkRow[], limit: number, frozen: number[]): Pick<SearchHits, 'ids' | 'next'> {
+  private pageOf(universe: RowUniverse, rows: readonly WalkRow[], limit: number, frozen: number[]): Pick<SearchHits, 'ids' | 'next'> {
     const shown = rows.slice(0, limit);
-    const ids = this.keyIds.idsOf(shown.map((row) => row.key));
+    const known = shown.map((row) => universe.idOfKey(row.key));
+    const ids = known.every((id) => id !== undefined) ? (known as string[]) : this.keyIds.idsOf(shown.map((row) => row.key));
     const last = shown.at(-1);
     return { ids, ...(rows.length > limit && last ? { next: { date: dateOfKey(last.key), id: ids.at(-1) ?? '', rank: last.rank, frozen } } : {}) };
   }

@@ -17,8 +17,47 @@ import { BoundedCache } from '../../bounded-cache.ts';
  * never force re-reading the sets of frequent words; pages merge the appended rows back into
  * sort-key order. A full rebuild is due once `changes` grows large.
  */
+/**
+ * Record ids by ordinal, packed in one buffer (ids are ASCII, ids.ts): a page's ids without a
+ * statement per row, and without a million strings for the garbage collector to walk.
+ */
+class PackedIds {
+  private bytes: Buffer;
+  private starts: Uint32Array;
+  private count = 0;
+
+  constructor(ids: readonly string[]) {
+    this.bytes = Buffer.allocUnsafe(Math.max(64, ids.reduce((sum, id) => sum + id.length, 0)));
+    this.starts = new Uint32Array(ids.length + 1);
+    for (const id of ids) this.push(id);
+  }
+
+  push(id: string): void {
+    const start = this.starts[this.count] as number;
+    if (start + id.length > this.bytes.length) {
+      const grown = Buffer.allocUnsafe(Math.max(start + id.length, this.bytes.length * 2));
+      this.bytes.copy(grown, 0, 0, start);
+      this.bytes = grown;
+    }
+    if (this.count + 2 > this.starts.length) {
+      const grown = new Uint32Array(Math.max(64, this.starts.length * 2));
+      grown.set(this.starts);
+      this.starts = grown;
+    }
+    this.bytes.write(id, start, 'latin1');
+    this.count += 1;
+    this.starts[this.count] = start + id.length;
+  }
+
+  at(ordinal: number): string | undefined {
+    if (ordinal >= this.count) return undefined;
+    return this.bytes.toString('latin1', this.starts[ordinal] as number, this.starts[ordinal + 1] as number);
+  }
+}
+
 export class RowUniverse {
   private keys: Float64Array;
+  private readonly ids: PackedIds | undefined;
   private used: number;
   /** Ordinals below this are in ascending sort-key order. */
   readonly ordered: number;
@@ -28,8 +67,10 @@ export class RowUniverse {
   private killed = 0;
   private liveSet: RowSet | undefined;
 
-  constructor(ascendingKeys: Float64Array) {
+  /** @param ids the record id of each key, when the universe is to answer ids (idAt) */
+  constructor(ascendingKeys: Float64Array, ids?: readonly string[]) {
     this.keys = ascendingKeys;
+    this.ids = ids ? new PackedIds(ids) : undefined;
     this.used = ascendingKeys.length;
     this.ordered = ascendingKeys.length;
     this.liveBits = filledBits(this.used, Math.ceil(this.used / 32));
@@ -92,9 +133,24 @@ export class RowUniverse {
     this.liveSet = undefined;
   }
 
-  /** Gives a (new or re-indexed) row a fresh ordinal after every other, and returns it. */
-  append(key: number): number {
+  /** The record id of an ordinal, when the universe was given ids. */
+  idAt(ordinal: number): string | undefined {
+    return this.ids?.at(ordinal);
+  }
+
+  /** The record id of a live row's sort key, when the universe was given ids. */
+  idOfKey(key: number): string | undefined {
+    const ordinal = this.ordinalOf(key);
+    return ordinal === undefined ? undefined : this.idAt(ordinal);
+  }
+
+  /** Gives a (new or re-indexed) row a fresh ordinal after every other, and returns it; a universe given ids needs the row's id. */
+  append(key: number, id?: string): number {
     this.kill(key);
+    if (this.ids) {
+      if (id === undefined) throw new Error(`the id of sort key ${key} is needed`);
+      this.ids.push(id);
+    }
     if (this.used === this.keys.length) {
       const grown = new Float64Array(Math.max(64, this.keys.length * 2));
       grown.set(this.keys);

@@ -64,8 +64,8 @@ export class SearchCaches {
   ) {
     this.statements = {
       dataVersion: db.prepare<[], { data_version: number }>('PRAGMA data_version'),
-      allKeys: db.prepare<[], number>('SELECT sort_key FROM search_keys ORDER BY sort_key').pluck(),
-      keyExists: db.prepare<[number], number>('SELECT 1 FROM search_keys WHERE sort_key = ?').pluck(),
+      allKeys: db.prepare<[], [number, string]>('SELECT sort_key, id FROM search_keys ORDER BY sort_key').raw(),
+      idOfKey: db.prepare<[bigint], string>('SELECT id FROM search_keys WHERE sort_key = ?').pluck(),
       rowText: db.prepare<[bigint], string[]>(`SELECT ${SEARCH_COLUMNS.join(', ')} FROM ${SEARCH_TABLE} WHERE rowid = ?`).raw(),
       vocabulary: db.prepare<[], { term: string; doc: number }>(`SELECT term, doc FROM ${SEARCH_TABLE}_vocab`),
     };
@@ -98,7 +98,12 @@ export class SearchCaches {
       if (changedHere) this.vocabularyHeld = undefined;
       return;
     }
-    const present = keys.filter((key) => this.statements.keyExists.get(key) !== undefined);
+    const ids = new Map<number, string>();
+    for (const key of keys) {
+      const id = this.statements.idOfKey.get(BigInt(key));
+      if (id !== undefined) ids.set(key, id);
+    }
+    const present = [...ids.keys()];
     const universe = this.universe;
     if (universe && universe.changes + keys.length > Math.max(MIN_CHANGES_BEFORE_REBUILD, universe.ordered >>> 5)) {
       this.universe = undefined;
@@ -106,7 +111,7 @@ export class SearchCaches {
       this.appendedRows.clear();
     } else if (universe) {
       for (const key of keys) universe.kill(key);
-      for (const key of present) universe.append(key);
+      for (const key of present) universe.append(key, ids.get(key));
     }
     const vocabulary = this.vocabularyHeld;
     if (vocabulary) {
@@ -132,7 +137,8 @@ export class SearchCaches {
     if (this.rowSetMode === 'never') return undefined;
     if (!this.universe) {
       if (this.rowSetMode === 'auto' && performance.now() - this.universeBuiltAt < REBUILD_INTERVAL_MS) return undefined;
-      this.universe = new RowUniverse(Float64Array.from(this.statements.allKeys.all()));
+      const rows = this.statements.allKeys.all();
+      this.universe = new RowUniverse(Float64Array.from(rows, (row) => row[0]), rows.map((row) => row[1]));
       this.universeBuiltAt = performance.now();
     }
     return this.universe;
