@@ -48,8 +48,6 @@ export class Publisher {
   private readonly queue: PQueue;
   private readonly published: PublishedPreviews;
   private running = false;
-  /** Publishing of one model label runs one at a time, so two first works cannot both become its timeline record. */
-  private readonly modelLocks = new Map<string, Promise<unknown>>();
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
 
@@ -179,24 +177,12 @@ export class Publisher {
   private async settle(record: ClaimedSubmission, signal: AbortSignal): Promise<SubmissionOutcome | 'retry'> {
     const { store, previews, media } = this.deps;
     const result = await publish(
-      { store, previews, media, sources: await this.deps.sources(), catalog: this.published, exclusive: (model, work) => this.oneAtATimePerModel(model, work) },
+      { store, previews, media, sources: await this.deps.sources(), catalog: this.published },
       { uploadHosts: this.settings.uploadHosts, maxAttempts: this.settings.maxAttempts, retryDelayMs: this.settings.retryDelayMs, now: this.settings.now?.() ?? new Date(), signal },
       record,
     );
     if (result.kind === 'settled') return result.outcome;
     await this.deps.submissions.retryLater(record.submissionId, record.claimToken, result.reason, result.delayMs, result.checks);
     return 'retry';
-  }
-
-  private async oneAtATimePerModel<T>(model: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.modelLocks.get(model) ?? Promise.resolve();
-    const current = previous.then(work, work);
-    const settled = current.catch(() => undefined);
-    this.modelLocks.set(model, settled);
-    try {
-      return await current;
-    } finally {
-      if (this.modelLocks.get(model) === settled) this.modelLocks.delete(model);
-    }
   }
 }

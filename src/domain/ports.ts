@@ -51,6 +51,12 @@ export interface RecordRetirement {
   reason: string;
 }
 
+/** Records to put and records to retire, written together. */
+export interface RecordChanges {
+  put: CanonicalRecord[];
+  retire: RecordRetirement[];
+}
+
 /** What became of a published id that is no longer a record. */
 export type RecordFate =
   | { id: string; status: 'moved'; movedTo: string; reason: string; at: string }
@@ -107,6 +113,15 @@ export interface RecordStore {
   catalogState(): Promise<CatalogState>;
   /** Every record whose model label is exactly this one, of any kind, earliest (date, then id) first. */
   findByModel(model: string): Promise<StoredRecord[]>;
+  /**
+   * Reads every record of a model label (as findByModel) and writes what `decide` makes of them,
+   * in one transaction that no other writer of the same label interleaves with: any number of
+   * processes may publish works of one model at once, and each decides on a reading no other
+   * writer has changed before its commit (a writer whose reading went stale reads again and
+   * decides again, so `decide` may run more than once and must depend on its argument alone).
+   * Returns the changes written.
+   */
+  changeModelRecords(model: string, decide: (ofModel: StoredRecord[]) => RecordChanges): Promise<RecordChanges>;
   /** Published records with this canonical source URL, of any kind. */
   findBySourceUrl(sourceUrl: string): Promise<StoredRecord[]>;
   /** Records the catalog compilation date. */

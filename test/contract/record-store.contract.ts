@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import type { RecordStore, SourceStore } from '../../src/domain/ports.ts';
 import { resolveRecordId } from '../../src/domain/record-fates.ts';
 import { BUILT_IN_SOURCES } from '../../src/domain/sources.ts';
+import { galleryIdOf, planPublication } from '../../src/domain/ingest/timeline.ts';
+import type { CanonicalRecord } from '../../src/domain/record.ts';
 import { makeRecord } from '../helpers/factories.ts';
 
 /** Opens a fresh, empty store (with the source table it keeps) and a function that disposes of it. */
@@ -68,6 +70,28 @@ export function recordStoreContract(name: string, open: StoreFactory): void {
       const streamed: string[] = [];
       for await (const record of store.streamRecords({ batchSize: 5 })) streamed.push(record.id);
       expect(streamed).to.deep.equal(records.map((record) => record.id).sort());
+    });
+
+    it('decides a model label\'s records inside the write, so works of one model published at once give it one timeline record, the earliest', async () => {
+      const model = `Race-Model-${Math.random().toString(36).slice(2, 8)}`;
+      const publish = (gallery: CanonicalRecord) => store.changeModelRecords(model, (ofModel) => planPublication(gallery, ofModel));
+      const first = makeRecord({ model, date: '2025-06-01', submissionId: 'sub_race_first' });
+      expect((await publish(first)).put.map((record) => record.kind)).to.deep.equal(['gallery', 'timeline']);
+      // Each decision reads what the writes before it committed: a later work gets no timeline record, an earlier one takes it over.
+      const later = makeRecord({ model, date: '2025-07-01', submissionId: 'sub_race_later' });
+      expect((await publish(later)).put.map((record) => record.id)).to.deep.equal([later.id]);
+      const works = Array.from({ length: 8 }, (_, index) => makeRecord({ model, date: `2025-0${5 - (index % 4)}-1${index}`, submissionId: `sub_race_${index}` }));
+      const written = await Promise.all(works.map(publish));
+      expect(written.every((changes, index) => changes.put[0]?.id === works[index]?.id)).to.equal(true);
+      const ofModel = await store.findByModel(model);
+      const timeline = ofModel.filter((record) => record.kind === 'timeline');
+      expect(timeline, 'timeline records of the model').to.have.length(1);
+      const [earliest] = [first, later, ...works].sort((a, b) => (a.date === b.date ? (a.id < b.id ? -1 : 1) : a.date < b.date ? -1 : 1));
+      expect(galleryIdOf(timeline[0] as CanonicalRecord)).to.equal(earliest?.id);
+      expect(ofModel.filter((record) => record.kind === 'gallery')).to.have.length(10);
+      // The timeline records that gave way moved to their works' gallery records.
+      const fate = await store.recordFate(planPublication(first, []).put[1]?.id ?? '');
+      expect(fate).to.include({ status: 'moved', movedTo: first.id });
     });
 
     it('streams from an id on, and names the first id of every page, so a page is read without the ones before it', async () => {

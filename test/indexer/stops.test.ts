@@ -107,7 +107,7 @@ describe('publisher: a submission whose last allowed attempt stopped', function 
 
   it('goes to needs_review, with nothing published, when the attempt stopped before writing', async () => {
     const settled = await publishWithOneStop((store, submissions, stopNow) => ({
-      store: stoppingOnce(store, 'replaceRecords', stopNow, 'stopped before writing the records'),
+      store: stoppingOnce(store, 'changeModelRecords', stopNow, 'stopped before writing the records'),
       submissions,
     }));
     expect(settled.status).to.equal('needs_review');

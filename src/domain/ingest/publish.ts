@@ -20,7 +20,7 @@ import type { CanonicalRecord } from '../record.ts';
 import type { SourceTable } from '../sources.ts';
 import { CHECK_NAMES, pendingApproval, stoppedReason } from '../submission.ts';
 import type { CheckVerdict, ReviewDecision, SubmissionOutcome, SubmissionRecord } from '../submission.ts';
-import { planPublication } from './timeline.ts';
+import { writePublication } from './timeline.ts';
 
 /** The promptCategory of records that come through ingest, which carries none. */
 export const INGEST_PROMPT_CATEGORY = 'uncategorized';
@@ -31,8 +31,6 @@ export interface PublishPorts {
   previews: PreviewLoader;
   catalog: PreviewCatalog;
   media: MediaStore;
-  /** Runs the record writes of one model label one at a time (so two first works cannot both become its timeline record). */
-  exclusive?: <T>(model: string, work: () => Promise<T>) => Promise<T>;
 }
 
 export interface PublishSettings {
@@ -122,7 +120,7 @@ export async function publish(ports: PublishPorts, settings: PublishSettings, re
     return settled(needsReview(checks, `Approved by ${approval?.by ?? 'a maintainer'}, but the work cannot be published: `));
   }
   const media = [];
-  // Content-addressed files can be written by any number of publishers at once; only the records wait per model.
+  // Content-addressed files can be written by any number of publishers at once.
   for (const preview of images.previews) media.push(await ports.media.store(preview));
   const updated = settings.now.toISOString().slice(0, 10);
   const gallery: CanonicalRecord = {
@@ -143,17 +141,14 @@ export async function publish(ports: PublishPorts, settings: PublishSettings, re
     updated,
     submissionId: record.submissionId,
   };
-  const write = async (): Promise<string[]> => {
-    // Another claim may be publishing this work by now; its checks decide.
-    settings.signal?.throwIfAborted();
-    const plan = planPublication(gallery, await ports.store.findByModel(submission.model));
-    // One transaction, so a crash cannot leave the model with two timeline records.
-    await ports.store.replaceRecords(plan.put, plan.retire);
-    await ports.store.setCatalogUpdated(updated);
-    ports.catalog.remember(plan.put);
-    return plan.put.map((entry) => entry.id);
-  };
-  const recordIds = ports.exclusive ? await ports.exclusive(submission.model, write) : await write();
+  // Another claim may be publishing this work by now; its checks decide.
+  settings.signal?.throwIfAborted();
+  // Decided and written in one store transaction: neither a crash nor another publisher (in this
+  // process or any other) can leave the model with two timeline records.
+  const plan = await writePublication(ports.store, gallery);
+  await ports.store.setCatalogUpdated(updated);
+  ports.catalog.remember(plan.put);
+  const recordIds = plan.put.map((entry) => entry.id);
   return settled({ status: 'published', checks: approval ? overridden(checks, approval) : checks, recordIds, duplicateOf: null, reason: null });
 }
 

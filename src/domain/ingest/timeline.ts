@@ -3,15 +3,12 @@
  * then id, among gallery records. With crashes and retries works arrive in any order, so the rule
  * is decided against every record of the model each time a work is published.
  */
-import type { RecordRetirement } from '../ports.ts';
+import type { RecordChanges, RecordStore } from '../ports.ts';
 import type { CanonicalRecord } from '../record.ts';
 import { recordId } from '../ids.ts';
 
 /** What publishing one work writes: its records, and the ingested timeline records it supersedes. */
-export interface PublicationPlan {
-  put: CanonicalRecord[];
-  retire: RecordRetirement[];
-}
+export type PublicationPlan = RecordChanges;
 
 /** The gallery id of the work a record shows (its own id for a gallery record). */
 export function galleryIdOf(record: Pick<CanonicalRecord, 'id' | 'kind' | 'sourceUrl' | 'format' | 'model'>): string {
@@ -37,4 +34,14 @@ export function planPublication(gallery: CanonicalRecord, ofModel: readonly Cano
       reason: `The timeline of ${gallery.model} now starts with an earlier work (${timelineId}); this work stays in the gallery.`,
     }));
   return { put: [gallery, { ...gallery, id: timelineId, kind: 'timeline' }], retire };
+}
+
+/**
+ * Publishes a work's gallery record by the timeline rule, decided inside the store's transaction
+ * against the model's records as they are at that moment (RecordStore.changeModelRecords): two
+ * publishers of the same model, in one process or many, never both give it a timeline record.
+ * Returns what was written.
+ */
+export async function writePublication(store: RecordStore, gallery: CanonicalRecord): Promise<PublicationPlan> {
+  return store.changeModelRecords(gallery.model, (ofModel) => planPublication(gallery, ofModel));
 }

@@ -37,6 +37,18 @@ export interface QuotaGuardDocument {
   enqueues: number;
 }
 
+/**
+ * A model label's timeline slot: every transaction that decides the label's records
+ * (RecordStore.changeModelRecords) writes it, so two of them at once conflict and the later one
+ * runs again on a fresh reading. Created before the transaction, so first publishers of a label
+ * conflict on an update rather than race to insert it.
+ */
+export interface TimelineSlotDocument {
+  _id: string;
+  decisions: number;
+  decidedAt?: string;
+}
+
 export interface ArchiveCollections {
   records: Collection<RecordDocument>;
   removals: Collection<RemovalDocument>;
@@ -50,6 +62,7 @@ export interface ArchiveCollections {
   recordFates: Collection<RecordFateDocument>;
   batches: Collection<BatchDocument>;
   sources: Collection<SourceDocument>;
+  timelineSlots: Collection<TimelineSlotDocument>;
 }
 
 /** The marker that the source table was given its built-in sources once (so removed ones stay removed). */
@@ -89,6 +102,7 @@ export const ARCHIVE_INDEXES: Readonly<Record<string, readonly IndexDescription[
   record_fates: [],
   batches: [],
   sources: [],
+  timeline_slots: [],
 };
 
 /**
@@ -160,6 +174,7 @@ export class MongoArchiveDatabase {
       recordFates: db.collection<RecordFateDocument>('record_fates'),
       batches: db.collection<BatchDocument>('batches'),
       sources: db.collection<SourceDocument>('sources'),
+      timelineSlots: db.collection<TimelineSlotDocument>('timeline_slots'),
     };
     return new MongoArchiveDatabase(client, db, collections, timeouts);
   }

@@ -1,5 +1,5 @@
 import type { AnyBulkWriteOperation, ClientSession, Timestamp } from 'mongodb';
-import type { CatalogState, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, SourceStore, StreamOptions } from '../../domain/ports.ts';
+import type { CatalogState, RecordChanges, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, SourceStore, StreamOptions } from '../../domain/ports.ts';
 import type { SourceDefinition } from '../../domain/sources.ts';
 import { CATALOG_VERSION } from '../../domain/record.ts';
 import type { CanonicalRecord, Kind, StoredRecord } from '../../domain/record.ts';
@@ -203,6 +203,23 @@ export class MongoRecordStore implements RecordStore, SourceStore {
 
   async findByModel(model: string): Promise<StoredRecord[]> {
     return (await this.collections.records.find({ model }, this.read).sort({ date: 1, id: 1 }).toArray()).map(fromRecordDocument);
+  }
+
+  async changeModelRecords(model: string, decide: (ofModel: StoredRecord[]) => RecordChanges): Promise<RecordChanges> {
+    await this.collections.timelineSlots.updateOne({ _id: model }, { $setOnInsert: { decisions: 0 } }, { upsert: true });
+    return this.database.transaction(async (session) => {
+      // Written first, in the transaction: a decision on this label committed by another writer
+      // after this transaction's snapshot makes this write conflict (TransientTransactionError),
+      // and the transaction runs again, reading the records that writer committed. (Record writes
+      // also conflict on the catalog counter; the slot makes the rule independent of that.)
+      await this.collections.timelineSlots.updateOne({ _id: model }, { $inc: { decisions: 1 }, $set: { decidedAt: new Date().toISOString() } }, { session });
+      const ofModel = (await this.collections.records.find({ model }, { ...this.read, session }).sort({ date: 1, id: 1 }).toArray()).map(fromRecordDocument);
+      const changes = decide(ofModel);
+      if (changes.put.length > RECORDS_PER_TRANSACTION) throw new Error(`changeModelRecords writes at most ${RECORDS_PER_TRANSACTION} records`);
+      if (changes.put.length) await this.putInSession(session, changes.put);
+      if (changes.retire.length) await this.retireInSession(session, changes.retire);
+      return changes;
+    });
   }
 
   async findBySourceUrl(sourceUrl: string): Promise<StoredRecord[]> {

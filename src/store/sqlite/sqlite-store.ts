@@ -1,7 +1,7 @@
 import { CATALOG_VERSION } from '../../domain/record.ts';
 import type { CanonicalRecord, Kind, StoredRecord } from '../../domain/record.ts';
 import { DEFAULT_WITHDRAWAL_REASON } from '../../domain/record-fates.ts';
-import type { CatalogState, IndexRecord, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, SourceStore, StreamOptions } from '../../domain/ports.ts';
+import type { CatalogState, IndexRecord, RecordChanges, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, SourceStore, StreamOptions } from '../../domain/ports.ts';
 import type { SourceDefinition } from '../../domain/sources.ts';
 import type { SqliteDatabase } from './database.ts';
 
@@ -183,6 +183,19 @@ export class SqliteRecordStore implements RecordStore, SourceStore {
 
   async findByModel(model: string): Promise<StoredRecord[]> {
     return this.statements.byModel.all(model).map(toStored);
+  }
+
+  async changeModelRecords(model: string, decide: (ofModel: StoredRecord[]) => RecordChanges): Promise<RecordChanges> {
+    // BEGIN IMMEDIATE takes the database's write lock before the reading: a writer in another
+    // process waits for this commit (busy timeout) and then reads what it wrote.
+    return this.db
+      .transaction(() => {
+        const changes = decide(this.statements.byModel.all(model).map(toStored));
+        this.putRecordsNow(changes.put);
+        this.retireRecordsNow(changes.retire);
+        return changes;
+      })
+      .immediate();
   }
 
   async findBySourceUrl(sourceUrl: string): Promise<StoredRecord[]> {

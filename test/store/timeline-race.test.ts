@@ -1,0 +1,94 @@
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { openBackend } from '../../src/backend.ts';
+import type { Backend } from '../../src/backend.ts';
+import { galleryIdOf } from '../../src/domain/ingest/timeline.ts';
+import type { CanonicalRecord } from '../../src/domain/record.ts';
+import { makeRecord } from '../helpers/factories.ts';
+import { temporaryDataDir } from '../helpers/server.ts';
+
+/** Models raced on: each gets one work from each of the two publishers, both sent at once. */
+const MODELS = 300;
+
+interface Racer {
+  /** The next line the process prints. */
+  line(): Promise<string>;
+  send(line: string): void;
+  end(): Promise<void>;
+}
+
+/** Starts a publisher process over the database file with these works; it publishes one for each go. */
+function startRacer(databaseFile: string, worksFile: string): Racer {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/racing-publisher.ts', databaseFile, worksFile], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const failed = async (): Promise<never> => {
+    throw new Error(`a publisher exited with ${await exited}: ${stderr}`);
+  };
+  return {
+    line: async () => Promise.race([lines.next().then((next) => (next.done ? failed() : next.value)), exited.then(failed)]),
+    send: (line) => child.stdin.write(`${line}\n`),
+    end: async () => {
+      child.stdin.end();
+      if ((await exited) !== 0) await failed();
+    },
+  };
+}
+
+/**
+ * Two publisher processes on one SQLite file publish works of the same models at the same
+ * moment, as `npm run indexer` beside `npm start` does: every model must end with exactly one
+ * timeline record, its earliest work's, whichever process wrote first.
+ */
+describe('the timeline rule across publisher processes (embedded store)', function () {
+  this.timeout(120_000);
+  let dataDir: string;
+  let backend: Backend;
+
+  before(async () => {
+    dataDir = temporaryDataDir();
+    backend = await openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true });
+  });
+  after(async () => {
+    await backend.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(`gives each of ${MODELS} models one timeline record when two processes publish its works at once`, async () => {
+    // For each model a work from each side; which one is earlier alternates, and ties are decided by id.
+    const sides: CanonicalRecord[][] = [[], []];
+    for (let index = 0; index < MODELS; index += 1) {
+      const model = `Raced-Model-${index}`;
+      const dates = index % 3 === 0 ? ['2025-03-01', '2025-03-01'] : index % 2 === 0 ? ['2025-02-01', '2025-04-01'] : ['2025-04-01', '2025-02-01'];
+      dates.forEach((date, side) => sides[side]?.push(makeRecord({ model, date, sourceUrl: `https://github.com/racer-${side}/work-${index}`, submissionId: `sub_race_${side}_${index}` })));
+    }
+    const databaseFile = join(dataDir, 'archive.sqlite');
+    const racers = sides.map((works, side) => {
+      const worksFile = join(dataDir, `works-${side}.json`);
+      writeFileSync(worksFile, JSON.stringify(works));
+      return startRacer(databaseFile, worksFile);
+    });
+    for (const racer of racers) expect(await racer.line()).to.equal('ready');
+    // Both publish their work of a model at the same moment, model after model.
+    for (let index = 0; index < MODELS; index += 1) {
+      for (const racer of racers) racer.send('go');
+      for (const racer of racers) expect(await racer.line()).to.equal('published');
+    }
+    await Promise.all(racers.map((racer) => racer.end()));
+
+    const wrong: string[] = [];
+    for (let index = 0; index < MODELS; index += 1) {
+      const ofModel = await backend.store.findByModel(`Raced-Model-${index}`);
+      const timeline = ofModel.filter((record) => record.kind === 'timeline');
+      const [earliest] = ofModel.filter((record) => record.kind === 'gallery');
+      if (ofModel.length - timeline.length !== 2) wrong.push(`Raced-Model-${index}: ${ofModel.length - timeline.length} gallery records`);
+      if (timeline.length !== 1 || galleryIdOf(timeline[0] as CanonicalRecord) !== earliest?.id) wrong.push(`Raced-Model-${index}: timeline of ${timeline.map((record) => galleryIdOf(record)).join(', ') || 'nothing'}, earliest work ${earliest?.id}`);
+    }
+    expect(wrong, `${wrong.length} of ${MODELS} models broke the rule`).to.deep.equal([]);
+  });
+});
