@@ -64,7 +64,7 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
   const routers: Router[] = [];
   app.use(measureRequests(metrics, routePatternIn(routers)));
   app.use(requestLog(logger));
-  app.use(securityHeaders());
+  app.use(securityHeaders(config.baseUrl));
   app.use(problems(config.baseUrl, logger, (error) => backend.isUnavailable(error)));
   app.use(openCors());
   if (config.rateLimitReads) app.use(limitByClient(limiter, { name: 'client', limit: config.rateLimitReads, windowMs: 60_000 }, refused));

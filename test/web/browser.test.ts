@@ -174,6 +174,23 @@ describe('the website in headless Chromium', function () {
     expect(violations).to.deep.equal([]);
   });
 
+  it('shows the previews when the site is reached by another name than its base URL', async () => {
+    // The base URL names 127.0.0.1; a reader who types localhost gets pages whose previews are on 127.0.0.1.
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const blocked: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
+    });
+    await page.goto(`${server.baseUrl.replace('127.0.0.1', 'localhost')}/en/specimens/svg-gpt-4-8d5be076/`);
+    const preview = page.locator('img').first();
+    expect(await preview.getAttribute('src')).to.match(/^http:\/\/127\.0\.0\.1:\d+\/media\//);
+    await page.waitForFunction(() => Array.from(document.images).every((image) => image.complete));
+    expect(await preview.evaluate((image: HTMLImageElement) => image.naturalWidth)).to.be.greaterThan(0);
+    expect(blocked).to.deep.equal([]);
+    await context.close();
+  });
+
   it('works on a phone-sized screen', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();

@@ -1,16 +1,25 @@
 import type { Context, Next } from 'koa';
 
-/** The pages' Content-Security-Policy: everything from the archive itself, no inline script or style. */
-export const CONTENT_SECURITY_POLICY = "default-src 'self'; img-src 'self' data:; script-src 'self'; style-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+/**
+ * The pages' Content-Security-Policy: everything from the archive itself, no inline script or
+ * style. Record previews are absolute URLs under the configured base URL, so its origin may serve
+ * images too: a page reached by another name (127.0.0.1 for localhost, an address behind a proxy)
+ * still shows them.
+ */
+export function contentSecurityPolicy(baseUrl: string): string {
+  const media = new URL(baseUrl).origin;
+  return `default-src 'self'; img-src 'self' data: ${media}; script-src 'self'; style-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
+}
 
 /** Headers every response carries, and the Content-Security-Policy on HTML. */
-export function securityHeaders() {
+export function securityHeaders(baseUrl: string) {
+  const policy = contentSecurityPolicy(baseUrl);
   return async function securityHeadersMiddleware(ctx: Context, next: Next): Promise<void> {
     await next();
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
     if (ctx.response.is('html')) {
-      ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+      ctx.set('Content-Security-Policy', policy);
       ctx.set('X-Frame-Options', 'DENY');
     }
   };
