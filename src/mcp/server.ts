@@ -56,7 +56,7 @@ function takeFields(args: Record<string, unknown>): { fields: ExtraField[]; erro
 function parseListArguments(args: Record<string, unknown>, scope: ListScope, exportsHint: string): { params: SearchParams; fields: ExtraField[] } {
   const { fields, errors, rest } = takeFields(args);
   try {
-    const params = parseSearchParams(rest, scope, { fromQueryString: false, exportsHint });
+    const params = parseSearchParams(rest, scope, { fromQueryString: false, exportsHint, alsoKnown: ['fields'] });
     if (errors.length) throw new ProblemError('invalid-parameters', 'Invalid parameter: fields.', { errors });
     return { params, fields };
   } catch (error) {

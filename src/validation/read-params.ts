@@ -83,13 +83,17 @@ function crossChecks(params: Record<string, unknown>, scope: ListScope, errors: 
   else valid.after = decoded;
 }
 
-/** Validates list parameters from a query string or from tool arguments; throws a 400 problem naming every bad parameter. */
-export function parseSearchParams(raw: RawQuery | Record<string, unknown>, scope: ListScope, options: ParseOptions & { exportsHint: string }): SearchParams {
+/**
+ * Validates list parameters from a query string or from tool arguments; throws a 400 problem naming
+ * every bad parameter. `alsoKnown` names parameters the caller takes besides these (a tool's
+ * `fields`), so an unknown parameter's message lists every one the caller accepts.
+ */
+export function parseSearchParams(raw: RawQuery | Record<string, unknown>, scope: ListScope, options: ParseOptions & { exportsHint: string; alsoKnown?: readonly string[] }): SearchParams {
   const errors: FieldError[] = [];
   const params = input(raw, SEARCH_PROPERTIES, options, errors);
   const validate = scope === 'timeline' ? timelineValidator : searchValidator;
   const schemaPassed = validate(params);
-  if (!schemaPassed) errors.push(...byParameter(describeErrors(validate.errors, SEARCH_NAMES, 'parameter'), params));
+  if (!schemaPassed) errors.push(...byParameter(describeErrors(validate.errors, [...SEARCH_NAMES, ...(options.alsoKnown ?? [])], 'parameter'), params));
   crossChecks(params, scope, errors, schemaPassed);
   if (errors.length) throw invalid(errors, options.exportsHint);
   return params as unknown as SearchParams;

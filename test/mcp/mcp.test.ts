@@ -162,6 +162,16 @@ describe('MCP tool server at /mcp', function () {
     expect((await call('get_specimen', { lang: 'en' })).isError).to.equal(true);
   });
 
+  it('tells a model how to correct an argument: every argument the tool knows, what an id looks like', async () => {
+    const unknown = await call('search_specimens', { q: 'pelican', colour: 'red' });
+    const unknownText = unknown.content[0]?.type === 'text' ? unknown.content[0].text : '';
+    expect(unknownText).to.match(/colour: is not a known parameter; known: .*\bcursor, fields\b/);
+    const id = await call('get_specimen', { id: 'SVG-GPT-4-8D5BE076', lang: 'en' });
+    const idText = id.content[0]?.type === 'text' ? id.content[0].text : '';
+    expect(id.isError).to.equal(true);
+    expect(idText).to.include('id: must be a record id').and.not.include('pattern');
+  });
+
   it('answers an unknown id with an error result, never a made-up record', async () => {
     const result = await call('get_specimen', { id: 'svg-nothing-00000000', lang: 'en' });
     expect(result.isError).to.equal(true);
