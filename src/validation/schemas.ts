@@ -74,8 +74,14 @@ export function describeErrors(errors: readonly ErrorObject[] | null | undefined
       message = 'must be a year of four digits, e.g. 2025';
     } else if (error.keyword === 'format' && (error.params as { format: string }).format === 'date') {
       message = 'must be a date written YYYY-MM-DD, e.g. 2025-05-01';
-    } else if (error.keyword === 'pattern' && error.params && (error.params as { pattern: string }).pattern === '\\S') {
+    } else if ((error.keyword === 'pattern' && error.params && (error.params as { pattern: string }).pattern === '\\S') || (error.keyword === 'minLength' && (error.params as { limit: number }).limit === 1)) {
+      // An empty text is blank too: one message for it, not the length rule and the pattern both.
       message = 'must not be blank';
+    } else if (error.keyword === 'minItems' || error.keyword === 'maxItems') {
+      const limit = (error.params as { limit: number }).limit;
+      message = `must hold ${error.keyword === 'minItems' ? 'at least' : 'at most'} ${limit} ${limit === 1 ? 'entry' : 'entries'}`;
+    } else if (error.keyword === 'pattern' && name === 'id') {
+      message = 'must be a record id: lower-case letters, digits and hyphens, as search results give it (e.g. svg-gpt-4-8d5be076)';
     } else if (error.keyword === 'pattern' && (error.params as { pattern: string }).pattern === '^https?://') {
       message = 'must be an http or https URL';
     }

@@ -66,6 +66,15 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
     expect(badItem.errors.map((error) => error.field)).to.include('media[1]');
   });
 
+  it('says what is wrong with an empty field once, in words', async () => {
+    const response = await post('/api/v1/ingest', validSubmission({ media: [], title: { zh: '', en: 'ok' } }));
+    const body = (await response.json()) as { errors: { field: string; message: string }[] };
+    expect(body.errors).to.deep.equal([
+      { field: 'title.zh', message: 'must not be blank' },
+      { field: 'media', message: 'must hold at least 1 entry' },
+    ]);
+  });
+
   it('answers 415 for a body that is not JSON, 400 for broken JSON and 413 for an oversized body', async () => {
     expect((await server.get('/api/v1/ingest', { method: 'POST', body: 'x=1', headers: { Authorization: `Bearer ${secrets.maintainer}`, 'Content-Type': 'application/x-www-form-urlencoded' } })).status).to.equal(415);
     expect((await post('/api/v1/ingest', '{"broken":')).status).to.equal(400);

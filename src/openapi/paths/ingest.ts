@@ -20,7 +20,7 @@ const EXAMPLE_BATCH_ID = 'bat_0m3x8k2q9a9b8c7d6e5f4a3b2';
 /** The authenticated ingest interface: submissions one by one or in batches, their statuses, the token's list, and review. */
 export function ingestPaths(doc: DocContext): JsonObject {
   const accepted = { submissionId: EXAMPLE_SUBMISSION_ID, status: 'queued', statusUrl: `${doc.baseUrl}/api/v1/ingest/${EXAMPLE_SUBMISSION_ID}` };
-  const invalidTitle = { detail: 'Invalid submission: title.en.', errors: [{ field: 'title.en', message: 'must NOT have fewer than 1 characters' }] };
+  const invalidTitle = { detail: 'Invalid submission: title.en.', errors: [{ field: 'title.en', message: 'must not be blank' }] };
   const writeProblems = (path: string) => ({
     400: problem(doc, 400, path, invalidTitle),
     401: problem(doc, 401, path),
