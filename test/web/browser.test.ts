@@ -75,6 +75,16 @@ describe('the website in headless Chromium', function () {
     expect(second.filter((title) => first.includes(title))).to.deep.equal([]);
   });
 
+  it('shows a filter of several values from a shared address, and keeps it when another filter changes', async () => {
+    const page = await open('/en/?format=svg,game&year=2025');
+    expect(await page.locator('select[name="format"]').inputValue()).to.equal('svg,game');
+    expect(await page.locator('select[name="format"] option:checked').textContent()).to.match(/^SVG \+ Game \(\d+\)$/);
+    await Promise.all([page.waitForURL((url) => url.searchParams.get('format') !== null && !url.searchParams.get('year')), page.selectOption('select[name="year"]', '')]);
+    expect(new URL(page.url()).searchParams.get('format')).to.equal('svg,game');
+    const tags = await page.locator('.card .tag:not(.tag-timeline)').allTextContents();
+    expect(new Set(tags)).to.deep.equal(new Set(['SVG', 'Game']));
+  });
+
   it('opens a record, copies its citation and switches language', async () => {
     const page = await open('/en/?q=pelican');
     const title = (await page.locator('.card-title').first().textContent()) ?? '';

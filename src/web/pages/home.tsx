@@ -43,12 +43,23 @@ export function ListPage(props: ListPageProps) {
   const base = props.scope === 'gallery' ? `${langPrefix(lang)}/` : `${langPrefix(lang)}/timeline/`;
   const page = Math.floor(list.offset / list.limit) + 1;
   const pages = Math.max(1, Math.ceil(list.total / list.limit));
+  const counted = (label: string, count: number) => `${label}${props.error ? '' : ` (${count})`}`;
   const option = (value: string, label: string, count: number | undefined, selected: readonly string[] | undefined) => (
-    <option value={value} selected={selected?.includes(value) ?? false}>
-      {label}
-      {props.error ? '' : ` (${count ?? 0})`}
+    <option value={value} selected={selected?.length === 1 && selected[0] === value}>
+      {counted(label, count ?? 0)}
     </option>
   );
+  /**
+   * A filter of several values (a shared address such as ?format=svg,game), or of a value the
+   * select does not list, as one selected option of its own: the select shows what the list holds,
+   * and changing another filter keeps it instead of sending only one of its values.
+   */
+  const chosen = (selected: readonly string[] | undefined, listed: readonly string[], label: (value: string) => string, counts: Record<string, number>) =>
+    selected && (selected.length > 1 || (selected.length === 1 && !listed.includes(selected[0] ?? ''))) ? (
+      <option value={selected.join(',')} selected>
+        {counted(selected.map(label).join(' + '), selected.reduce((sum, value) => sum + (counts[value] ?? 0), 0))}
+      </option>
+    ) : null;
   return (
     <Layout lang={lang} title={props.scope === 'gallery' ? text.archive : text.timeline} otherLanguagePath={props.otherLanguagePath} active={props.scope}>
       {props.scope === 'timeline' ? <p class="intro">{text.timelineIntro}</p> : null}
@@ -61,6 +72,7 @@ export function ListPage(props: ListPageProps) {
             <span>{text.format}</span>
             <select name="format">
               <option value="">{text.allFormats}</option>
+              {chosen(params.format, FORMATS, (format) => text.formats[format as (typeof FORMATS)[number]] ?? format, facets.format)}
               {FORMATS.map((format) => option(format, text.formats[format], facets.format[format], params.format))}
             </select>
           </label>
@@ -69,6 +81,7 @@ export function ListPage(props: ListPageProps) {
               <span>{text.kind}</span>
               <select name="kind">
                 <option value="">{text.allKinds}</option>
+                {chosen(params.kind, KINDS, (kind) => text.kinds[kind as (typeof KINDS)[number]] ?? kind, facets.kind)}
                 {KINDS.map((kind) => option(kind, text.kinds[kind], facets.kind[kind], params.kind))}
               </select>
             </label>
@@ -77,6 +90,7 @@ export function ListPage(props: ListPageProps) {
             <span>{text.year}</span>
             <select name="year">
               <option value="">{text.allYears}</option>
+              {chosen(params.year, props.years, (year) => year, facets.year)}
               {props.years.map((year) => option(year, year, facets.year[year], params.year))}
             </select>
           </label>
@@ -84,6 +98,7 @@ export function ListPage(props: ListPageProps) {
             <span>{text.source}</span>
             <select name="source">
               <option value="">{text.allSources}</option>
+              {chosen(params.source, SOURCES.map((source) => source.key), (key) => SOURCES.find((source) => source.key === key)?.label[lang] ?? key, facets.source)}
               {SOURCES.map((source) => option(source.key, source.label[lang], facets.source[source.key], params.source))}
             </select>
           </label>
