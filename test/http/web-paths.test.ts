@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { startTestServer } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
+import { SCHEMAS } from '../../src/validation/schemas.ts';
 
 describe('website addresses', () => {
   let server: TestServer;
@@ -16,6 +17,14 @@ describe('website addresses', () => {
     const response = await server.get(path, { redirect: 'manual' });
     return { status: response.status, location: response.headers.get('location') };
   };
+
+  it('names every search parameter on the developers page, in both languages', async () => {
+    for (const path of ['/developers/', '/en/developers/']) {
+      const html = await (await server.get(path)).text();
+      const missing = Object.keys(SCHEMAS.searchParams.properties).filter((name) => !new RegExp(`[^a-z]${name}[^a-z]`).test(html));
+      expect(missing, path).to.deep.equal([]);
+    }
+  });
 
   it('sends /zh addresses to the Chinese pages at the root, keeping the query', async () => {
     expect(await redirected('/zh')).to.deep.equal({ status: 301, location: '/' });
