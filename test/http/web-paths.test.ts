@@ -26,6 +26,16 @@ describe('website addresses', () => {
     }
   });
 
+  it('gives every page one h1, and a search a title that names it', async () => {
+    for (const path of ['/', '/en/', '/timeline/', '/en/timeline/', '/en/?q=pelican', '/developers/']) {
+      const html = await (await server.get(path)).text();
+      expect(html.match(/<h1[ >]/g)?.length, path).to.equal(1);
+    }
+    expect(await (await server.get('/en/?q=pelican')).text()).to.include('<title>&quot;pelican&quot; · Gallery · Model Works Archive</title>');
+    expect(await (await server.get('/?q=%E9%B9%88%E9%B9%95')).text()).to.include('<title>“鹈鹕” · 藏品 · 模型作品档案馆</title>');
+    expect(await (await server.get('/en/')).text()).to.include('<title>Model Works Archive</title>');
+  });
+
   it('sends /zh addresses to the Chinese pages at the root, keeping the query', async () => {
     expect(await redirected('/zh')).to.deep.equal({ status: 301, location: '/' });
     expect(await redirected('/zh/')).to.deep.equal({ status: 301, location: '/' });

@@ -43,6 +43,8 @@ export function ListPage(props: ListPageProps) {
   const base = props.scope === 'gallery' ? `${langPrefix(lang)}/` : `${langPrefix(lang)}/timeline/`;
   const page = Math.floor(list.offset / list.limit) + 1;
   const pages = Math.max(1, Math.ceil(list.total / list.limit));
+  // The page's heading, for screen readers and outlines (the masthead names the archive).
+  const heading = props.scope === 'gallery' ? text.gallery : text.timeline;
   const counted = (label: string, count: number) => `${label}${props.error ? '' : ` (${count})`}`;
   const option = (value: string, label: string, count: number | undefined, selected: readonly string[] | undefined) => (
     <option value={value} selected={selected?.length === 1 && selected[0] === value}>
@@ -61,7 +63,8 @@ export function ListPage(props: ListPageProps) {
       </option>
     ) : null;
   return (
-    <Layout lang={lang} title={props.scope === 'gallery' ? text.archive : text.timeline} otherLanguagePath={props.otherLanguagePath} active={props.scope}>
+    <Layout lang={lang} title={params.q ? `${lang === 'zh' ? `“${params.q}”` : `"${params.q}"`} · ${heading}` : props.scope === 'gallery' ? text.archive : heading} otherLanguagePath={props.otherLanguagePath} active={props.scope}>
+      <h1 class="visually-hidden">{heading}</h1>
       {props.scope === 'timeline' ? <p class="intro">{text.timelineIntro}</p> : null}
       <form class="search" method="get" action={base} role="search">
         <label class="visually-hidden" for="q">{text.search}</label>
