@@ -204,8 +204,14 @@ describe('the website in headless Chromium', function () {
   it('works on a phone-sized screen', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
-    await page.goto(`${server.baseUrl}/en/`);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).to.be.at.most(0);
+    for (const path of ['/en/', '/timeline/', '/en/specimens/svg-gpt-4-8d5be076/', '/en/developers/']) {
+      await page.goto(`${server.baseUrl}${path}`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, path).to.be.at.most(0);
+    }
+    // The timeline is one column on a phone: every entry starts at the same left edge.
+    await page.goto(`${server.baseUrl}/en/timeline/`);
+    const lefts = await page.locator('.timeline-grid .card').evaluateAll((cards) => cards.map((card) => Math.round(card.getBoundingClientRect().left)));
+    expect(new Set(lefts).size).to.equal(1);
   });
 });
