@@ -25,7 +25,7 @@ export function readOnly(ctx: Context): 'handled' | 'proceed' {
 }
 
 /** Sets the entity tag and answers 304 when the client already holds this version. */
-export function sendWithEntityTag(ctx: Context, body: string, etag: string, contentType: string, maxAgeSeconds: number): void {
+export function sendWithEntityTag(ctx: Context, body: string | Buffer, etag: string, contentType: string, maxAgeSeconds: number): void {
   ctx.set('ETag', etag);
   ctx.set('Cache-Control', `public, max-age=${maxAgeSeconds}`);
   const ifNoneMatch = ctx.get('If-None-Match');
@@ -62,10 +62,11 @@ export function jsonRead<T>(
     let response = options.cache.get(key, changeNumber);
     if (!response) {
       const value = await handler(ctx, changeNumber);
-      const body = serialize(value);
+      // Encoded once: hashing the text and sending it would each encode it to UTF-8.
+      const body = Buffer.from(serialize(value));
       const headers = headersOf?.(value, ctx);
       response = { body, etag: entityTag(body), ...(headers && Object.keys(headers).length ? { headers } : {}) };
-      options.cache.set(key, changeNumber, response);
+      if (options.cache.askedBefore(key)) options.cache.set(key, changeNumber, response);
     }
     if (response.headers) ctx.set(response.headers);
     sendWithEntityTag(ctx, response.body, response.etag, 'application/json; charset=utf-8', options.maxAgeSeconds);

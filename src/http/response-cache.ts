@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
+import { BoundedCache } from '../bounded-cache.ts';
 
-/** A serialized JSON response with its entity tag. */
+/** A serialized response with its entity tag (the body as text, or already encoded as UTF-8). */
 export interface CachedResponse {
-  body: string;
+  body: string | Buffer;
   etag: string;
   /** Headers that follow from the body (e.g. Link). */
   headers?: Record<string, string>;
@@ -21,8 +22,23 @@ export function entityTag(body: string | Buffer): string {
 export class ResponseCache {
   private readonly entries = new Map<string, CachedResponse & { changeNumber: number }>();
   private bytes = 0;
+  /** Keys asked recently, bounded by 1/32 of the capacity (see askedBefore). */
+  private readonly asked: BoundedCache<true>;
 
-  constructor(private readonly capacityBytes: number) {}
+  constructor(private readonly capacityBytes: number) {
+    this.asked = new BoundedCache(capacityBytes / 32, (key) => key.length + 16);
+  }
+
+  /**
+   * Whether the response for key is worth keeping: only when the key was asked recently before
+   * (a doorkeeper). A response asked once and never again (most distinct searches) would only
+   * push out responses that are asked again, and feed the garbage collector 20 KB bodies.
+   */
+  askedBefore(key: string): boolean {
+    if (this.asked.get(key)) return true;
+    this.asked.set(key, true);
+    return false;
+  }
 
   private drop(key: string): void {
     const entry = this.entries.get(key);

@@ -23,4 +23,14 @@ describe('response cache', () => {
     cache.set('/huge', 1, { body: 'h'.repeat(20), etag: '"h"' });
     expect(cache.get('/huge', 1)).to.equal(undefined);
   });
+
+  it('keeps a response only when its key was asked recently before', () => {
+    const cache = new ResponseCache(32_000);
+    expect(cache.askedBefore('/api/v1/specimens?q=once')).to.equal(false);
+    expect(cache.askedBefore('/api/v1/specimens?q=twice')).to.equal(false);
+    expect(cache.askedBefore('/api/v1/specimens?q=twice')).to.equal(true);
+    // Many other keys later, the first ones are forgotten: the doorkeeper is bounded too.
+    for (let i = 0; i < 2000; i += 1) cache.askedBefore(`/api/v1/specimens?q=other-${i}`);
+    expect(cache.askedBefore('/api/v1/specimens?q=once')).to.equal(false);
+  });
 });
