@@ -16,7 +16,8 @@
  *
  * Environment: BENCH_RECORDS (100000), BENCH_SIZES (catalog sizes, comma-separated, overriding the
  * ones above), BENCH_SECONDS per scenario (10), BENCH_CONNECTIONS (50),
- * BENCH_WARMUP seconds (3), BENCH_ONLY (comma-separated scenarios: healthz, mcp-tokens, record,
+ * BENCH_WARMUP seconds (3), BENCH_DISTINCT_WARMUP seconds of distinct searches before the scenarios
+ * that measure them, none of them measured (20), BENCH_ONLY (comma-separated scenarios: healthz, mcp-tokens, record,
  * search-repeated, search-distinct, mcp-distinct, mcp-repeated, exports, soak, hashes, publisher;
  * healthz runs whenever an HTTP scenario does; extra scenarios distinct:word, distinct:pair,
  * distinct:prefix, distinct:typo, distinct:zh, distinct:zhpair, distinct:browse, or distinct:* for all),
@@ -55,6 +56,8 @@ import { setting } from './settings.ts';
 
 const DISTINCT_SEARCHES = 200_000;
 const WARMUP_SEARCHES = 3_000;
+/** Distinct searches made for the distinct warm-up (none of them measured); at a few thousand a second, enough for a minute. */
+const DISTINCT_WARMUP_SEARCHES = 150_000;
 /** MCP calls cost more than HTTP searches, so fewer distinct ones suffice; the result says if they ran out. */
 const MCP_DISTINCT_SEARCHES = 100_000;
 const MCP_WARMUP_SECONDS = 2;
@@ -70,6 +73,7 @@ const records = setting('BENCH_RECORDS', MAIN_RECORDS);
 const seconds = setting('BENCH_SECONDS', 10);
 const connections = setting('BENCH_CONNECTIONS', 50);
 const warmupSeconds = setting('BENCH_WARMUP', 3);
+const distinctWarmupSeconds = setting('BENCH_DISTINCT_WARMUP', 20);
 const headers = process.env.BENCH_ENCODING ? { 'accept-encoding': process.env.BENCH_ENCODING } : undefined;
 const CLASS_SCENARIOS = [...QUERY_CLASSES, ...EXTRA_CLASSES].map((kind) => `distinct:${kind}`);
 /** Scenarios against the server, in the order they run (exports after the load scenarios, soak last: its submissions change the catalog). */
@@ -226,6 +230,16 @@ async function runStage(size: number, scenarios: readonly string[], main: boolea
     stage.warmups.push(mcpWarm);
     console.log(`MCP warm-up: ${Math.round(mcpWarm.requestsPerSecond)} req/s over search_specimens calls`);
     printFailures('mcp warm-up', mcpWarm);
+  }
+  if (scenarios.some((name) => name.includes('distinct'))) {
+    // A long-running server has seen many distinct searches: its caches of query parts (row sets,
+    // the vocabulary, presented records) are warm. None of these searches is one the scenarios ask.
+    const asked = new Set([...distinct.paths, ...mcp.paths]);
+    const others = distinctSearches(DISTINCT_WARMUP_SEARCHES, 20261124).paths.filter((path) => !asked.has(path));
+    const distinctWarm = await runLoad({ ...base, title: 'distinct warm-up', seconds: distinctWarmupSeconds, paths: others, unique: false });
+    stage.warmups.push(distinctWarm);
+    console.log(`distinct warm-up: ${Math.round(distinctWarm.requestsPerSecond)} req/s over ${Math.min(distinctWarm.used, others.length).toLocaleString('en-US')} distinct searches, none of them measured`);
+    printFailures('distinct warm-up', distinctWarm);
   }
   const rssWarm = treeRss(server.pid);
   console.log(`RSS after warm-up: ${rssWarm.megabytes} MB in ${rssWarm.processes} processes (MB each: ${rssWarm.detail})`);
