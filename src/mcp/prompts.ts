@@ -68,6 +68,24 @@ async function citeWork(context: ReadContext, args: Record<string, string> | und
   };
 }
 
+/**
+ * For a label no record has exactly ("Claude"): the labels of records that mention it, with their
+ * counts, so the agent can ask again with a label that exists rather than search blindly.
+ */
+async function labelsMentioning(context: ReadContext, model: string, lang: Lang): Promise<string> {
+  const none = `The archive holds no record whose model label is exactly "${model}".`;
+  let related;
+  try {
+    related = await listSpecimens(context, parseSearchParams({ q: model, facets: ['model'], limit: 1, lang }, 'specimens', { fromQueryString: false, exportsHint: '' }), 'specimens');
+  } catch (error) {
+    if (error instanceof ProblemError) return `${none} Labels are kept as sources wrote them.`;
+    throw error;
+  }
+  const labels = Object.entries(related.facets?.model ?? {}).slice(0, 10);
+  if (!labels.length) return `${none} No record mentions it either.`;
+  return `${none} Labels of records that mention it, with their counts: ${labels.map(([label, count]) => `${label} (${count})`).join(', ')}. Ask again with one of them as model.`;
+}
+
 async function firstWorkOfModel(context: ReadContext, args: Record<string, string> | undefined): Promise<GetPromptResult> {
   const model = argument(args, 'model');
   const lang = language(args);
@@ -83,8 +101,8 @@ async function firstWorkOfModel(context: ReadContext, args: Record<string, strin
   const record = first.items[0];
   const resource = record && (await recordResource(context, record.id, lang));
   const found = record
-    ? `The archive holds ${first.total} records with the model label "${model}"; the earliest is dated ${record.date} (id ${record.id}), below.`
-    : `The archive holds no record whose model label is exactly "${model}". Labels are kept as sources wrote them: search_specimens with q: ${JSON.stringify(model)} finds related labels.`;
+    ? `The archive holds ${first.total} ${first.total === 1 ? 'record' : 'records'} with the model label "${model}"; the earliest is dated ${record.date} (id ${record.id}), below. To check or see the next ones, call search_specimens with ${call}.`
+    : await labelsMentioning(context, model, lang);
   return {
     description: `The first archived work of ${model}`,
     messages: [
@@ -92,7 +110,7 @@ async function firstWorkOfModel(context: ReadContext, args: Record<string, strin
         role: 'user',
         content: {
           type: 'text',
-          text: `Which is the first work the Model Works Archive holds that was made by the model "${model}"? ${found} To check or see the next ones, call search_specimens with ${call}. Related labels (other versions or spellings) are other models. ${UNTRUSTED}`,
+          text: `Which is the first work the Model Works Archive holds that was made by the model "${model}"? ${found} Related labels (other versions or spellings) are other models. ${UNTRUSTED}`,
         },
       },
       ...(resource ? [{ role: 'user' as const, content: { type: 'resource' as const, resource } }] : []),

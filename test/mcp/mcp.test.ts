@@ -245,6 +245,10 @@ describe('MCP tool server at /mcp', function () {
     expect(text).to.include(`id ${oldest?.id}`).and.include('search_specimens');
     const none = await client.getPrompt({ name: 'first_work_of_model', arguments: { model: 'No Such Model 9000' } });
     expect(none.messages).to.have.length(1);
+    // A label no record has exactly: the labels that exist, not a call that finds nothing.
+    const family = await client.getPrompt({ name: 'first_work_of_model', arguments: { model: 'Claude', lang: 'en' } });
+    const familyText = family.messages[0]?.content.type === 'text' ? family.messages[0].content.text : '';
+    expect(familyText).to.match(/Claude 3 Opus \(\d+\)/).and.not.include('"model":["Claude"]');
     const missing = await client.getPrompt({ name: 'cite_work', arguments: {} }).then(() => undefined, (caught: unknown) => caught as McpError);
     expect(missing?.code).to.equal(-32602);
   });
