@@ -46,7 +46,9 @@ async function serve(config: Config, logger: Logger, registry: Registry, publish
   server.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${config.port} on ${config.host} is in use: stop the server that holds it, or choose another with PORT.`, { cause: error }) : error),
+    );
   });
   logger.info('listening', { address: server.address(), baseUrl: config.baseUrl });
   const stop = (signal: string): void => {
@@ -93,16 +95,27 @@ async function runPrimary(config: Config, logger: Logger): Promise<void> {
   });
   cluster.on('message', answerRateAsks());
   let stopping = false;
+  // A worker that dies after the service has served is replaced; one that dies before any worker
+  // could listen (the port is taken, the address is wrong) would only die again: stop instead.
+  let served = false;
+  cluster.on('listening', () => {
+    served = true;
+  });
   const fork = (): void => {
     cluster.fork();
   };
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
+    if (!served) {
+      logger.error('a worker could not start serving (its reason is above); stopping', { worker: worker.process.pid, code, signal });
+      stop('worker failed to start', 1);
+      return;
+    }
     logger.warn('worker exited; starting another', { worker: worker.process.pid, code, signal });
     setTimeout(fork, 500);
   });
   for (let i = 0; i < config.workers; i += 1) fork();
-  const stop = (signal: string): void => {
+  function stop(signal: string, exitCode = 0): void {
     if (stopping) return;
     stopping = true;
     logger.info('shutting down workers', { signal });
@@ -112,13 +125,13 @@ async function runPrimary(config: Config, logger: Logger): Promise<void> {
       .then(() => metricsServer?.close())
       .then(() => backend.close());
     const check = setInterval(() => {
-      if (Object.keys(cluster.workers ?? {}).length === 0) void publisherStopped.then(() => process.exit(0));
+      if (Object.keys(cluster.workers ?? {}).length === 0) void publisherStopped.then(() => process.exit(exitCode));
     }, 100);
     setTimeout(() => {
       clearInterval(check);
       process.exit(1);
     }, SHUTDOWN_GRACE_MS + 1000).unref();
-  };
+  }
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 }

@@ -58,6 +58,31 @@ describe('the server process (npm start)', function () {
     });
   }
 
+  for (const workers of [0, 1]) {
+    it(`stops with a message naming the port when it is taken, instead of restarting workers forever (${workers} workers)`, async () => {
+      const holder = createServer();
+      await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+      const { port } = holder.address() as AddressInfo;
+      const dataDir = temporaryDataDir();
+      try {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+          env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ARCHIVE_DATA_DIR: dataDir, ARCHIVE_WORKERS: String(workers), ARCHIVE_DEMO: '0', ARCHIVE_LOG_LEVEL: 'warn' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let output = '';
+        child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+        expect(code, output).to.equal(1);
+        expect(output).to.include(`Port ${port} on 127.0.0.1 is in use`);
+        expect(output).to.not.include('starting another');
+      } finally {
+        await new Promise<void>((resolve) => holder.close(() => resolve()));
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
+  }
+
   it('refuses to start with invalid configuration, naming every problem', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: { ...process.env, PORT: 'eighty', ARCHIVE_BASE_URL: 'not a url', ARCHIVE_WORKERS: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
