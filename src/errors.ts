@@ -5,23 +5,70 @@ export interface FieldError {
   message: string;
 }
 
-/** Problem kinds the service answers with, each one RFC 9457 problem type. */
+/**
+ * Problem kinds the service answers with, each one RFC 9457 problem type; `help` is the text of
+ * the type's documentation at {base}/problems/{name}, where every problem body's `type` points.
+ */
 export const PROBLEM_TYPES = {
-  'invalid-parameters': { status: 400, title: 'Invalid parameters' },
-  'unauthorized': { status: 401, title: 'Unauthorized' },
-  'forbidden': { status: 403, title: 'Forbidden' },
-  'not-found': { status: 404, title: 'Not found' },
-  'method-not-allowed': { status: 405, title: 'Method not allowed' },
-  'not-acceptable': { status: 406, title: 'Not acceptable' },
-  'not-reviewable': { status: 409, title: 'Not in review' },
-  'gone': { status: 410, title: 'Gone' },
-  'payload-too-large': { status: 413, title: 'Payload too large' },
-  'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
-  'idempotency-key-reused': { status: 422, title: 'Idempotency key reused' },
-  'too-many-requests': { status: 429, title: 'Too many requests' },
-  'quota-exceeded': { status: 429, title: 'Daily quota exceeded' },
-  'service-unavailable': { status: 503, title: 'Service unavailable' },
-  'internal-error': { status: 500, title: 'Internal error' },
+  'invalid-parameters': {
+    status: 400,
+    title: 'Invalid parameters',
+    help: 'A query parameter, a body field or a tool argument is not what the endpoint takes; unknown and repeated parameters count too. `errors` lists each one (`parameter` or `field`) with what it must be: correct those and send the request again.',
+  },
+  'unauthorized': {
+    status: 401,
+    title: 'Unauthorized',
+    help: 'The endpoint needs an access token and none was sent, or the token is unknown or revoked. Send `Authorization: Bearer <token>`; a maintainer creates tokens with `npm run tokens -- create`.',
+  },
+  'forbidden': {
+    status: 403,
+    title: 'Forbidden',
+    help: 'The request is understood but not allowed: the token lacks the scope the endpoint needs (`ingest`, `review` or `export`), a browser Origin may not use /mcp, or the service refuses generic library User-Agents. `detail` names what is missing.',
+  },
+  'not-found': {
+    status: 404,
+    title: 'Not found',
+    help: 'Nothing is at this address: an unknown path, a record id that was never published, a submission or batch this token cannot see, or a missing media file. Find records with GET /api/v1/specimens.',
+  },
+  'method-not-allowed': {
+    status: 405,
+    title: 'Method not allowed',
+    help: 'The address does not take this method; `Allow` lists those it takes (read endpoints: GET, HEAD and OPTIONS).',
+  },
+  'not-acceptable': { status: 406, title: 'Not acceptable', help: 'The `Accept` header excludes every media type this address answers with.' },
+  'not-reviewable': {
+    status: 409,
+    title: 'Not in review',
+    help: 'A maintainer approves or rejects only a submission in `needs_review`; `submissionStatus` says where this one stands.',
+  },
+  'gone': {
+    status: 410,
+    title: 'Gone',
+    help: 'The record id was published and has been withdrawn from the archive: `reason` says why, `withdrawnAt` when, `sourceUrl` where the work was published and `workTitle` what it was called.',
+  },
+  'payload-too-large': {
+    status: 413,
+    title: 'Payload too large',
+    help: 'The request body is larger than the endpoint takes (ingest 256 KB, a batch 2 MB, MCP 64 KB). Send less, for example a batch in several parts.',
+  },
+  'unsupported-media-type': { status: 415, title: 'Unsupported media type', help: 'The body is not of the type the endpoint takes: send JSON with `Content-Type: application/json`.' },
+  'idempotency-key-reused': {
+    status: 422,
+    title: 'Idempotency key reused',
+    help: 'The `Idempotency-Key` was used in the last 24 hours with a different request. A retry must send the same body; a new request needs a new key.',
+  },
+  'too-many-requests': {
+    status: 429,
+    title: 'Too many requests',
+    help: 'The client address (or, for ingest, the token) went over its requests per minute. Wait the seconds `Retry-After` gives; the `RateLimit` field says how many requests are left in the window.',
+  },
+  'quota-exceeded': {
+    status: 429,
+    title: 'Daily quota exceeded',
+    help: 'The token has used its submissions for this UTC day, and a batch that would pass the quota is refused whole. `Retry-After` gives the seconds until the day ends.',
+  },
+  'service-unavailable': { status: 503, title: 'Service unavailable', help: 'The store or the search engine cannot be reached for the moment. Retry after the seconds `Retry-After` gives.' },
+  'internal-error': { status: 500, title: 'Internal error', help: 'The service failed to answer and logged the error. Retry later; if it persists, report it with the time and the address asked.' },
 } as const;
 
 export type ProblemType = keyof typeof PROBLEM_TYPES;
@@ -57,4 +104,19 @@ export function problemBody(error: unknown, baseUrl: string, instance?: string):
   for (const [name, value] of Object.entries(problem.options.extensions ?? {})) if (!(name in body)) body[name] = value;
   if (problem.options.errors?.length) body.errors = problem.options.errors;
   return { status: problem.status, body, headers: problem.options.headers ?? {} };
+}
+
+/** The documentation of a problem type as Markdown: what `{base}/problems/{name}` answers. */
+export function problemTypeText(type: ProblemType, baseUrl: string): string {
+  const { status, title, help } = PROBLEM_TYPES[type];
+  return [
+    `# ${title}`,
+    '',
+    `HTTP status ${status}. Problem type \`${baseUrl}/problems/${type}\`.`,
+    '',
+    help,
+    '',
+    'Answers of this type are RFC 9457 `application/problem+json`: `type` (this address), `title`, `status`, `detail` (what went wrong with this request) and `instance` (the path asked).',
+    '',
+  ].join('\n');
 }

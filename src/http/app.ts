@@ -22,6 +22,7 @@ import { timedSearch } from '../metrics/instrumented-search.ts';
 import { measureRequests, routePatternIn } from './middlewares/metrics.ts';
 import { specimensRouter } from './specimens/router.ts';
 import { guidesRouter } from './guides/router.ts';
+import { problemsRouter } from './problems/router.ts';
 import { exportsRouter, fullExportRouter } from './exports/router.ts';
 import { discoveryRouter } from './discovery/router.ts';
 import { ingestRouter } from './ingest/router.ts';
@@ -83,7 +84,7 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
   const mcp = new Router();
   mcp.all('/mcp', mcpRoute(readContext, { allowedOrigins: config.allowedOrigins, version: SERVICE_VERSION, logger, guide }));
   const ingest = ingestRouter({ tokens: backend.tokens, submissions: backend.submissions, store: backend.store, sources: backend.sources, baseUrl: config.baseUrl, ...(hooks.submitted ? { notify: hooks.submitted } : {}), limiter, requestsPerMinute: config.rateLimitIngest ?? 0, dailyQuota: config.ingestDailyQuota ?? 0, refused });
-  for (const router of [healthRouter(backend), specimensRouter(readContext, readOptions), mcp, ingest, guidesRouter(config.baseUrl, config.cacheMaxAgeSeconds, guide), exportsRouter(backend.store, config.baseUrl, config.cacheMaxAgeSeconds), fullExportRouter({ ...backend, baseUrl: config.baseUrl }), mediaRouter(config.mediaDir), discoveryRouter(readContext, { cache, maxAgeSeconds: config.cacheMaxAgeSeconds }), webRouter(readContext, { cache, maxAgeSeconds: config.cacheMaxAgeSeconds })]) {
+  for (const router of [healthRouter(backend), specimensRouter(readContext, readOptions), mcp, ingest, guidesRouter(config.baseUrl, config.cacheMaxAgeSeconds, guide), problemsRouter(config.baseUrl, config.cacheMaxAgeSeconds), exportsRouter(backend.store, config.baseUrl, config.cacheMaxAgeSeconds), fullExportRouter({ ...backend, baseUrl: config.baseUrl }), mediaRouter(config.mediaDir), discoveryRouter(readContext, { cache, maxAgeSeconds: config.cacheMaxAgeSeconds }), webRouter(readContext, { cache, maxAgeSeconds: config.cacheMaxAgeSeconds })]) {
     routers.push(router);
     app.use(router.routes());
   }

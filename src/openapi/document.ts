@@ -4,6 +4,7 @@ import { discoveryPaths } from './paths/discovery.ts';
 import { exportPaths } from './paths/exports.ts';
 import { healthPaths } from './paths/health.ts';
 import { ingestPaths } from './paths/ingest.ts';
+import { problemPaths } from './paths/problems.ts';
 import { readApiPaths } from './paths/read-api.ts';
 import { websitePaths } from './paths/website.ts';
 import type { DocContext, JsonObject } from './responses.ts';
@@ -14,7 +15,7 @@ const TAGS = [
   { name: 'exports', description: 'Bulk exports: the public catalog files and the authenticated full export.' },
   { name: 'agents', description: 'The MCP tool server, the agent guides (llms.txt) and this description.' },
   { name: 'website', description: 'The bilingual website (Chinese at /, English at /en/), its assets and the stored previews.' },
-  { name: 'operations', description: 'Health probes.' },
+  { name: 'operations', description: 'Health probes, and the documentation of the problem types errors name.' },
 ];
 
 /**
@@ -41,6 +42,7 @@ export function openApiDocument(baseUrl: string): JsonObject {
       ...exportPaths(doc),
       ...agentPaths(doc),
       ...healthPaths(doc),
+      ...problemPaths(doc),
       ...websitePaths(doc),
       ...discoveryPaths(doc),
     },

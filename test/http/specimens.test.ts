@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import sharp from 'sharp';
 import { validators } from '../../src/validation/schemas.ts';
+import { PROBLEM_TYPES } from '../../src/errors.ts';
 import type { ListResponse } from '../../src/domain/specimens.ts';
 import type { LocalizedRecord } from '../../src/domain/localize.ts';
 import { getJson, startTestServer } from '../helpers/server.ts';
@@ -291,6 +292,23 @@ describe('read API over HTTP (demo catalog)', function () {
       expect(requests.length - before).to.equal(2);
       expect(requests.at(-2)).to.include({ method: 'GET', path: '/api/v1/specimens', status: 200 });
       expect(JSON.stringify(server.logs)).to.not.include('secret-token-value');
+    });
+  });
+
+  describe('problem types', () => {
+    it('documents every problem type at the address a problem body names as its type', async () => {
+      const bad = await server.get('/api/v1/specimens?limit=0');
+      const { type } = (await bad.json()) as { type: string };
+      expect(type).to.equal(`${server.baseUrl}/problems/invalid-parameters`);
+      const page = await fetch(type);
+      expect(page.status).to.equal(200);
+      expect(page.headers.get('content-type')).to.equal('text/markdown; charset=utf-8');
+      const text = await page.text();
+      expect(text).to.match(/^# Invalid parameters\n/).and.include('HTTP status 400').and.include('`errors`');
+      for (const name of Object.keys(PROBLEM_TYPES)) expect((await server.get(`/problems/${name}`)).status, name).to.equal(200);
+      const unknown = await server.get('/problems/unheard-of');
+      expect(unknown.status).to.equal(404);
+      expect(unknown.headers.get('content-type')).to.equal('application/problem+json');
     });
   });
 });
