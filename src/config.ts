@@ -102,7 +102,10 @@ export function readBackendSettings(env: NodeJS.ProcessEnv, problems: string[]):
     const url = (env.MEILI_URL ?? '').replace(/\/+$/, '');
     if (!url) problems.push('MEILI_URL is required when ARCHIVE_SEARCH=meili (for example http://meilisearch:7700)');
     else if (!/^https?:\/\/[^/]/.test(url)) problems.push(`MEILI_URL must be an http(s) URL, got "${url}"`);
-    search = { kind: 'meili', url, ...(env.MEILI_API_KEY ? { apiKey: env.MEILI_API_KEY } : {}) };
+    const indexPrefix = env.MEILI_INDEX_PREFIX ?? '';
+    // Index names allow letters, digits, dashes and underscores; the prefix leaves room for "specimens_zh_new".
+    if (!/^[A-Za-z0-9_-]{0,200}$/.test(indexPrefix)) problems.push(`MEILI_INDEX_PREFIX may hold only letters, digits, dashes and underscores (at most 200), got "${indexPrefix}"`);
+    search = { kind: 'meili', url, ...(env.MEILI_API_KEY ? { apiKey: env.MEILI_API_KEY } : {}), ...(indexPrefix ? { indexPrefix } : {}) };
   }
   if (store.kind === 'mongo' && search.kind === 'embedded') {
     problems.push('ARCHIVE_STORE=mongo needs ARCHIVE_SEARCH=meili: the embedded search index lives in the SQLite file of one machine, which app and indexer processes on other machines cannot share');

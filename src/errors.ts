@@ -5,6 +5,9 @@ export interface FieldError {
   message: string;
 }
 
+/** Seconds a client is asked to wait (Retry-After) when a backing service cannot answer. */
+export const UNAVAILABLE_RETRY_SECONDS = 5;
+
 /**
  * Problem kinds the service answers with, each one RFC 9457 problem type; `help` is the text of
  * the type's documentation at {base}/problems/{name}, where every problem body's `type` points.

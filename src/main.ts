@@ -15,7 +15,7 @@ import { createLogger } from './logger.ts';
 import type { Logger } from './logger.ts';
 import { loadDemoIfEmpty } from './demo/seed.ts';
 import { createPublisher } from '../indexer/run-publisher.ts';
-import { startSearchSync } from '../indexer/search-sync.ts';
+import { startSearchSync, syncOnce } from '../indexer/search-sync.ts';
 import type { Publisher } from '../indexer/publisher.ts';
 import { answerRateAsks, WorkerRateLimiter } from './rate-limit/cluster-limiter.ts';
 import { LocalRateLimiter } from './rate-limit/limiter.ts';
@@ -81,8 +81,14 @@ async function runPrimary(config: Config, logger: Logger): Promise<void> {
   publisher?.start();
   const metricsServer = config.metrics ? await startMetricsServer(config.metrics, config.workers === 0 ? () => registry.metrics() : clusterMetricsGatherer(registry), logger) : undefined;
   // With an external search index, the embedded publisher's process also carries the index sync
-  // (the production deployment runs it in `npm run indexer` instead).
-  const searchSync = publisher && backend.searchFollowsStore ? startSearchSync(backend.store, backend.search, logger) : undefined;
+  // (the production deployment runs it in `npm run indexer` instead). It catches up before the
+  // first request is served, so a fresh start never answers searches from an index behind the store.
+  const followsHere = publisher !== undefined && backend.searchFollowsStore;
+  if (followsHere) {
+    const caughtUp = await syncOnce(backend.store, backend.search);
+    logger.info('search index caught up with the store', { ...caughtUp });
+  }
+  const searchSync = followsHere ? startSearchSync(backend.store, backend.search, logger) : undefined;
   if (config.workers === 0) {
     await serve(config, logger, registry, publisher, async () => {
       await searchSync?.stop();

@@ -20,6 +20,7 @@ import { ResponseCache } from './response-cache.ts';
 import { HttpMetrics } from '../metrics/archive-metrics.ts';
 import { timedSearch } from '../metrics/instrumented-search.ts';
 import { measureRequests, routePatternIn } from './middlewares/metrics.ts';
+import { answersVersion } from './answers-version.ts';
 import { specimensRouter } from './specimens/router.ts';
 import { guidesRouter } from './guides/router.ts';
 import { problemsRouter } from './problems/router.ts';
@@ -60,7 +61,8 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
   const sourceTable = new SourceTableCache(backend.sources);
   const readContext = { store: backend.store, search: timedSearch(backend.search, metrics), baseUrl: config.baseUrl, presented, sources: () => sourceTable.current() };
   const cache = new ResponseCache(config.responseCacheBytes);
-  const readOptions = { store: backend.store, cache, maxAgeSeconds: config.cacheMaxAgeSeconds };
+  const version = answersVersion(backend);
+  const readOptions = { version, cache, maxAgeSeconds: config.cacheMaxAgeSeconds };
 
   const routers: Router[] = [];
   app.use(measureRequests(metrics, routePatternIn(routers)));
@@ -82,9 +84,9 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
 
   const guide = { readsPerMinute: config.rateLimitReads ?? 0 };
   const mcp = new Router();
-  mcp.all('/mcp', mcpRoute(readContext, { allowedOrigins: config.allowedOrigins, version: SERVICE_VERSION, logger, guide }));
+  mcp.all('/mcp', mcpRoute(readContext, { allowedOrigins: config.allowedOrigins, version: SERVICE_VERSION, logger, guide, isUnavailable: (error) => backend.isUnavailable(error) }));
   const ingest = ingestRouter({ tokens: backend.tokens, submissions: backend.submissions, store: backend.store, sources: backend.sources, baseUrl: config.baseUrl, ...(hooks.submitted ? { notify: hooks.submitted } : {}), limiter, requestsPerMinute: config.rateLimitIngest ?? 0, dailyQuota: config.ingestDailyQuota ?? 0, refused });
-  for (const router of [healthRouter(backend), specimensRouter(readContext, readOptions), mcp, ingest, guidesRouter(config.baseUrl, config.cacheMaxAgeSeconds, guide), problemsRouter(config.baseUrl, config.cacheMaxAgeSeconds), exportsRouter(backend.store, config.baseUrl, config.cacheMaxAgeSeconds), fullExportRouter({ ...backend, baseUrl: config.baseUrl }), mediaRouter(config.mediaDir), discoveryRouter(readContext, { cache, maxAgeSeconds: config.cacheMaxAgeSeconds }), webRouter(readContext, { cache, maxAgeSeconds: config.cacheMaxAgeSeconds })]) {
+  for (const router of [healthRouter(backend), specimensRouter(readContext, readOptions), mcp, ingest, guidesRouter(config.baseUrl, config.cacheMaxAgeSeconds, guide), problemsRouter(config.baseUrl, config.cacheMaxAgeSeconds), exportsRouter(backend.store, config.baseUrl, config.cacheMaxAgeSeconds), fullExportRouter({ ...backend, baseUrl: config.baseUrl }), mediaRouter(config.mediaDir), discoveryRouter(readContext, { cache, maxAgeSeconds: config.cacheMaxAgeSeconds }), webRouter(readContext, { version, cache, maxAgeSeconds: config.cacheMaxAgeSeconds })]) {
     routers.push(router);
     app.use(router.routes());
   }

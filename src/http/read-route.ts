@@ -1,8 +1,8 @@
 import type { Context, Middleware } from 'koa';
 import { ProblemError } from '../errors.ts';
-import type { RecordStore } from '../domain/ports.ts';
 import { entityTag } from './response-cache.ts';
 import type { ResponseCache } from './response-cache.ts';
+import type { AnswersVersion } from './answers-version.ts';
 
 /**
  * Lets the route's methods through ('proceed'), answers OPTIONS with 204 and Allow ('handled'),
@@ -38,16 +38,17 @@ export function sendWithEntityTag(ctx: Context, body: string | Buffer, etag: str
 }
 
 export interface JsonReadOptions {
-  store: RecordStore;
+  /** The version of the catalog answers are computed from (answersVersion). */
+  version: () => Promise<AnswersVersion>;
   cache: ResponseCache;
   maxAgeSeconds: number;
 }
 
 /**
  * A read-only JSON route: GET and HEAD run the handler (or reuse the response computed for the
- * same URL at the same catalog change number), with ETag, 304 and Cache-Control. The handler is
- * told the change number it answers at. `headersOf` adds headers that follow from the answer
- * (kept with it in the cache); `serialize` turns the answer into the body (JSON.stringify).
+ * same URL at the same catalog version, see answersVersion), with ETag, 304 and Cache-Control.
+ * The handler is told the change number it answers at. `headersOf` adds headers that follow from
+ * the answer (kept with it in the cache); `serialize` turns the answer into the body (JSON.stringify).
  */
 export function jsonRead<T>(
   options: JsonReadOptions,
@@ -57,16 +58,16 @@ export function jsonRead<T>(
 ): Middleware {
   return async function jsonReadRoute(ctx: Context): Promise<void> {
     if (readOnly(ctx) === 'handled') return;
-    const { changeNumber } = await options.store.catalogState();
+    const { changeNumber, key: version } = await options.version();
     const key = ctx.url;
-    let response = options.cache.get(key, changeNumber);
+    let response = options.cache.get(key, version);
     if (!response) {
       const value = await handler(ctx, changeNumber);
       // Encoded once: hashing the text and sending it would each encode it to UTF-8.
       const body = Buffer.from(serialize(value));
       const headers = headersOf?.(value, ctx);
       response = { body, etag: entityTag(body), ...(headers && Object.keys(headers).length ? { headers } : {}) };
-      if (options.cache.askedBefore(key)) options.cache.set(key, changeNumber, response);
+      if (options.cache.askedBefore(key)) options.cache.set(key, version, response);
     }
     if (response.headers) ctx.set(response.headers);
     sendWithEntityTag(ctx, response.body, response.etag, 'application/json; charset=utf-8', options.maxAgeSeconds);

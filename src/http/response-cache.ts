@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import { BoundedCache } from '../bounded-cache.ts';
 
+/** What a cached answer was computed from: a change number, or a change number and how far the search index has followed. */
+export type CatalogVersion = number | string;
+
 /** A serialized response with its entity tag (the body as text, or already encoded as UTF-8). */
 export interface CachedResponse {
   body: string | Buffer;
@@ -15,12 +18,12 @@ export function entityTag(body: string | Buffer): string {
 }
 
 /**
- * Responses of read routes, kept per process and tagged with the catalog change number they were
- * computed at: any write to the catalog makes every entry stale. Bounded by the bytes of the
- * bodies it holds; least recently used entries go first.
+ * Responses of read routes, kept per process and tagged with the version of the catalog they were
+ * computed at (see answersVersion): any write to the catalog makes every entry stale. Bounded by
+ * the bytes of the bodies it holds; least recently used entries go first.
  */
 export class ResponseCache {
-  private readonly entries = new Map<string, CachedResponse & { changeNumber: number }>();
+  private readonly entries = new Map<string, CachedResponse & { version: CatalogVersion }>();
   private bytes = 0;
   /** Keys asked recently, bounded by 1/32 of the capacity (see askedBefore). */
   private readonly asked: BoundedCache<true>;
@@ -47,10 +50,10 @@ export class ResponseCache {
     this.entries.delete(key);
   }
 
-  get(key: string, changeNumber: number): CachedResponse | undefined {
+  get(key: string, version: CatalogVersion): CachedResponse | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.changeNumber !== changeNumber) {
+    if (entry.version !== version) {
       this.drop(key);
       return undefined;
     }
@@ -59,11 +62,11 @@ export class ResponseCache {
     return entry;
   }
 
-  set(key: string, changeNumber: number, response: CachedResponse): void {
+  set(key: string, version: CatalogVersion, response: CachedResponse): void {
     const size = response.body.length + key.length;
     if (response.body.length > this.capacityBytes / 4) return;
     this.drop(key);
-    this.entries.set(key, { ...response, changeNumber });
+    this.entries.set(key, { ...response, version });
     this.bytes += size;
     while (this.bytes > this.capacityBytes) {
       const oldest = this.entries.keys().next();

@@ -19,6 +19,8 @@ export interface McpRouteOptions {
   logger: Logger;
   /** What the guide resources state about this deployment (the same text as /llms.txt). */
   guide: GuideSettings;
+  /** Whether an error means a backing service cannot answer now (the tools then say so). */
+  isUnavailable(error: unknown): boolean;
 }
 
 function jsonRpcError(ctx: Context, status: number, code: number, message: string): void {
@@ -58,7 +60,7 @@ export function mcpRoute(context: ReadContext, options: McpRouteOptions): Middle
       jsonRpcError(ctx, 400, -32700, 'Parse error: the body is not JSON.');
       return;
     }
-    const server = createMcpServer(context, options.version, options.guide);
+    const server = createMcpServer(context, options.version, options.guide, { isUnavailable: options.isUnavailable, logger: options.logger });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     ctx.res.on('close', () => {
       void transport.close();

@@ -14,7 +14,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { getSpecimen, listSpecimens } from '../domain/specimens.ts';
 import { retiredIdNote } from '../domain/record-fates.ts';
 import type { ListScope, ReadContext, SearchParams } from '../domain/specimens.ts';
-import { ProblemError } from '../errors.ts';
+import { ProblemError, UNAVAILABLE_RETRY_SECONDS } from '../errors.ts';
+import type { Logger } from '../logger.ts';
 import type { FieldError } from '../errors.ts';
 import type { GuideSettings } from '../guides/llms-text.ts';
 import { parseRecordParams, parseSearchParams } from '../validation/read-params.ts';
@@ -66,7 +67,25 @@ function parseListArguments(args: Record<string, unknown>, scope: ListScope, exp
   }
 }
 
-async function callTool(context: ReadContext, name: ToolName, args: Record<string, unknown>): Promise<CallToolResult> {
+/** How requests that fail for a reason other than their arguments are answered. */
+export interface RequestFailures {
+  /** Whether an error means a service behind the archive cannot answer now (HTTP answers 503). */
+  isUnavailable(error: unknown): boolean;
+  /** Unexpected errors are logged here and reach the client only as a bare internal error. */
+  logger: Logger;
+}
+
+/** What a tool or resource says when the store or the search engine cannot answer; the client may retry. */
+export const UNAVAILABLE_TEXT = `The archive cannot answer right now: a service behind it is unreachable. Try again in ${UNAVAILABLE_RETRY_SECONDS} seconds.`;
+
+/** An error that is not the client's, as the JSON-RPC error it gets: never the error's own message, which may name internal hosts. */
+function internalError(failures: RequestFailures, what: string, error: unknown): McpError {
+  if (failures.isUnavailable(error)) return new McpError(ErrorCode.InternalError, UNAVAILABLE_TEXT);
+  failures.logger.error(`MCP ${what} failed`, { error });
+  return new McpError(ErrorCode.InternalError, 'Internal error');
+}
+
+async function callTool(context: ReadContext, failures: RequestFailures, name: ToolName, args: Record<string, unknown>): Promise<CallToolResult> {
   const exportsHint = `${context.baseUrl}/en/data/catalog.json`;
   try {
     if (name === 'get_specimen') {
@@ -81,12 +100,13 @@ async function callTool(context: ReadContext, name: ToolName, args: Record<strin
     return { content: [{ type: 'text', text: listSummary(list) }], structuredContent: { ...list } };
   } catch (error) {
     if (error instanceof ProblemError) return errorResult(describeProblem(error));
-    throw error;
+    if (failures.isUnavailable(error)) return errorResult(UNAVAILABLE_TEXT);
+    throw internalError(failures, `tool ${name}`, error);
   }
 }
 
 /** A fresh MCP server over the read commands; one is made for every HTTP request (stateless). */
-export function createMcpServer(context: ReadContext, version: string, guide: GuideSettings): Server {
+export function createMcpServer(context: ReadContext, version: string, guide: GuideSettings, failures: RequestFailures): Server {
   const server = new Server(
     { name: 'model-works-archive', title: 'Model Works Archive', version },
     { capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } }, instructions: MCP_SERVER_INSTRUCTIONS },
@@ -97,12 +117,19 @@ export function createMcpServer(context: ReadContext, version: string, guide: Gu
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const name = request.params.name;
     if (!(TOOL_NAMES as readonly string[]).includes(name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}". Tools: ${TOOL_NAMES.join(', ')}.`);
-    return callTool(context, name as ToolName, request.params.arguments ?? {});
+    return callTool(context, failures, name as ToolName, request.params.arguments ?? {});
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: resourceList(context.baseUrl) }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => readResource(context, request.params.uri, guide));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    try {
+      return await readResource(context, request.params.uri, guide);
+    } catch (error) {
+      if (error instanceof McpError) throw error;
+      throw internalError(failures, 'resource read', error);
+    }
+  });
 
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: PROMPTS }));
   server.setRequestHandler(GetPromptRequestSchema, async (request) => getPrompt(context, request.params.name, request.params.arguments));

@@ -10,6 +10,7 @@ import { SOURCE_KEYS } from '../../src/domain/sources.ts';
 import { FORMATS, KINDS } from '../../src/domain/record.ts';
 import { makeRecord } from '../helpers/factories.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
+import { searchEnvironment } from '../helpers/server-process.ts';
 
 const run = promisify(execFile);
 
@@ -71,7 +72,7 @@ describe('catalog files', () => {
 
   it('works from the command line: generate, import, export', async () => {
     const file = join(dataDir, 'synthetic.json');
-    const env = { ...process.env, ARCHIVE_DATA_DIR: join(dataDir, 'data') };
+    const env = { ...process.env, ARCHIVE_DATA_DIR: join(dataDir, 'data'), ...searchEnvironment(join(dataDir, 'data'), {}) };
     const generate = await run(process.execPath, ['--import', 'tsx', 'scripts/catalog.ts', 'generate', '--count', '250', '--out', file], { env });
     expect(generate.stdout).to.match(/wrote 250 synthetic records/);
     const imported = await run(process.execPath, ['--import', 'tsx', 'scripts/catalog.ts', 'import', file], { env });

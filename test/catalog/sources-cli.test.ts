@@ -1,13 +1,14 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { openBackend } from '../../src/backend.ts';
 import { checkSourceIdentity } from '../../src/domain/checks/source-identity.ts';
 import { SourceTable } from '../../src/domain/sources.ts';
 import { makeRecord, makeSubmission } from '../helpers/factories.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
+import { openTestBackend } from '../helpers/backend.ts';
+import { processIndexPrefix, searchEnvironment } from '../helpers/server-process.ts';
+import { syncOnce } from '../../indexer/search-sync.ts';
 
 const run = promisify(execFile);
 
@@ -16,9 +17,10 @@ describe('npm run sources', function () {
 
   it('adds a source the publisher then knows, lists it, and removes it only with --force while records name it', async () => {
     const dataDir = temporaryDataDir();
-    const env = { ...process.env, ARCHIVE_DATA_DIR: dataDir };
+    const env = { ...process.env, ARCHIVE_DATA_DIR: dataDir, ...searchEnvironment(dataDir, {}) };
     const sources = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'scripts/sources.ts', ...args], { env });
-    const open = () => openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: false });
+    // The backend the script opens: with Meilisearch, under this folder's index prefix.
+    const open = async () => (await openTestBackend(dataDir, { indexPrefix: processIndexPrefix(dataDir) })).backend;
     try {
       expect((await sources('list')).stdout).to.include('x\tX (Twitter) / X（推特）').and.include('media hosts: pbs.twimg.com');
       const added = await sources('add', '--key', 'mastodon', '--host', 'mastodon.social', '--host', 'mastodon.online', '--alias', 'mastodon.online', '--media-host', 'files.mastodon.social', '--handle-rule', '^/@([A-Za-z0-9_]+)/', '--label-zh', '长毛象', '--label-en', 'Mastodon');
@@ -29,6 +31,8 @@ describe('npm run sources', function () {
       expect(identity).to.deep.include({ source: 'mastodon', canonicalUrl: 'https://mastodon.social/@Demo/111', handle: 'Demo' });
       expect(identity.verdict.outcome).to.equal('pass');
       await backend.store.putRecords([makeRecord({ source: 'mastodon', sourceUrl: 'https://mastodon.social/@demo/222' })]);
+      // The script counts the source's records in the search index, which a following index holds once synced.
+      if (backend.searchFollowsStore) await syncOnce(backend.store, backend.search);
       await backend.close();
 
       let failure: { stderr?: string } = {};

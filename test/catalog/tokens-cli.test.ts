@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { openBackend } from '../../src/backend.ts';
 import { secretSha256 } from '../../src/auth/secrets.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
+import { searchEnvironment } from '../helpers/server-process.ts';
 
 const run = promisify(execFile);
 
@@ -14,7 +15,7 @@ describe('npm run tokens', function () {
 
   it('creates a token whose secret is printed alone on the last line, stored only as its SHA-256, then lists and revokes it', async () => {
     const dataDir = temporaryDataDir();
-    const env = { ...process.env, ARCHIVE_DATA_DIR: dataDir };
+    const env = { ...process.env, ARCHIVE_DATA_DIR: dataDir, ...searchEnvironment(dataDir, {}) };
     const tokens = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'scripts/tokens.ts', ...args], { env });
     try {
       const created = await tokens('create', '--name', 'lin-bot', '--scope', 'ingest,export');

@@ -22,6 +22,7 @@ describe('GET /api/v1/export (authenticated)', () => {
     const record = makeRecord({ submissionId, title: { zh: '提交的作品', en: 'A submitted work' } });
     submittedId = record.id;
     await server.backend.store.putRecords([record]);
+    await server.syncSearch();
   });
   after(async () => server.close());
 

@@ -17,6 +17,7 @@ describe('public bulk exports', () => {
   before(async () => {
     server = await startTestServer({ demo: true });
     await server.backend.store.putRecords([hostile]);
+    await server.syncSearch();
   });
   after(async () => server.close());
 

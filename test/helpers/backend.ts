@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { openBackend } from '../../src/backend.ts';
 import type { Backend } from '../../src/backend.ts';
 import { loadBackendSettings } from '../../src/config.ts';
-import type { BackendSettings } from '../../src/config.ts';
+import type { BackendSettings, SearchSettings } from '../../src/config.ts';
 import { syncOnce } from '../../indexer/search-sync.ts';
 
 export interface TestBackend {
@@ -20,14 +20,36 @@ export interface TestBackend {
   destroy(): Promise<void>;
 }
 
-/** Settings from the environment, with a unique database and index prefix for this backend. */
-export function testBackendSettings(env: NodeJS.ProcessEnv = process.env): BackendSettings {
+/** Settings from the environment, with a unique database and index prefix for this backend (or the given prefix). */
+export function testBackendSettings(env: NodeJS.ProcessEnv = process.env, indexPrefix?: string): BackendSettings {
   const settings = loadBackendSettings(env);
   const unique = randomBytes(5).toString('hex');
   return {
     store: settings.store.kind === 'mongo' ? { ...settings.store, database: `archive_test_${unique}` } : settings.store,
-    search: settings.search.kind === 'meili' ? { ...settings.search, indexPrefix: `test_${unique}_` } : settings.search,
+    search: settings.search.kind === 'meili' ? { ...settings.search, indexPrefix: indexPrefix ?? `test_${unique}_` } : settings.search,
   };
+}
+
+/** The variables that make a process open the backend of these settings (its MongoDB database, its index prefix). */
+export function backendEnvironment(settings: BackendSettings): Record<string, string> {
+  return {
+    ...(settings.store.kind === 'mongo' ? { MONGODB_DATABASE: settings.store.database } : {}),
+    ...(settings.search.kind === 'meili' && settings.search.indexPrefix ? { MEILI_INDEX_PREFIX: settings.search.indexPrefix } : {}),
+  };
+}
+
+/** Whether the configured search index follows the store (Meilisearch) rather than being written with it. */
+export function searchFollowsStore(env: NodeJS.ProcessEnv = process.env): boolean {
+  return loadBackendSettings(env).search.kind === 'meili';
+}
+
+/** Waits until the check passes (every 100 ms), or throws with the message after timeoutMs. */
+export async function eventually(check: () => Promise<boolean>, timeoutMs: number, message: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(message);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 async function dropMongoDatabase(settings: BackendSettings['store']): Promise<void> {
@@ -43,16 +65,22 @@ async function dropMongoDatabase(settings: BackendSettings['store']): Promise<vo
 
 async function deleteMeiliIndexes(settings: BackendSettings['search']): Promise<void> {
   if (settings.kind !== 'meili' || !settings.indexPrefix) return;
-  const prefix = settings.indexPrefix;
-  const { meiliClient } = await import('../../src/search/meili/meili-search.ts');
-  const client = meiliClient(settings);
-  const { results } = await client.getRawIndexes({ limit: 1000 });
-  for (const index of results) if (index.uid.startsWith(prefix)) await client.deleteIndex(index.uid).waitTask();
+  const { dropMeiliIndexes } = await import('./meili.ts');
+  await dropMeiliIndexes(settings);
+}
+
+/** What a test may choose instead of the environment. */
+export interface TestBackendOptions {
+  /** The index prefix of server processes over the same folder (processIndexPrefix). */
+  indexPrefix?: string;
+  /** A search engine of the test's own (a Meilisearch it starts and stops). */
+  search?: SearchSettings;
 }
 
 /** Opens the backend for a test over `dataDir` (the embedded file and media live there). */
-export async function openTestBackend(dataDir: string): Promise<TestBackend> {
-  const settings = testBackendSettings();
+export async function openTestBackend(dataDir: string, options: TestBackendOptions = {}): Promise<TestBackend> {
+  const fromEnvironment = testBackendSettings(process.env, options.indexPrefix);
+  const settings = options.search ? { ...fromEnvironment, search: options.search } : fromEnvironment;
   const backend = await openBackend({ databaseFile: join(dataDir, 'archive.sqlite'), ...settings }, { migrate: true });
   const syncSearch = async (): Promise<void> => {
     if (backend.searchFollowsStore) await syncOnce(backend.store, backend.search);

@@ -3,6 +3,8 @@ import { request } from 'node:http';
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { basename } from 'node:path';
+import { dropMeiliIndexes, sharedMeili } from './meili.ts';
 
 /** A port free on 127.0.0.1 at the time of asking. */
 export async function freePort(): Promise<number> {
@@ -11,6 +13,33 @@ export async function freePort(): Promise<number> {
   const { port } = probe.address() as AddressInfo;
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   return port;
+}
+
+/** Index prefixes given to server processes in this run, dropped once every test has run. */
+const meiliPrefixes = new Set<string>();
+// A root hook of the mocha run (this module is also imported by scripts outside mocha).
+if (typeof after === 'function') {
+  after(async () => {
+    const shared = sharedMeili();
+    if (!shared) return;
+    for (const indexPrefix of meiliPrefixes) await dropMeiliIndexes({ ...shared, indexPrefix });
+  });
+}
+
+/**
+ * With ARCHIVE_SEARCH=meili, a server process gets Meilisearch indexes of its data folder's own
+ * (the same across restarts over that folder), never the unprefixed ones another run may use.
+ */
+export function searchEnvironment(dataDir: string, env: Record<string, string>): Record<string, string> {
+  if ((env.ARCHIVE_SEARCH ?? process.env.ARCHIVE_SEARCH) !== 'meili' || env.MEILI_INDEX_PREFIX !== undefined) return {};
+  return { MEILI_INDEX_PREFIX: processIndexPrefix(dataDir) };
+}
+
+/** The Meilisearch index prefix of the server processes over a data folder. */
+export function processIndexPrefix(dataDir: string): string {
+  const prefix = `process_${basename(dataDir).replace(/[^A-Za-z0-9]/g, '_')}_`;
+  meiliPrefixes.add(prefix);
+  return prefix;
 }
 
 /** `npm start` as a child process on 127.0.0.1, with everything it wrote kept for failure messages. */
@@ -33,7 +62,7 @@ export async function startServerProcess(dataDir: string, env: Record<string, st
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ARCHIVE_DATA_DIR: dataDir, ARCHIVE_BASE_URL: url, ARCHIVE_WORKERS: '0', ARCHIVE_DEMO: '0', ARCHIVE_LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ARCHIVE_DATA_DIR: dataDir, ARCHIVE_BASE_URL: url, ARCHIVE_WORKERS: '0', ARCHIVE_DEMO: '0', ARCHIVE_LOG_LEVEL: 'warn', ...searchEnvironment(dataDir, env), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

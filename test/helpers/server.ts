@@ -12,10 +12,11 @@ import { createLogger } from '../../src/logger.ts';
 import type { CanonicalRecord } from '../../src/domain/record.ts';
 import { FINAL_STATUSES } from '../../src/domain/submission.ts';
 import type { SubmissionStatus } from '../../src/domain/submission.ts';
+import type { SearchSettings } from '../../src/config.ts';
 import { loadDemoIfEmpty } from '../../src/demo/seed.ts';
 import { Publisher } from '../../indexer/publisher.ts';
 import { startSearchSync } from '../../indexer/search-sync.ts';
-import { openTestBackend } from './backend.ts';
+import { backendEnvironment, openTestBackend } from './backend.ts';
 import { publisherDependencies } from '../../indexer/run-publisher.ts';
 
 export interface TestServer {
@@ -30,6 +31,14 @@ export interface TestServer {
   logs: Record<string, unknown>[];
   /** The in-process publisher, when the server was started with one. */
   publisher?: Publisher;
+  /**
+   * Waits until the search index holds what the store holds. A no-op on the embedded pair (written
+   * in one transaction); with Meilisearch, records written straight to the store are searchable
+   * only once the index sync has passed them.
+   */
+  syncSearch(): Promise<void>;
+  /** Variables that make a child process (a script) open this server's backend: its index prefix, its database. */
+  processEnvironment: Record<string, string>;
   get(path: string, init?: RequestInit): Promise<Response>;
   close(): Promise<void>;
 }
@@ -50,10 +59,12 @@ export interface TestPublisherOptions {
 /** Rate limits and quota for a test server; all off unless given. */
 export type TestLimits = Partial<Pick<AppConfig, 'rateLimitReads' | 'rateLimitIngest' | 'ingestDailyQuota' | 'trustProxy'>>;
 
-export async function startTestServer(options: { records?: CanonicalRecord[]; demo?: boolean; updated?: string; publisher?: TestPublisherOptions; rejectGenericUserAgents?: boolean; limits?: TestLimits } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { records?: CanonicalRecord[]; demo?: boolean; updated?: string; publisher?: TestPublisherOptions; rejectGenericUserAgents?: boolean; limits?: TestLimits; search?: SearchSettings } = {},
+): Promise<TestServer> {
   const dataDir = temporaryDataDir();
-  // ARCHIVE_STORE / ARCHIVE_SEARCH choose the adapters, as for the service (embedded by default).
-  const testBackend = await openTestBackend(dataDir);
+  // ARCHIVE_STORE / ARCHIVE_SEARCH choose the adapters, as for the service (embedded by default), unless the test brings a search engine.
+  const testBackend = await openTestBackend(dataDir, options.search ? { search: options.search } : {});
   const { backend } = testBackend;
   const logs: Record<string, unknown>[] = [];
   const logger = createLogger('info', (line) => logs.push(JSON.parse(line) as Record<string, unknown>));
@@ -64,7 +75,7 @@ export async function startTestServer(options: { records?: CanonicalRecord[]; de
   if (options.demo) await loadDemoIfEmpty(backend.store, join(dataDir, 'media'), logger);
   await testBackend.syncSearch();
   // With a search engine that follows the store, the index sync runs while the server does.
-  const searchSync = backend.searchFollowsStore ? startSearchSync(backend.store, backend.search, logger, { pollMs: 50 }) : undefined;
+  const searchSync = backend.searchFollowsStore ? startSearchSync(backend.store, backend.search, logger, { pollMs: 50, retryDelayMs: 250 }) : undefined;
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -98,6 +109,8 @@ export async function startTestServer(options: { records?: CanonicalRecord[]; de
     backend,
     logs,
     ...(publisher ? { publisher } : {}),
+    syncSearch: async () => testBackend.syncSearch(),
+    processEnvironment: backendEnvironment(testBackend.settings),
     get: (path, init) => fetch(`${baseUrl}${path}`, init),
     close: async () => {
       await publisher?.stop();
@@ -125,7 +138,11 @@ export async function waitForSubmission<T extends { status: string }>(server: Te
   const deadline = Date.now() + 20_000;
   for (;;) {
     const { body } = await getJson<T>(server, `/api/v1/ingest/${submissionId}`, { headers: { Authorization: `Bearer ${secret}` } });
-    if (done(body)) return body;
+    if (done(body)) {
+      // With a search engine that follows the store, what was published is searchable once the index sync has passed it.
+      await server.syncSearch();
+      return body;
+    }
     if (Date.now() > deadline) throw new Error(`submission ${submissionId} is still ${body.status}: ${JSON.stringify(body)}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

@@ -5,6 +5,7 @@ import { generateSecret, secretSha256 } from '../../src/auth/secrets.ts';
 import { openBackend } from '../../src/backend.ts';
 import { syntheticCatalog } from '../../src/catalog/synthetic.ts';
 import { ImageServer, lineDrawingPng } from '../helpers/image-server.ts';
+import { eventually, searchFollowsStore } from '../helpers/backend.ts';
 import { getOnNewConnection, startServerProcess } from '../helpers/server-process.ts';
 import type { ServerProcess } from '../helpers/server-process.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
@@ -97,6 +98,8 @@ describe('search in every worker follows what the publisher writes', function ()
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(recordIds).to.have.length(2);
+    // A search engine that follows the store (Meilisearch) has the work once the primary's index sync passed it, within about a second.
+    if (searchFollowsStore()) await eventually(async () => (await searchEverywhere(`q=${word}&lang=en`)).every((page) => page.total === 2), 30_000, 'the index sync never caught up');
 
     for (const query of [`q=${word}&lang=en`, `q=${word.slice(0, 7)}&lang=en`, filtered]) {
       for (const page of await searchEverywhere(query)) {

@@ -153,8 +153,7 @@ describe('ingest: the maintainer\'s loop (listing, batches, review over HTTP and
   });
 
   it('does the same from the shell: npm run review -- list, approve and reject', async function () {
-    if (server.backend.searchFollowsStore) this.skip(); // the script opens the store the environment names, not this test's
-    const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'scripts/review.ts', ...args], { env: { ...process.env, ARCHIVE_DATA_DIR: server.dataDir, ARCHIVE_LOG_LEVEL: 'silent' } });
+    const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'scripts/review.ts', ...args], { env: { ...process.env, ...server.processEnvironment, ARCHIVE_DATA_DIR: server.dataDir, ARCHIVE_LOG_LEVEL: 'silent' } });
     const approved = await submit(work({ date: '2099-03-03' }));
     const rejected = await submit(work({ date: '2099-04-04' }));
     for (const id of [approved, rejected]) await settled(id);

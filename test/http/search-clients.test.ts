@@ -31,6 +31,7 @@ describe('search clients over HTTP', function () {
       makeRecord({ date: '2024-07-07', model: 'Model, with a comma', author: 'Lee, Ann', sourceUrl: 'https://example.org/comma/1' }),
       makeRecord({ date: '2024-07-08', model: 'model, WITH a comma', author: 'lee, ann', sourceUrl: 'https://example.org/comma/2', updated: '2026-12-24' }),
     ]);
+    await server.syncSearch();
   });
   after(async () => server.close());
 
@@ -186,6 +187,7 @@ describe('a cursor walk over 30,000 records while records are published', functi
     }
     for (let i = 0; i < records.length; i += 5000) await server.backend.store.putRecords(records.slice(i, i + 5000));
     await server.backend.store.setCatalogUpdated('2026-11-20');
+    await server.syncSearch();
   });
   after(async () => server.close());
 

@@ -4,6 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { rmSync } from 'node:fs';
+import { searchEnvironment } from '../helpers/server-process.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
 
 async function freePort(): Promise<number> {
@@ -33,7 +34,7 @@ describe('the server process (npm start)', function () {
       const dataDir = temporaryDataDir();
       const port = await freePort();
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-        env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ARCHIVE_DATA_DIR: dataDir, ARCHIVE_WORKERS: String(workers), ARCHIVE_BASE_URL: 'https://archive.test/' },
+        env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ARCHIVE_DATA_DIR: dataDir, ARCHIVE_WORKERS: String(workers), ARCHIVE_BASE_URL: 'https://archive.test/', ...searchEnvironment(dataDir, {}) },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let output = '';

@@ -6,12 +6,12 @@ import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateSecret, secretSha256 } from '../../src/auth/secrets.ts';
-import { openBackend } from '../../src/backend.ts';
 import type { Backend } from '../../src/backend.ts';
 import { FORMATS } from '../../src/domain/record.ts';
 import type { Submission } from '../../src/domain/submission.ts';
 import { ImageServer, lineDrawingPng } from '../helpers/image-server.ts';
-import { startServerProcess } from '../helpers/server-process.ts';
+import { openTestBackend } from '../helpers/backend.ts';
+import { processIndexPrefix, searchEnvironment, startServerProcess } from '../helpers/server-process.ts';
 import type { ServerProcess } from '../helpers/server-process.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
 
@@ -108,9 +108,12 @@ describe('crash safety: the publisher killed with SIGKILL in the middle of a bat
     await images.start();
     for (let seed = 1; seed <= works; seed += 1) images.files.set(`/work-${seed}.png`, { type: 'image/png', body: await lineDrawingPng(1000 + seed) });
     const dataDir = temporaryDataDir();
-    const backend = await openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true });
+    // The store and search index the indexer processes use (with Meilisearch, under this folder's prefix).
+    const opened = await openTestBackend(dataDir, { indexPrefix: processIndexPrefix(dataDir) });
+    const { backend } = opened;
     const env = {
       ...process.env,
+      ...searchEnvironment(dataDir, {}),
       ARCHIVE_DATA_DIR: dataDir,
       ARCHIVE_UPLOAD_HOSTS: images.host,
       ARCHIVE_ALLOW_PRIVATE_MEDIA: '1',
@@ -151,6 +154,7 @@ describe('crash safety: the publisher killed with SIGKILL in the middle of a bat
       last.kill('SIGTERM');
       await new Promise((resolve) => last.once('exit', resolve));
       expect(await settledCount(backend), publisherErrors).to.equal(works);
+      await opened.syncSearch();
 
       await expectPublishedExactlyOnce(
         backend,
@@ -159,7 +163,7 @@ describe('crash safety: the publisher killed with SIGKILL in the middle of a bat
       );
       expect(integrityCheck(join(dataDir, 'archive.sqlite'))).to.equal('ok');
     } finally {
-      await backend.close();
+      await opened.destroy();
       await images.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
@@ -180,7 +184,8 @@ describe('crash safety: the publisher killed with SIGKILL in the middle of a bat
     for (let work = 1; work <= works; work += 1) images.files.set(`/server-work-${work}.png`, { type: 'image/png', body: await lineDrawingPng(7000 + work) });
     const dataDir = temporaryDataDir();
     const databaseFile = join(dataDir, 'archive.sqlite');
-    const backend = await openBackend({ databaseFile }, { migrate: true });
+    const opened = await openTestBackend(dataDir, { indexPrefix: processIndexPrefix(dataDir) });
+    const { backend } = opened;
     const secret = generateSecret();
     await backend.tokens.createToken('crash-bot', ['ingest'], secretSha256(secret));
     const serverEnv = {
@@ -265,6 +270,8 @@ describe('crash safety: the publisher killed with SIGKILL in the middle of a bat
       await waitUntilSettled(backend, works, 60_000);
       expect(unsettledAtKill.filter((unsettled) => unsettled > 0).length, `${context} unsettled at each kill: ${unsettledAtKill.join(', ')}`).to.be.at.least(4);
       expect(new Set(acceptedIds).size).to.equal(works);
+      // With a search engine that follows the store, the survivor's index sync may still be behind its publisher.
+      await opened.syncSearch();
 
       // Over the API, with the token that sent them: every accepted submission is final.
       let resumed = 0;
@@ -300,7 +307,7 @@ describe('crash safety: the publisher killed with SIGKILL in the middle of a bat
       expect(integrityCheck(databaseFile)).to.equal('ok');
     } finally {
       await server?.stop('SIGKILL');
-      await backend.close();
+      await opened.destroy();
       await images.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }

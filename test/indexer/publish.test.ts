@@ -66,7 +66,7 @@ describe('publisher end to end: submissions to published, duplicate or needs_rev
   let first: Status;
   let firstSubmission: Record<string, unknown>;
 
-  it('publishes a work that passes every check, in both languages, searchable at once, with stored previews', async () => {
+  it('publishes a work that passes every check, in both languages, searchable, with stored previews', async () => {
     firstSubmission = submission({ model: 'Fresh-Model-7', title: { zh: '独一无二的火烈鸟', en: 'Unmistakable flamingo drawing' }, media: [images.url('/drawing-1.png'), images.url('/drawing-3.png')] });
     first = await submitAndSettle(firstSubmission);
     expect(first.status, first.reason ?? '').to.equal('published');

@@ -18,6 +18,7 @@ describe('MCP tool server at /mcp', function () {
   before(async () => {
     server = await startTestServer({ demo: true });
     await server.backend.store.putRecords([makeRecord({ date: '2026-11-01', title: { zh: '隐藏\u202e字符\u0007', en: 'Hidden\u200b characters\u0000 here' } })]);
+    await server.syncSearch();
     client = new Client({ name: 'archive-test-client', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`)));
   });

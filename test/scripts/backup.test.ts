@@ -12,7 +12,7 @@ import { storePreview } from '../../src/media/media-files.ts';
 import type { StoredMedia, StoredRecord } from '../../src/domain/record.ts';
 import { makeRecord } from '../helpers/factories.ts';
 import { lineDrawingPng } from '../helpers/image-server.ts';
-import { startServerProcess } from '../helpers/server-process.ts';
+import { searchEnvironment, startServerProcess } from '../helpers/server-process.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
 
 interface CommandResult {
@@ -23,7 +23,7 @@ interface CommandResult {
 
 /** Runs `npm run backup -- …` (the script itself, without npm) and collects its output. */
 function runBackup(args: string[], env: Record<string, string>): Promise<CommandResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', ...args], { env: { ...process.env, ...(env.ARCHIVE_DATA_DIR ? searchEnvironment(env.ARCHIVE_DATA_DIR, {}) : {}), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -34,6 +34,11 @@ describe('backend settings (ARCHIVE_STORE, ARCHIVE_SEARCH)', () => {
     expect(loadBackendSettings({ ARCHIVE_SEARCH: 'meili', MEILI_URL: 'http://127.0.0.1:7700' })).to.deep.equal({ store: { kind: 'embedded' }, search: { kind: 'meili', url: 'http://127.0.0.1:7700' } });
   });
 
+  it('puts MEILI_INDEX_PREFIX before the index names, and refuses characters index names cannot hold', () => {
+    expect(loadBackendSettings({ ARCHIVE_SEARCH: 'meili', MEILI_URL: 'http://127.0.0.1:7700', MEILI_INDEX_PREFIX: 'staging_' }).search).to.deep.equal({ kind: 'meili', url: 'http://127.0.0.1:7700', indexPrefix: 'staging_' });
+    expect(problemsOf({ ARCHIVE_SEARCH: 'meili', MEILI_URL: 'http://127.0.0.1:7700', MEILI_INDEX_PREFIX: 'a.b' })).to.deep.equal(['MEILI_INDEX_PREFIX may hold only letters, digits, dashes and underscores (at most 200), got "a.b"']);
+  });
+
   it('names every missing or bad setting at once', () => {
     const problems = problemsOf({ ARCHIVE_STORE: 'mongo', ARCHIVE_SEARCH: 'meili' });
     expect(problems.join('\n')).to.match(/MONGODB_URI is required/).and.match(/MEILI_URL is required/);

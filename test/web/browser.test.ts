@@ -20,6 +20,7 @@ describe('the website in headless Chromium', function () {
     if (!existsSync(CHROMIUM)) throw new Error(`Chromium is needed at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
     server = await startTestServer({ demo: true });
     await server.backend.store.putRecords([hostile]);
+    await server.syncSearch();
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
   });
   after(async () => {

@@ -76,6 +76,7 @@ describe('discoverability: robots.txt, sitemaps, feeds and structured data', fun
   before(async () => {
     server = await startTestServer({ demo: true });
     await server.backend.store.putRecords([hostile]);
+    await server.syncSearch();
   });
   after(async () => server.close());
 
@@ -182,6 +183,7 @@ describe('discoverability: robots.txt, sitemaps, feeds and structured data', fun
       const newest = makeRecord({ kind: 'gallery', title: { zh: '最新的作品', en: 'The newest work' }, author: '@newest_author', updated: '2026-11-22' });
       await server.backend.store.putRecords([newest]);
       await server.backend.store.putRecords([makeRecord({ kind: 'timeline', title: { zh: '时间线', en: 'Timeline only' } })]);
+      await server.syncSearch();
 
       const response = await server.get(`${path}?utm_source=reader`);
       expect(response.status).to.equal(200);

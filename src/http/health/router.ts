@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Backend } from '../../backend.ts';
-import { ProblemError } from '../../errors.ts';
+import { ProblemError, UNAVAILABLE_RETRY_SECONDS } from '../../errors.ts';
 import { readOnly } from '../read-route.ts';
 
 /** GET /healthz (the process answers) and GET /readyz (store and search index answer). */
@@ -17,7 +17,7 @@ export function healthRouter(backend: Pick<Backend, 'store' | 'search'>): Router
     try {
       await Promise.all([backend.store.ping(), backend.search.ping()]);
     } catch (error) {
-      throw new ProblemError('service-unavailable', 'The store or the search index cannot be reached.', { cause: error, headers: { 'Retry-After': '5' } });
+      throw new ProblemError('service-unavailable', 'The store or the search index cannot be reached.', { cause: error, headers: { 'Retry-After': String(UNAVAILABLE_RETRY_SECONDS) } });
     }
     const catalog = await backend.store.catalogState();
     ctx.body = { status: 'ready', catalog: { version: catalog.version, updated: catalog.updated, total: catalog.total } };

@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { ProblemError, problemBody } from '../../errors.ts';
+import { ProblemError, UNAVAILABLE_RETRY_SECONDS, problemBody } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 
 /** Turns every error into an RFC 9457 problem+json response; unexpected errors are logged and never shown. */
@@ -21,9 +21,6 @@ export function problems(baseUrl: string, logger: Logger, isUnavailable: (error:
     }
   };
 }
-
-/** Seconds a client is asked to wait when a backing service is unreachable. */
-const UNAVAILABLE_RETRY_SECONDS = 5;
 
 function unavailableProblem(cause: unknown): ProblemError {
   return new ProblemError('service-unavailable', 'A service behind the archive cannot be reached right now. Try again shortly.', { headers: { 'Retry-After': String(UNAVAILABLE_RETRY_SECONDS) }, cause });

@@ -23,6 +23,7 @@ import type { SiteAddress } from '../../web/site-address.ts';
 import { readOnly, sendWithEntityTag } from '../read-route.ts';
 import { entityTag } from '../response-cache.ts';
 import type { ResponseCache } from '../response-cache.ts';
+import type { AnswersVersion } from '../answers-version.ts';
 
 /** Works per page on the website. */
 export const PAGE_SIZE = 24;
@@ -30,6 +31,8 @@ const FIRST_YEAR = 2015;
 const PAGE_PARAMETERS = ['q', 'format', 'kind', 'year', 'source'] as const;
 
 export interface WebOptions {
+  /** The version of the catalog pages are computed from (answersVersion). */
+  version: () => Promise<AnswersVersion>;
   cache: ResponseCache;
   maxAgeSeconds: number;
 }
@@ -99,12 +102,12 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
   const { store } = context;
   const address = (ctx: Context): SiteAddress => ({ baseUrl: context.baseUrl, path: ctx.url });
 
-  /** Renders (or reuses) a page for this URL at the current catalog change number. */
+  /** Renders (or reuses) a page for this URL at the current catalog version. */
   const page = async (ctx: Context, render: () => Promise<{ status: number; html: string }>): Promise<void> => {
     if (readOnly(ctx) === 'handled') return;
-    const { changeNumber } = await store.catalogState();
+    const { key: version } = await options.version();
     const key = `page:${ctx.url}`;
-    const cached = options.cache.get(key, changeNumber);
+    const cached = options.cache.get(key, version);
     if (cached) {
       ctx.status = 200;
       sendWithEntityTag(ctx, cached.body, cached.etag, 'text/html; charset=utf-8', options.maxAgeSeconds);
@@ -112,7 +115,7 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
     }
     const { status, html } = await render();
     const etag = entityTag(html);
-    if (status === 200) options.cache.set(key, changeNumber, { body: html, etag });
+    if (status === 200) options.cache.set(key, version, { body: html, etag });
     ctx.status = status;
     if (status === 200) sendWithEntityTag(ctx, html, etag, 'text/html; charset=utf-8', options.maxAgeSeconds);
     else {

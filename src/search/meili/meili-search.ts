@@ -4,7 +4,7 @@
  * waits until its task succeeded, and totals are exact (exhaustive page mode; see docs/search.md).
  */
 import { Meilisearch, MeilisearchApiError } from 'meilisearch';
-import type { Settings } from 'meilisearch';
+import type { EnqueuedTaskPromise, Settings } from 'meilisearch';
 import type { IndexRecord, RecordVersion, SearchIndex } from '../../domain/ports.ts';
 import type { Lang } from '../../domain/record.ts';
 import { LANGS } from '../../domain/record.ts';
@@ -14,6 +14,7 @@ import type { MeiliDocument } from './documents.ts';
 import { searchIndex } from './search.ts';
 import { indexName, indexSettings, settingsToUpdate } from './settings.ts';
 import { SETTINGS_TASK_TIMEOUT_MS, settle, settleUnless } from './tasks.ts';
+import { fromMeili } from './unavailable.ts';
 
 /** Where the Meilisearch server is and which indexes to use. */
 export interface MeiliSearchOptions {
@@ -28,12 +29,12 @@ export function meiliClient(options: MeiliSearchOptions): Meilisearch {
   return new Meilisearch({ host: options.url, ...(options.apiKey ? { apiKey: options.apiKey } : {}), timeout: 30_000 });
 }
 
-async function indexExists(client: Meilisearch, uid: string): Promise<boolean> {
+/** The settings an index holds, or undefined when there is no index of that name. */
+async function settingsOf(client: Meilisearch, uid: string): Promise<Settings | undefined> {
   try {
-    await client.getRawIndex(uid);
-    return true;
+    return await client.index(uid).getSettings();
   } catch (error) {
-    if (error instanceof MeilisearchApiError && error.cause?.code === 'index_not_found') return false;
+    if (error instanceof MeilisearchApiError && error.cause?.code === 'index_not_found') return undefined;
     throw error;
   }
 }
@@ -41,25 +42,35 @@ async function indexExists(client: Meilisearch, uid: string): Promise<boolean> {
 /** Creates an empty index when there is none of that name. */
 export async function createIndexIfMissing(client: Meilisearch, uid: string): Promise<void> {
   // Another process may create it between the look and the creation; that failure counts as done.
-  if (!(await indexExists(client, uid))) await settleUnless(client.createIndex(uid, { primaryKey: 'id' }), ['index_already_exists']);
+  if ((await settingsOf(client, uid)) === undefined) await settleUnless(client.createIndex(uid, { primaryKey: 'id' }), ['index_already_exists']);
 }
 
 /**
- * Creates the index when missing and sends the settings that differ from the server's. A changed
+ * Brings an index to the wanted settings with at most one task: only the settings that differ
+ * from the server's are sent, and a missing index is created by that same settings task (a
+ * settings update creates the index it names; documents name their primary key). Every task
+ * waits in Meilisearch's one queue behind everyone's writes, so each one saved counts. A changed
  * setting re-indexes the documents in place; Meilisearch answers from the previous state until
  * that task is done, and this waits for it.
  */
 export async function prepareIndex(client: Meilisearch, uid: string, settings: Settings): Promise<void> {
-  await createIndexIfMissing(client, uid);
-  const index = client.index<MeiliDocument>(uid);
-  const changes = settingsToUpdate(settings, await index.getSettings());
-  if (Object.keys(changes).length > 0) await settle(index.updateSettings(changes), SETTINGS_TASK_TIMEOUT_MS);
+  const actual = await settingsOf(client, uid);
+  const changes = actual === undefined ? settings : settingsToUpdate(settings, actual);
+  if (Object.keys(changes).length > 0) await settle(client.index<MeiliDocument>(uid).updateSettings(changes), SETTINGS_TASK_TIMEOUT_MS);
+}
+
+/** The documents of some records in one language, sent to an index (the task is only enqueued). */
+export function sendDocuments(client: Meilisearch, uid: string, records: readonly IndexRecord[], lang: Lang): EnqueuedTaskPromise {
+  return client.index<MeiliDocument>(uid).addDocuments(
+    records.map((record) => toMeiliDocument(record, lang)),
+    { primaryKey: 'id' },
+  );
 }
 
 /** Writes documents of both languages to the given index pair and waits for both tasks. */
 export async function writeDocuments(client: Meilisearch, uids: Record<Lang, string>, records: readonly IndexRecord[]): Promise<void> {
   if (records.length === 0) return;
-  await Promise.all(LANGS.map((lang) => settle(client.index<MeiliDocument>(uids[lang]).addDocuments(records.map((record) => toMeiliDocument(record, lang))))));
+  await Promise.all(LANGS.map((lang) => settle(sendDocuments(client, uids[lang], records, lang))));
 }
 
 export { exactTotal } from './requests.ts';
@@ -79,7 +90,7 @@ export class MeiliSearchIndex implements SearchIndex {
   static async open(options: MeiliSearchOptions): Promise<MeiliSearchIndex> {
     const client = meiliClient(options);
     const index = new MeiliSearchIndex(client, options.indexPrefix ?? '');
-    for (const lang of LANGS) await prepareIndex(client, index.uids[lang], indexSettings(lang));
+    await Promise.all(LANGS.map((lang) => prepareIndex(client, index.uids[lang], indexSettings(lang))));
     return index;
   }
 
@@ -93,7 +104,7 @@ export class MeiliSearchIndex implements SearchIndex {
   }
 
   async search(query: SearchQuery): Promise<SearchHits> {
-    return searchIndex(this.client, this.uids[query.lang], query);
+    return fromMeili(searchIndex(this.client, this.uids[query.lang], query));
   }
 
   /**
@@ -105,7 +116,7 @@ export class MeiliSearchIndex implements SearchIndex {
   async *streamVersions(lang: Lang, batchSize = 1000): AsyncIterable<RecordVersion> {
     const index = this.client.index<MeiliDocument>(this.uids[lang]);
     for (let offset = 0; ; offset += batchSize) {
-      const page = await index.getDocuments({ fields: ['id', 'seq'], offset, limit: batchSize });
+      const page = await fromMeili(index.getDocuments({ fields: ['id', 'seq'], offset, limit: batchSize }));
       yield* page.results.map((document) => ({ id: document.id, seq: typeof document.seq === 'number' ? document.seq : null }));
       if (page.results.length < batchSize) return;
     }
@@ -113,11 +124,11 @@ export class MeiliSearchIndex implements SearchIndex {
 
   /** Documents in the zh index; both indexes are always written together. */
   async count(): Promise<number> {
-    return (await this.client.index(this.uids.zh).getStats()).numberOfDocuments;
+    return (await fromMeili(this.client.index(this.uids.zh).getStats())).numberOfDocuments;
   }
 
   async ping(): Promise<void> {
-    await this.client.health();
+    await fromMeili(this.client.health());
   }
 
   async close(): Promise<void> {

@@ -3,6 +3,7 @@
  * own error when the task did not succeed, so nothing is reported done that was not.
  */
 import type { EnqueuedTask, EnqueuedTaskPromise, Meilisearch, Task } from 'meilisearch';
+import { fromMeili } from './unavailable.ts';
 
 /** A Meilisearch task that ended in failure or cancellation. */
 export class MeiliTaskError extends Error {
@@ -28,12 +29,12 @@ function succeeded(task: Task): Task {
 
 /** Waits until the task has finished; throws MeiliTaskError unless it succeeded. */
 export async function settle(enqueued: EnqueuedTaskPromise, timeoutMs = TASK_TIMEOUT_MS): Promise<Task> {
-  return succeeded(await enqueued.waitTask({ timeout: timeoutMs, interval: 25 }));
+  return succeeded(await fromMeili(enqueued.waitTask({ timeout: timeoutMs, interval: 25 })));
 }
 
 /** Like settle, for a task enqueued by a plain request. */
 export async function settleEnqueued(client: Meilisearch, enqueued: EnqueuedTask, timeoutMs = TASK_TIMEOUT_MS): Promise<Task> {
-  return succeeded(await client.tasks.waitForTask(enqueued.taskUid, { timeout: timeoutMs, interval: 25 }));
+  return succeeded(await fromMeili(client.tasks.waitForTask(enqueued.taskUid, { timeout: timeoutMs, interval: 25 })));
 }
 
 /** Like settle, but a failure with one of these error codes counts as done (e.g. index_already_exists). */

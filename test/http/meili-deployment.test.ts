@@ -1,0 +1,267 @@
+/**
+ * The archive's app over a real Meilisearch (MEILI_URL) beside the embedded engine:
+ * - over the demo catalog both engines give the same answers: the README's example requests
+ *   byte for byte, MCP and website pages alike, and the same matches for every Chinese substring,
+ *   short word and prefix, filter, order and page;
+ * - the response cache of an app whose index follows the store never keeps an answer computed
+ *   before the index caught up;
+ * - reached through a reverse proxy whose upstream is gone, every reader (API, website, MCP,
+ *   /readyz) is told the service is unavailable (503 with Retry-After, or an MCP tool error saying
+ *   so), never a 500 and never an internal address; answers resume once the upstream is back.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Meilisearch } from 'meilisearch';
+import { syncOnce } from '../../indexer/search-sync.ts';
+import { openBackend } from '../../src/backend.ts';
+import type { Backend } from '../../src/backend.ts';
+import { loadDemoIfEmpty, readDemoWorks } from '../../src/demo/seed.ts';
+import type { SearchQuery } from '../../src/domain/search-query.ts';
+import { createApp } from '../../src/http/app.ts';
+import { createLogger } from '../../src/logger.ts';
+import { UNAVAILABLE_TEXT } from '../../src/mcp/server.ts';
+import { isMeiliUnavailable } from '../../src/search/meili/unavailable.ts';
+import { makeRecord } from '../helpers/factories.ts';
+import { closedAddress, dropMeiliIndexes, sharedMeili, startMeiliProxy, uniqueMeiliOptions } from '../helpers/meili.ts';
+import type { MeiliProxy } from '../helpers/meili.ts';
+import { temporaryDataDir } from '../helpers/server.ts';
+
+const shared = sharedMeili();
+
+/** An app over a backend on 127.0.0.1:0, with the base URL its links use. */
+async function serveApp(backend: Backend, dataDir: string, options: { baseUrl?: string; cacheBytes?: number; logs?: string[] } = {}): Promise<{ base: string; close: () => Promise<void> }> {
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const logs = options.logs;
+  const app = createApp(
+    { baseUrl: options.baseUrl ?? base, mediaDir: join(dataDir, 'media'), responseCacheBytes: options.cacheBytes ?? 0, cacheMaxAgeSeconds: 60, allowedOrigins: [] },
+    backend,
+    createLogger('warn', logs ? (line) => logs.push(line) : () => {}),
+  );
+  server.on('request', app.callback());
+  return {
+    base,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+async function errorOf(attempt: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await attempt();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+if (!shared) {
+  console.log('SKIPPED Meilisearch deployment suite (the app over a real Meilisearch): set MEILI_URL to run it');
+} else {
+  describe('the demo catalog on Meilisearch and on the embedded engine', function () {
+    this.timeout(120_000);
+    const options = uniqueMeiliOptions(shared, 'agree');
+    const links = 'https://archive.example';
+    let dataDir: string;
+    let embedded: Backend;
+    let meili: Backend;
+    let servers: { base: string; close: () => Promise<void> }[] = [];
+
+    before(async () => {
+      dataDir = temporaryDataDir();
+      const databaseFile = join(dataDir, 'archive.sqlite');
+      // One store, two search indexes: FTS5 written with the records, and Meilisearch following them.
+      embedded = await openBackend({ databaseFile }, { migrate: true });
+      await loadDemoIfEmpty(embedded.store, join(dataDir, 'media'), createLogger('silent'));
+      meili = await openBackend({ databaseFile, search: { kind: 'meili', ...options } }, { migrate: false });
+      await syncOnce(meili.store, meili.search);
+      servers = [await serveApp(embedded, dataDir, { baseUrl: links }), await serveApp(meili, dataDir, { baseUrl: links })];
+    });
+    after(async () => {
+      for (const server of servers) await server.close();
+      await meili?.close();
+      await embedded?.close();
+      await dropMeiliIndexes(options);
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    /** The same path from both apps: status, type and body. */
+    async function both(path: string): Promise<{ status: number; type: string | null; body: string }[]> {
+      return Promise.all(
+        servers.map(async ({ base }) => {
+          const response = await fetch(`${base}${path}`, { headers: { Accept: path.startsWith('/api/') ? 'application/json' : 'text/html' } });
+          return { status: response.status, type: response.headers.get('content-type'), body: await response.text() };
+        }),
+      );
+    }
+
+    it("answers the README's example requests alike, and the pages after them", async () => {
+      const readme = readFileSync('README.md', 'utf8');
+      const paths = [...readme.matchAll(/curl -s '(http:\/\/localhost:8080\/api\/[^']+)'/g)].map((match) => new URL(match[1] ?? '').pathname + new URL(match[1] ?? '').search);
+      expect(paths.length).to.be.at.least(5);
+      for (const path of paths) {
+        const [fromEmbedded, fromMeili] = await both(path);
+        expect(fromEmbedded?.status, path).to.equal(200);
+        expect(fromMeili?.status, path).to.equal(200);
+        // The same answer but for `next`: a cursor is opaque and holds the engine's own position.
+        const [a, b] = [fromEmbedded, fromMeili].map((answer) => JSON.parse(answer?.body ?? '{}') as { next?: string });
+        expect({ ...b, next: undefined }, path).to.deep.equal({ ...a, next: undefined });
+        expect(b?.next === undefined, path).to.equal(a?.next === undefined);
+        if (a?.next && b?.next) {
+          const following = await Promise.all(servers.map(async ({ base }, i) => (await fetch(`${base}${path}&cursor=${encodeURIComponent((i === 0 ? a.next : b.next) ?? '')}`)).json()));
+          expect({ ...(following[1] as object), next: undefined }, `${path} next page`).to.deep.equal({ ...(following[0] as object), next: undefined });
+        }
+      }
+    });
+
+    it('renders the same website pages and MCP results', async () => {
+      for (const path of ['/en/?q=pelican', `/?q=${encodeURIComponent('鹈鹕')}`, '/en/?format=svg&year=2025', '/en/timeline/', '/?q=lighthouse&page=1']) {
+        const [fromEmbedded, fromMeili] = await both(path);
+        expect(fromEmbedded?.status, path).to.equal(200);
+        expect(fromMeili?.body === fromEmbedded?.body, `${path} differs`).to.equal(true);
+      }
+      const results = await Promise.all(
+        servers.map(async ({ base }) => {
+          const client = new Client({ name: 'archive-agreement-test', version: '1.0.0' });
+          await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+          try {
+            return await Promise.all([client.callTool({ name: 'search_specimens', arguments: { q: 'pelican', lang: 'en' } }), client.callTool({ name: 'get_timeline', arguments: { lang: 'zh', limit: 5 } })]);
+          } finally {
+            await client.close();
+          }
+        }),
+      );
+      expect(results[1]).to.deep.equal(results[0]);
+    });
+
+    it('matches the same records for every Chinese substring, short word and prefix, filter, order and page', async () => {
+      const works = await readDemoWorks();
+      const queries: SearchQuery[] = [];
+      const ask = (lang: 'zh' | 'en', overrides: Partial<SearchQuery>): number => queries.push({ lang, filters: {}, order: 'relevance', offset: 0, limit: 50, ...overrides });
+      for (const work of works) {
+        for (const run of work.title.zh.match(/\p{Script=Han}+/gu) ?? []) {
+          const characters = [...run];
+          for (let size = 2; size <= 4; size += 1) for (let at = 0; at + size <= characters.length; at += 1) ask('zh', { text: characters.slice(at, at + size).join('') });
+        }
+        for (const word of work.title.en.toLowerCase().match(/[a-z]+/g) ?? []) {
+          // Words below 5 letters take no typos, so both engines match them exactly, or as a prefix when last.
+          if (word.length <= 4) ask('en', { text: word });
+          if (word.length >= 5) ask('en', { text: word.slice(0, 4) });
+        }
+      }
+      const asSet = (ids: readonly string[]): string[] => [...ids].sort();
+      for (const query of queries) {
+        const [a, b] = await Promise.all([embedded.search.search(query), meili.search.search(query)]);
+        expect({ total: b.total, ids: asSet(b.ids) }, JSON.stringify(query)).to.deep.equal({ total: a.total, ids: asSet(a.ids) });
+      }
+      const lists: SearchQuery[] = [];
+      for (const format of ['svg', 'animation', '3d', 'game', 'video'] as const) for (const order of ['newest', 'oldest'] as const) lists.push({ lang: 'en', filters: { format: [format] }, order, offset: 0, limit: 50 });
+      for (const year of ['2023', '2024', '2025', '2026']) lists.push({ lang: 'zh', filters: { year: [year], kind: ['gallery'] }, order: 'relevance', offset: 0, limit: 50 });
+      for (const offset of [0, 5, 17, 40]) for (const limit of [1, 7, 20]) lists.push({ lang: 'en', filters: {}, order: 'newest', offset, limit });
+      for (const query of lists) {
+        const [a, b] = await Promise.all([embedded.search.search(query), meili.search.search(query)]);
+        expect(b, JSON.stringify(query)).to.deep.equal(a);
+      }
+    });
+  });
+
+  describe('a Meilisearch behind a proxy that loses its upstream', function () {
+    this.timeout(60_000);
+    const options = uniqueMeiliOptions(shared, 'outage');
+    let proxy: MeiliProxy;
+    let dataDir: string;
+    let backend: Backend;
+    let server: Server;
+    let base: string;
+    let mcp: Client;
+    const logs: string[] = [];
+
+    before(async () => {
+      proxy = await startMeiliProxy(shared.url);
+      dataDir = temporaryDataDir();
+      backend = await openBackend({ databaseFile: join(dataDir, 'archive.sqlite'), search: { kind: 'meili', ...options, url: proxy.url } }, { migrate: true });
+      await backend.store.putRecords([makeRecord({ title: { zh: '骑自行车的鹈鹕', en: 'A pelican riding a bicycle' } }), makeRecord({ title: { zh: '旋转的灯塔', en: 'Rotating lighthouse' } })]);
+      await syncOnce(backend.store, backend.search);
+      server = createServer();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const app = createApp({ baseUrl: base, mediaDir: join(dataDir, 'media'), responseCacheBytes: 0, cacheMaxAgeSeconds: 60, allowedOrigins: [] }, backend, createLogger('warn', (line) => logs.push(line)));
+      server.on('request', app.callback());
+      mcp = new Client({ name: 'archive-outage-test', version: '1.0.0' });
+      await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+    });
+
+    after(async () => {
+      await mcp?.close();
+      server?.closeAllConnections();
+      await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+      await backend?.close();
+      await proxy?.close();
+      await dropMeiliIndexes(options);
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    const search = async (q: string): Promise<CallToolResult> => (await mcp.callTool({ name: 'search_specimens', arguments: { q, lang: 'en' } })) as CallToolResult;
+
+    /** Every reader of the search index, each with a query of its own (no cached answer can hide the outage). */
+    async function expectUnavailable(q: string): Promise<void> {
+      const api = await fetch(`${base}/api/v1/specimens?q=${q}&lang=en`);
+      expect(api.status).to.equal(503);
+      expect(api.headers.get('retry-after')).to.equal('5');
+      expect(api.headers.get('content-type')).to.match(/^application\/problem\+json/);
+      const problem = (await api.json()) as { type: string; detail: string };
+      expect(problem.type).to.equal(`${base}/problems/service-unavailable`);
+      expect(JSON.stringify(problem)).to.not.include(proxy.url);
+      const page = await fetch(`${base}/en/?q=${q}`, { headers: { Accept: 'text/html' } });
+      expect(page.status).to.equal(503);
+      expect(page.headers.get('retry-after')).to.equal('5');
+      const ready = await fetch(`${base}/readyz`);
+      expect([ready.status, ready.headers.get('retry-after')]).to.deep.equal([503, '5']);
+      const tool = await search(q);
+      expect(tool.isError).to.equal(true);
+      expect(tool.content).to.deep.equal([{ type: 'text', text: UNAVAILABLE_TEXT }]);
+    }
+
+    it('answers through the proxy while the upstream is there', async () => {
+      const api = await fetch(`${base}/api/v1/specimens?q=pelican&lang=en`);
+      expect(api.status).to.equal(200);
+      expect(((await api.json()) as { total: number }).total).to.equal(1);
+      expect((await search('lighthouse')).structuredContent).to.include({ total: 1 });
+    });
+
+    it('answers 503 with Retry-After while the proxy serves its HTML 502 page, and recovers', async () => {
+      proxy.setUpstream(await closedAddress());
+      const raw = await errorOf(() => new Meilisearch({ host: proxy.url }).health());
+      expect(raw).to.be.instanceOf(SyntaxError);
+      await expectUnavailable('bicycle');
+      proxy.setUpstream(shared.url);
+      expect((await fetch(`${base}/api/v1/specimens?q=bicycle&lang=en`)).status).to.equal(200);
+      expect(logs.some((line) => line.includes('request failed'))).to.equal(false);
+    });
+
+    it('answers 503 for an HTML 504 gateway timeout too', async () => {
+      proxy.setUpstream(await closedAddress());
+      proxy.setOutage('html-504');
+      await expectUnavailable('rotating');
+      proxy.setUpstream(shared.url);
+      proxy.setOutage('html-502');
+    });
+
+    it('answers 503 when nothing listens at the address any more', async () => {
+      await proxy.close();
+      const raw = await errorOf(() => new Meilisearch({ host: proxy.url }).health());
+      expect(isMeiliUnavailable(raw)).to.equal(true);
+      await expectUnavailable('riding');
+    });
+  });
+}
