@@ -182,6 +182,9 @@ export function parseQuery(text: string): QueryTerm[] {
   return parseSearchText(text).groups.flatMap((group) => group.alternatives[0] ?? []);
 }
 
+/** The shortest last word also matched as a prefix: a single letter would open nearly every record. */
+export const PREFIX_WORD_LENGTH = 2;
+
 /** Word lengths from which one and two typos are tolerated. */
 export const TYPO_WORD_LENGTH = { oneTypo: 5, twoTypos: 9 } as const;
 

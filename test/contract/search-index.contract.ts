@@ -73,6 +73,15 @@ export function searchIndexContract(name: string, open: IndexFactory): void {
       expect((await index.search(query({ text: 'cast' }))).total).to.equal(0);
     });
 
+    it('counts a typo on the first letter as two', async () => {
+      // 'welican' is one edit from 'pelican', on its first letter: two typos, more than 7 letters allow.
+      expect((await index.search(query({ text: 'welican' }))).total).to.equal(0);
+      expect((await index.search(query({ text: 'elican' }))).total).to.equal(0);
+      // 10 letters allow two typos, so a first-letter typo is tolerated there.
+      expect((await index.search(query({ text: 'kighthouse' }))).ids).to.deep.equal([id('lighthouse')]);
+      expect((await index.search(query({ text: 'kighthuose' }))).total).to.equal(0);
+    });
+
     it('puts exact matches before typo matches', async () => {
       const extra = makeRecord({ date: '2026-01-01', title: { zh: '水晶球', en: 'Crystals everywhere' }, notes: { zh: '多', en: 'Many.' } });
       await index.upsert([extra]);
@@ -145,7 +154,8 @@ export function searchIndexContract(name: string, open: IndexFactory): void {
       const sameDay = ['k-0', 'k-1', ...Array.from({ length: 30 }, (_, i) => `k-0${'9'.repeat(i + 1)}`)].map((recordId, i) =>
         makeRecord({ id: recordId, date: '2020-02-02', sourceUrl: `https://example.org/same-day/${i}` }),
       );
-      for (const record of sameDay) await index.upsert([record]);
+      // One write per record, in this order; sent together, so an engine with a task queue may batch them.
+      await Promise.all(sameDay.map((record) => index.upsert([record])));
       const hits = await index.search(query({ filters: { year: ['2020'] }, order: 'newest' }));
       expect(hits.ids).to.deep.equal(sameDay.map((record) => record.id).sort());
     });

@@ -16,10 +16,8 @@ describe('Meilisearch adapter, pure parts', () => {
       expect([indexName('zh'), indexName('en', 't1_'), freshIndexName('zh', 't1_')]).to.deep.equal(['specimens_zh', 't1_specimens_en', 't1_specimens_zh_new']);
     });
 
-    it('searches the text fields in the embedded engine’s weight order, each followed by its CJK codes', () => {
-      expect(SEARCHABLE_ATTRIBUTES).to.deep.equal([
-        'title', 'titleCjk', 'model', 'modelCjk', 'author', 'authorCjk', 'promptCategory', 'promptCategoryCjk', 'notes', 'notesCjk', 'prompt', 'promptCjk', 'titleOther', 'titleOtherCjk', 'notesOther', 'notesOtherCjk', 'cjkChars',
-      ]);
+    it('searches the texts by the embedded engine’s weight classes, each followed by its CJK codes', () => {
+      expect(SEARCHABLE_ATTRIBUTES).to.deep.equal(['title', 'titleCjk', 'meta', 'metaCjk', 'text', 'textCjk', 'cjkChars']);
     });
 
     it('filters on the facets, model, author, days and id, sorts on date with id as tiebreak, typo thresholds 5 and 9', () => {
@@ -29,7 +27,7 @@ describe('Meilisearch adapter, pure parts', () => {
       expect(settings.sortableAttributes).to.deep.equal(['date', 'id']);
       expect(settings.typoTolerance).to.deep.equal({ enabled: true, minWordSizeForTypos: { oneTypo: 5, twoTypos: 9 }, disableOnAttributes: ['id'] });
       expect(settings.localizedAttributes).to.equal(undefined);
-      expect(indexSettings('zh').localizedAttributes).to.deep.equal([{ attributePatterns: ['title', 'notes'], locales: ['cmn'] }]);
+      expect(indexSettings('zh').localizedAttributes).to.deep.equal([{ attributePatterns: ['title', 'text'], locales: ['cmn'] }]);
     });
 
     it('puts sort first (date orders ignore relevance) and ends relevance ties with date descending, then id', () => {
@@ -118,11 +116,16 @@ describe('Meilisearch adapter, pure parts', () => {
       expect(texts('鹈鹕')).to.deep.equal([`"${cjkCode('鹈鹕')}" `]);
       expect(texts('自行车的')).to.deep.equal([`"${cjkCode('自行')} ${cjkCode('行车')} ${cjkCode('车的')}" `]);
       expect(texts('鹕')).to.deep.equal([`"${cjkCode('鹕')}"`]);
-      expect(texts('gpt画的 x')).to.deep.equal([`gpt "${cjkCode('画的')}" x`]);
+      expect(texts('gpt画的 xy')).to.deep.equal([`gpt "${cjkCode('画的')}" xy`]);
+    });
+
+    it('matches a last word as a prefix from two letters on, as the embedded engine does', () => {
+      expect(texts('pelican p')).to.deep.equal(['pelican p ']);
+      expect(texts('pelican pe')).to.deep.equal(['pelican pe']);
     });
 
     it('sends one text per OR combination', () => {
-      expect(texts('a OR b c')).to.deep.equal(['a c', 'b c']);
+      expect(texts('a OR b cd')).to.deep.equal(['a cd', 'b cd']);
       expect(texts('a OR b c OR d -e')).to.deep.equal(['-e a c ', '-e a d ', '-e b c ', '-e b d ']);
     });
   });
@@ -143,16 +146,17 @@ describe('Meilisearch adapter, pure parts', () => {
 
     it('maps a record to the document of one language, with facets and companion fields', () => {
       const record = makeRecord({ date: '2025-05-01', format: 'svg', title: { zh: '骑自行车的鹈鹕', en: 'A pelican' }, notes: { zh: '线条', en: 'Lines' }, prompt: 'draw' });
+      // Searchable fields group texts of equal weight after a null, so no text starts at word position 0 (see SearchableText).
       const zh = toMeiliDocument(record, 'zh');
-      expect(zh).to.include({ id: record.id, kind: record.kind, source: record.source, format: 'svg', year: '2025', date: '2025-05-01', title: '骑自行车的鹈鹕', notes: '线条', prompt: 'draw' });
-      expect(zh.titleCjk.split(' ')).to.deep.equal(['骑自', '自行', '行车', '车的', '的鹈', '鹈鹕'].map(cjkCode));
-      expect(zh.notesCjk).to.equal(cjkCode('线条'));
-      expect(zh.promptCjk).to.equal('');
-      expect(zh).to.include({ titleOther: 'A pelican', notesOther: 'Lines', day: dayNumber('2025-05-01'), updatedDay: dayNumber(record.updated), model: record.model, author: record.author });
+      expect(zh).to.include({ id: record.id, kind: record.kind, source: record.source, format: 'svg', year: '2025', date: '2025-05-01', model: record.model, author: record.author });
+      expect(zh).to.deep.include({ title: [null, '骑自行车的鹈鹕'], meta: [null, record.model, record.author, record.promptCategory.replace(/-/g, ' ')], text: [null, '线条', 'draw', 'A pelican', 'Lines'] });
+      expect(zh.titleCjk[1]?.split(' ')).to.deep.equal(['骑自', '自行', '行车', '车的', '的鹈', '鹈鹕'].map(cjkCode));
+      expect(zh.textCjk).to.deep.equal([null, cjkCode('线条'), '', '', '']);
+      expect(zh).to.include({ day: dayNumber('2025-05-01'), updatedDay: dayNumber(record.updated) });
       const en = toMeiliDocument(record, 'en');
-      expect(en).to.include({ title: 'A pelican', titleCjk: '', notes: 'Lines', titleOther: '骑自行车的鹈鹕' });
-      expect(en.titleOtherCjk).to.equal(zh.titleCjk);
-      expect(toMeiliDocument({ ...record, prompt: undefined }, 'en').prompt).to.equal('');
+      expect(en).to.deep.include({ title: [null, 'A pelican'], titleCjk: [null, ''], text: [null, 'Lines', 'draw', '骑自行车的鹈鹕', '线条'] });
+      expect(en.textCjk[3]).to.equal(zh.titleCjk[1]);
+      expect(toMeiliDocument({ ...record, prompt: undefined }, 'en').text[2]).to.equal('');
     });
   });
 

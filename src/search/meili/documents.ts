@@ -7,25 +7,50 @@
  * written as Latin-letter codes (`qx` + 4 letters per character), which no segmenter splits: a
  * query substring becomes a quoted phrase of consecutive codes, so any contiguous substring of two
  * or more characters matches and a non-contiguous one does not.
+ *
+ * Searchable fields group texts of equal weight and start with a null (see SEARCHABLE_GROUPS and
+ * SearchableText).
  */
 import type { IndexRecord } from '../../domain/ports.ts';
 import type { CanonicalRecord, Format, Kind, Lang } from '../../domain/record.ts';
 import { dayNumber, yearOf } from '../../domain/record.ts';
 import { cjkBigrams, cjkRuns } from '../search-text.ts';
 
-/**
- * The text fields searched, in ranking order (mirrors the embedded engine's weights); the title
- * and notes of the other language come last, so a search finds a record by either language's text.
- */
+/** A record's texts that are searched, each in one of the fields below. */
 export const TEXT_FIELDS = ['title', 'model', 'author', 'promptCategory', 'notes', 'prompt', 'titleOther', 'notesOther'] as const;
 export type TextField = (typeof TEXT_FIELDS)[number];
 
-/** The companion field holding a text field's CJK bigram codes. */
-export function cjkField(field: TextField): `${TextField}Cjk` {
-  return `${field}Cjk`;
+/**
+ * The searchable fields, in ranking order, and the texts each holds: the embedded engine's weight
+ * classes (title 10; model, author and prompt category 5; notes, prompt and the other language's
+ * title and notes 1). Meilisearch's `attributeRank` tells fields apart but not the texts inside one,
+ * so texts of equal weight share a field, as elements of an array: a phrase never spans two
+ * elements (their words are numbered 8 apart).
+ */
+export const SEARCHABLE_GROUPS = {
+  title: ['title'],
+  meta: ['model', 'author', 'promptCategory'],
+  text: ['notes', 'prompt', 'titleOther', 'notesOther'],
+} as const satisfies Record<string, readonly TextField[]>;
+export type SearchableGroup = keyof typeof SEARCHABLE_GROUPS;
+export const SEARCHABLE_GROUP_NAMES = Object.keys(SEARCHABLE_GROUPS) as SearchableGroup[];
+
+/** The companion field holding a group's CJK bigram codes. */
+export function cjkField(group: SearchableGroup): `${SearchableGroup}Cjk` {
+  return `${group}Cjk`;
 }
 
 export const CJK_CHARS_FIELD = 'cjkChars';
+
+/**
+ * A searchable field as stored: its texts after a null. Meilisearch numbers the words of an
+ * array's elements apart (each element after the first starts 8 positions further), so no text
+ * begins at position 0. That turns off the first half of the `exactness` ranking rule (a field
+ * equal to the query, then a field starting with it, first), a signal the embedded engine does
+ * not have, and keeps its second half: records holding the words as written before those
+ * matching only a prefix.
+ */
+export type SearchableText = [null, ...string[]];
 
 /** One record in one language, as the index stores it. */
 export type MeiliDocument = {
@@ -34,17 +59,19 @@ export type MeiliDocument = {
   source: string;
   format: Format;
   year: string;
+  /** The model label and author as given: filtered and counted as facets, searched in `meta`. */
+  model: string;
+  author: string;
   /** YYYY-MM-DD; sorts as text. */
   date: string;
   /** The date as days since 1970-01-01, for range filters (from, to, cursors). */
   day: number;
   /** The compilation date as days since 1970-01-01 (the since filter). */
   updatedDay: number;
-  cjkChars: string;
+  cjkChars: SearchableText;
   /** The change number of the record version the document was made from (null: written without one). */
   seq: number | null;
-} & Record<TextField, string> &
-  Record<`${TextField}Cjk`, string>;
+} & Record<SearchableGroup | `${SearchableGroup}Cjk`, SearchableText>;
 
 const CODE_PREFIX = 'qx';
 const CODE_LETTERS = 'abcdefghijklmnopqrstuvwxyz';
@@ -109,20 +136,26 @@ function fieldText(record: CanonicalRecord, lang: Lang, field: TextField): strin
 
 /** The document a record becomes in the index of one language. */
 export function toMeiliDocument(record: IndexRecord, lang: Lang): MeiliDocument {
-  const texts = Object.fromEntries(TEXT_FIELDS.map((field) => [field, fieldText(record, lang, field)])) as Record<TextField, string>;
-  const companions = Object.fromEntries(TEXT_FIELDS.map((field) => [cjkField(field), cjkBigramText(texts[field])])) as Record<`${TextField}Cjk`, string>;
+  const texts = (group: SearchableGroup): string[] => SEARCHABLE_GROUPS[group].map((field) => fieldText(record, lang, field));
+  const groups = Object.fromEntries(
+    SEARCHABLE_GROUP_NAMES.flatMap((group): [string, SearchableText][] => [
+      [group, [null, ...texts(group)]],
+      [cjkField(group), [null, ...texts(group).map(cjkBigramText)]],
+    ]),
+  ) as Record<SearchableGroup | `${SearchableGroup}Cjk`, SearchableText>;
   return {
     id: record.id,
     kind: record.kind,
     source: record.source,
     format: record.format,
     year: yearOf(record.date),
+    model: record.model,
+    author: record.author,
     date: record.date,
     day: dayNumber(record.date),
     updatedDay: dayNumber(record.updated),
-    ...texts,
-    ...companions,
-    cjkChars: cjkCharacterText(Object.values(texts)),
+    ...groups,
+    cjkChars: [null, cjkCharacterText(TEXT_FIELDS.map((field) => fieldText(record, lang, field)))],
     seq: record.seq ?? null,
   };
 }

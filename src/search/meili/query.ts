@@ -6,7 +6,7 @@ import { dayNumber } from '../../domain/record.ts';
 import type { FacetName, SearchFilters, SearchOrder, SearchPosition } from '../../domain/search-query.ts';
 import type { ParsedQuery, QueryTerm } from '../search-text.ts';
 import { cjkCode } from './documents.ts';
-import { CJK_CHARACTER } from '../search-text.ts';
+import { CJK_CHARACTER, PREFIX_WORD_LENGTH } from '../search-text.ts';
 
 /**
  * A Meilisearch filter string literal: double quotes, with inner quotes escaped. Meilisearch's
@@ -106,7 +106,7 @@ export function queryTexts(query: ParsedQuery): string[] {
   if (query.groups.length === 0) return excluded.length ? [`${excluded.join(' ')} `] : [];
   return combinations(query).map((terms) => {
     const last = terms.at(-1);
-    const prefix = last !== undefined && ((last.type === 'word' && last.last) || (last.type === 'phrase' && last.prefixLast && !last.quoted));
+    const prefix = last !== undefined && ((last.type === 'word' && last.last && [...last.word].length >= PREFIX_WORD_LENGTH) || (last.type === 'phrase' && last.prefixLast && !last.quoted));
     const text = [...excluded, ...terms.map(termText)].join(' ');
     return prefix ? text : `${text} `;
   });

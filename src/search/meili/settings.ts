@@ -6,7 +6,7 @@ import type { Settings } from 'meilisearch';
 import type { Lang } from '../../domain/record.ts';
 import { FACET_VALUE_LIMIT } from '../../domain/search-query.ts';
 import { TYPO_WORD_LENGTH } from '../search-text.ts';
-import { CJK_CHARS_FIELD, TEXT_FIELDS, cjkField } from './documents.ts';
+import { CJK_CHARS_FIELD, SEARCHABLE_GROUP_NAMES, cjkField } from './documents.ts';
 import searchParamsSchema from '../../../schemas/search-params.schema.json' with { type: 'json' };
 
 /** The live index of a language, with an optional prefix (tests use a unique one per run). */
@@ -33,15 +33,20 @@ export const MAX_TOTAL_HITS = searchParamsSchema.properties.offset.maximum + sea
  */
 export const FACET_VALUES_ASKED = 10 * FACET_VALUE_LIMIT;
 
-/** Searchable attributes in ranking order: each text field followed by its CJK bigram codes. */
-export const SEARCHABLE_ATTRIBUTES: readonly string[] = [...TEXT_FIELDS.flatMap((field) => [field, cjkField(field)]), CJK_CHARS_FIELD];
+/** Searchable attributes in ranking order: each group of texts followed by its CJK bigram codes. */
+export const SEARCHABLE_ATTRIBUTES: readonly string[] = [...SEARCHABLE_GROUP_NAMES.flatMap((group) => [group, cjkField(group)]), CJK_CHARS_FIELD];
 
 /**
- * Ranking: `sort` first, so newest and oldest are pure date orders; with no sort asked it does
- * nothing. Then every word (all must match), fewer typos, exact words before prefixes, the
- * attribute order above (title first), proximity; ties by date descending, then id.
+ * Ranking, as close to the embedded engine's as Meilisearch's rules allow: `sort` first, so newest
+ * and oldest are pure date orders (with no sort asked it does nothing); then every word (all must
+ * match), fewer typos, words matched as written before prefixes (`exactness`, whose other half is
+ * turned off by the way fields are stored, see SearchableText), the best attribute holding the
+ * words in the order above (title first) regardless of where in it they stand; ties by date
+ * descending, then id. That is the embedded engine's order of tiers (as written, prefix, typo),
+ * fields and dates. Left out on purpose: `proximity` and `wordPosition`, which rank by where
+ * words stand, a signal the embedded engine does not have. `attributeRank` needs Meilisearch 1.36.
  */
-export const RANKING_RULES: readonly string[] = ['sort', 'words', 'typo', 'exactness', 'attribute', 'proximity', 'date:desc', 'id:asc'];
+export const RANKING_RULES: readonly string[] = ['sort', 'words', 'typo', 'exactness', 'attributeRank', 'date:desc', 'id:asc'];
 
 /** The settings of the index of one language. */
 export function indexSettings(lang: Lang): Settings {
@@ -60,7 +65,7 @@ export function indexSettings(lang: Lang): Settings {
     pagination: { maxTotalHits: MAX_TOTAL_HITS },
   };
   // The Chinese texts of the zh index are segmented as Mandarin rather than guessed per field.
-  if (lang === 'zh') settings.localizedAttributes = [{ attributePatterns: ['title', 'notes'], locales: ['cmn'] }];
+  if (lang === 'zh') settings.localizedAttributes = [{ attributePatterns: ['title', 'text'], locales: ['cmn'] }];
   return settings;
 }
 

@@ -6,6 +6,7 @@
 import type { Lang } from '../../domain/record.ts';
 import { foldDiacritics, quote, typoBudget } from './text.ts';
 import type { QueryTerm } from './text.ts';
+import { PREFIX_WORD_LENGTH } from '../search-text.ts';
 import type { QueryGroup } from '../search-text.ts';
 import type { Vocabulary } from './typo.ts';
 
@@ -64,7 +65,7 @@ export class TermExpansion {
       if (term.tokens.length === 1 && term.prefixLast) return this.prefixAlternatives(lang, last);
       return [{ tokens: term.tokens, prefix: term.prefixLast && match !== 'exact' }];
     }
-    const alternatives = match !== 'exact' && term.last && [...term.word].length >= 2 ? this.prefixAlternatives(lang, foldDiacritics(term.word)) : [{ tokens: [term.word], prefix: false }];
+    const alternatives = match !== 'exact' && term.last && [...term.word].length >= PREFIX_WORD_LENGTH ? this.prefixAlternatives(lang, foldDiacritics(term.word)) : [{ tokens: [term.word], prefix: false }];
     if (match === 'typo') {
       const folded = foldDiacritics(term.word);
       for (const candidate of this.vocabulary(lang).candidates(folded, typoBudget(folded))) alternatives.push({ tokens: [candidate], prefix: false });

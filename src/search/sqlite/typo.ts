@@ -29,6 +29,10 @@ export function damerauDistance(a: string, b: string, max: number): number {
   return previous[lengthB] ?? max + 1;
 }
 
+function firstCharacter(word: string): number | undefined {
+  return word.codePointAt(0);
+}
+
 /** The index's words grouped by length, with how many documents hold each. */
 export class Vocabulary {
   private readonly byLength = new Map<number, { term: string; documents: number }[]>();
@@ -118,7 +122,11 @@ export class Vocabulary {
     return found;
   }
 
-  /** Words within the distance budget of word, nearest and most common first, at most limit of them; the word itself excluded. */
+  /**
+   * Words within the typo budget of word, nearest and most common first, at most limit of them;
+   * the word itself excluded. A typo on the first letter counts as two, as in Meilisearch (a word
+   * rarely goes wrong at its start, and one edit there reaches many unrelated words: night, light).
+   */
   candidates(word: string, budget: number, limit = 8): string[] {
     if (budget <= 0) return [];
     const key = `${budget}:${word}`;
@@ -128,7 +136,7 @@ export class Vocabulary {
     for (let length = word.length - budget; length <= word.length + budget; length += 1) {
       for (const entry of this.byLength.get(length) ?? []) {
         if (entry.term === word) continue;
-        const distance = damerauDistance(word, entry.term, budget);
+        const distance = damerauDistance(word, entry.term, budget) + (firstCharacter(entry.term) === firstCharacter(word) ? 0 : 1);
         if (distance <= budget) found.push({ term: entry.term, distance, documents: entry.documents });
       }
     }
