@@ -1,4 +1,5 @@
 /** Printing of the benchmark's figures: scenario lines, loud failures, goal checks and the final table. */
+import type { EngineComparison } from './engines.ts';
 import type { TokenFigures } from './mcp-tokens.ts';
 import { FLAT_MEMORY_LIMIT_MB } from './exports.ts';
 import type { PlotSeries } from './plot.ts';
@@ -34,6 +35,8 @@ export interface Facts {
   stages: Stage[];
   hashes?: HashesResult;
   publisher?: PublisherResult;
+  /** The two search engines side by side (BENCH_SEARCH=both). */
+  engines?: EngineComparison;
 }
 
 /** Requests a unique scenario sent more than once (0 when it sent each once, or was not counted). */

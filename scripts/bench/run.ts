@@ -19,7 +19,7 @@
  * BENCH_WARMUP seconds (3), BENCH_DISTINCT_WARMUP seconds of distinct searches before the scenarios
  * that measure them, none of them measured (20), BENCH_ONLY (comma-separated scenarios: healthz, mcp-tokens, record,
  * search-repeated, search-distinct, mcp-distinct, mcp-repeated, exports, soak, hashes, publisher;
- * healthz runs whenever an HTTP scenario does; extra scenarios distinct:word, distinct:pair,
+ * engines; healthz runs whenever an HTTP scenario does; extra scenarios distinct:word, distinct:pair,
  * distinct:prefix, distinct:typo, distinct:zh, distinct:zhpair, distinct:browse, or distinct:* for all),
  * BENCH_ENCODING (Accept-Encoding to send, none by default; not used by exports, which ask for
  * identity, then gzip once), BENCH_JSON (file for the results as JSON), BENCH_PLOT (the growth
@@ -30,6 +30,10 @@
  * BENCH_SOAK_WARMUP seconds (30), BENCH_SOAK_CONNECTIONS (100), BENCH_SOAK_SUBMISSIONS (300),
  * BENCH_SOAK_DRAIN (180: seconds to wait after the soak for its submissions to become final),
  * BENCH_PROFILE_DIR (a folder for V8 CPU profiles of every server process, written as they exit).
+ * BENCH_SEARCH=both adds the two search engines side by side at the main size (engines.ts: the
+ * same catalog and distinct-search mix on the embedded engine and on the Meilisearch at MEILI_URL
+ * with MEILI_API_KEY; MEILI_PID when its process cannot be found by its port; BENCH_AGREEMENT
+ * searches compared, 2000); BENCH_ONLY=engines runs that comparison alone.
  * ARCHIVE_WORKERS and ARCHIVE_RESPONSE_CACHE_MB pass through to the server.
  * Exits 1 when any request failed, a distinct scenario repeated a request, any submission was not
  * published (in the soak: not final) or an export was wrong (a bug), 0 otherwise; a MISSed goal
@@ -53,6 +57,7 @@ import { runSoak, soakSettings, startPreviewServer, warmupSubmissions } from './
 import type { PreviewServer } from './soak.ts';
 import type { LoadConfig, LoadResult } from './types.ts';
 import { setting } from './settings.ts';
+import { printEngineComparison, runEngineComparison } from './engines.ts';
 
 const DISTINCT_SEARCHES = 200_000;
 const WARMUP_SEARCHES = 3_000;
@@ -82,6 +87,8 @@ const HTTP_SCENARIOS = ['healthz', 'mcp-tokens', 'record', 'search-repeated', 's
 const GROWTH_SCENARIOS = ['healthz', 'search-distinct', 'mcp-distinct'];
 /** Scenarios without the server, run after it stopped. */
 const LOCAL_SCENARIOS = ['hashes', 'publisher'];
+/** The two search engines side by side (engines.ts): on with BENCH_SEARCH=both, or alone with BENCH_ONLY=engines. */
+const ENGINE_SCENARIO = 'engines';
 const DEFAULT_PUBLISHER_RUNS = '8,4,8:1';
 
 /** The catalog sizes to measure, ascending, and the main one among them. */
@@ -99,15 +106,23 @@ function catalogSizes(): { sizes: number[]; main: number } {
 /** The scenarios to run: BENCH_ONLY's choice (healthz first whenever the server runs) or all the main ones. */
 function chosenScenarios(): string[] {
   const only = (process.env.BENCH_ONLY ?? '').split(',').map((name) => name.trim()).filter(Boolean);
-  if (only.length === 0) return [...HTTP_SCENARIOS, ...LOCAL_SCENARIOS];
-  const known = [...HTTP_SCENARIOS, ...CLASS_SCENARIOS, ...LOCAL_SCENARIOS];
+  const engines = searchEngines() === 'both' ? [ENGINE_SCENARIO] : [];
+  if (only.length === 0) return [...HTTP_SCENARIOS, ...engines, ...LOCAL_SCENARIOS];
+  const known = [...HTTP_SCENARIOS, ...CLASS_SCENARIOS, ENGINE_SCENARIO, ...LOCAL_SCENARIOS];
   const names = only.flatMap((name) => (name.endsWith('*') ? known.filter((each) => each.startsWith(name.slice(0, -1))) : [name]));
   const unknown = names.filter((name) => !known.includes(name));
   if (unknown.length) throw new Error(`BENCH_ONLY: unknown scenario ${unknown.join(', ')}; known: ${known.join(', ')}`);
   // The server's scenarios in the order given, then the ones without it, in the order they run.
   const chosen = [...new Set(names.filter((name) => name !== 'healthz' && !LOCAL_SCENARIOS.includes(name))), ...LOCAL_SCENARIOS.filter((name) => names.includes(name))];
-  const server = names.includes('healthz') || chosen.some((name) => !LOCAL_SCENARIOS.includes(name));
+  const server = names.includes('healthz') || chosen.some((name) => !LOCAL_SCENARIOS.includes(name) && name !== ENGINE_SCENARIO);
   return server ? ['healthz', ...chosen] : chosen;
+}
+
+/** BENCH_SEARCH: the embedded engine alone (default), or both engines side by side (needs MEILI_URL). */
+function searchEngines(): 'embedded' | 'both' {
+  const value = process.env.BENCH_SEARCH || 'embedded';
+  if (value !== 'embedded' && value !== 'both') throw new Error(`BENCH_SEARCH must be embedded or both, got "${value}"`);
+  return value;
 }
 
 async function getJson<T>(url: string): Promise<T> {
@@ -326,7 +341,7 @@ async function main(): Promise<number> {
   console.log(`machine: ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown cpu'}), ${Math.round(totalmem() / 2 ** 30)} GB, node ${process.version}, ${process.platform}/${process.arch}; ${started.toISOString()}`);
   const busy = loadavg()[0] ?? 0;
   console.log(`load average before: ${busy.toFixed(2)}${busy > availableParallelism() / 2 ? ' — the machine was busy in the last minute (other work, or a previous run); figures may be low and noisy' : ''}`);
-  const http = scenarios.some((name) => !LOCAL_SCENARIOS.includes(name));
+  const http = scenarios.some((name) => !LOCAL_SCENARIOS.includes(name) && name !== ENGINE_SCENARIO);
   if (http) console.log(`bench: catalogs of ${sizes.map((size) => size.toLocaleString('en-US')).join(', ')} records (every scenario at ${mainSize.toLocaleString('en-US')}), ${connections} connections, ${seconds} s per scenario, warm-up ${warmupSeconds} s, Accept-Encoding ${headers?.['accept-encoding'] ?? 'none'}`);
   console.log(`scenarios: ${scenarios.join(', ')}`);
 
@@ -340,6 +355,18 @@ async function main(): Promise<number> {
       facts.stages.push(stage);
       if (stage.exports && exportsFailed(stage.exports)) problems.push(`exports (${size})`);
       if (stage.soak && soakFailed(stage.soak)) problems.push(`soak (${size})`);
+    }
+  }
+  if (scenarios.includes(ENGINE_SCENARIO)) {
+    workFolder ??= mkdtempSync(join(tmpdir(), 'archive-bench-'));
+    try {
+      facts.engines = await runEngineComparison({ folder: workFolder, records: mainSize, connections, seconds, warmupSeconds, searches: DISTINCT_SEARCHES, agreementSample: setting('BENCH_AGREEMENT', 2000), ...(headers ? { headers } : {}) });
+      printEngineComparison(facts.engines);
+      const failedLoads = facts.engines.runs.filter((run) => badCount(run.load) > 0 || repeated(run.load) > 0);
+      if (failedLoads.length) problems.push(`engines (${failedLoads.map((run) => run.engine).join(', ')})`);
+    } catch (error) {
+      console.log(`  !!!!!!!! the engine comparison failed: ${message(error)}`);
+      problems.push('engines');
     }
   }
   if (scenarios.includes('hashes')) {
@@ -375,6 +402,7 @@ async function main(): Promise<number> {
   if (mainStage) printTable(mainStage, facts);
   printSoakSummary(mainStage?.soak);
   if (mainStage?.tokens) printTokens(mainStage.tokens);
+  if (facts.engines) printEngineComparison(facts.engines);
   if (facts.stages.length) printGrowth(facts.stages);
   if (facts.stages.length > 1) {
     const plotFile = process.env.BENCH_PLOT || join(ROOT, 'bench-data', 'growth.svg');
