@@ -62,7 +62,8 @@ function facetLine(name: string, counts: Record<string, number>): string {
 export function listSummary(list: ListResponse<CompactRecord>): string {
   const first = list.offset + 1;
   const last = list.offset + list.items.length;
-  const lines = [list.items.length ? `${list.total} matching records; ${first}–${last}:` : `${list.total} matching records; none on this page.`];
+  const matching = `${list.total} matching ${list.total === 1 ? 'record' : 'records'}`;
+  const lines = [list.items.length ? `${matching}; ${first}–${last}:` : `${matching}; none on this page.`];
   list.items.forEach((item, i) => lines.push(`${first + i}. ${item.title} [${item.id}]`));
   for (const [name, counts] of Object.entries(list.facets ?? {})) lines.push(facetLine(name, counts));
   if (list.next) lines.push(`More: pass cursor "${list.next}".`);

@@ -77,6 +77,8 @@ export function describeErrors(errors: readonly ErrorObject[] | null | undefined
     } else if ((error.keyword === 'pattern' && error.params && (error.params as { pattern: string }).pattern === '\\S') || (error.keyword === 'minLength' && (error.params as { limit: number }).limit === 1)) {
       // An empty text is blank too: one message for it, not the length rule and the pattern both.
       message = 'must not be blank';
+    } else if (error.keyword === 'minLength' || error.keyword === 'maxLength') {
+      message = `must be ${error.keyword === 'minLength' ? 'at least' : 'at most'} ${(error.params as { limit: number }).limit} characters long`;
     } else if (error.keyword === 'minItems' || error.keyword === 'maxItems') {
       const limit = (error.params as { limit: number }).limit;
       message = `must hold ${error.keyword === 'minItems' ? 'at least' : 'at most'} ${limit} ${limit === 1 ? 'entry' : 'entries'}`;

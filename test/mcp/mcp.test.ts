@@ -171,6 +171,10 @@ describe('MCP tool server at /mcp', function () {
     const idText = id.content[0]?.type === 'text' ? id.content[0].text : '';
     expect(id.isError).to.equal(true);
     expect(idText).to.include('id: must be a record id').and.not.include('pattern');
+    const long = await call('search_specimens', { q: 'x'.repeat(201) });
+    expect(long.content[0]?.type === 'text' ? long.content[0].text : '').to.include('q: must be at most 200 characters long');
+    const one = await call('search_specimens', { model: 'Claude 2', limit: 1 });
+    expect(one.content[0]?.type === 'text' ? one.content[0].text : '').to.match(/^1 matching record; 1–1:/);
   });
 
   it('answers an unknown id with an error result, never a made-up record', async () => {
