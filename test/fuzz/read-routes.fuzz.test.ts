@@ -376,8 +376,15 @@ describe('fuzz: read routes against the JSON Schemas', function () {
         const mustFail = firsts.some((entry) => entry.validity === 'invalid');
         const mayFail = firsts.some((entry) => entry.validity === 'either');
         expect(response.headers.get('content-type') ?? '', path).to.match(/^text\/html/);
+        const pageText = query.find((entry) => entry.name === 'page')?.value ?? '';
+        const asked = /^\d{1,4}$/.test(pageText) && Number(pageText) >= 1 ? Number(pageText) : 1;
         if (mustFail) expect(response.status, `${path}: a bad search value`).to.equal(400);
-        else if (!(mayFail && response.status === 400)) expect(response.status, path).to.equal(200);
+        else if (response.status === 404) {
+          // Only a page number past the last page is a 404, and it says so.
+          expect(asked, `${path}: a 404 for page ${asked}`).to.be.greaterThan(1);
+          expect(await response.text(), path).to.match(/past the end of the list|超出了列表的末尾/);
+          return;
+        } else if (!(mayFail && response.status === 400)) expect(response.status, path).to.equal(200);
         await response.arrayBuffer();
       }),
       fuzzParameters(PAGE_RUNS),

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { startTestServer } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { SCHEMAS } from '../../src/validation/schemas.ts';
+import { makeRecord } from '../helpers/factories.ts';
 
 describe('website addresses', () => {
   let server: TestServer;
@@ -34,6 +35,16 @@ describe('website addresses', () => {
     expect(await (await server.get('/en/?q=pelican')).text()).to.include('<title>&quot;pelican&quot; · Gallery · Model Works Archive</title>');
     expect(await (await server.get('/?q=%E9%B9%88%E9%B9%95')).text()).to.include('<title>“鹈鹕” · 藏品 · 模型作品档案馆</title>');
     expect(await (await server.get('/en/')).text()).to.include('<title>Model Works Archive</title>');
+  });
+
+  it('answers a page number past the end with a 404 that links the last page', async () => {
+    await server.backend.store.putRecords([makeRecord({ title: { zh: '唯一作品', en: 'The only work' } })]);
+    const past = await server.get('/en/?page=999&format=svg');
+    expect(past.status).to.equal(404);
+    const html = await past.text();
+    expect(html).to.include('This page is past the end of the list (1 page).').and.include('href="/en/?format=svg"').and.not.include('The only work').and.not.include('Page 416');
+    expect((await server.get('/en/?page=1&format=svg')).status).to.equal(200);
+    expect((await server.get('/?page=2')).status).to.equal(404);
   });
 
   it('sends /zh addresses to the Chinese pages at the root, keeping the query', async () => {

@@ -43,7 +43,7 @@ function otherLanguage(lang: Lang, ctx: Context): string {
 }
 
 /** Search parameters of a page's query string; unrelated parameters (utm_…) are ignored, bad values reported. */
-function pageParams(ctx: Context, lang: Lang, scope: 'gallery' | 'timeline'): { params: SearchParams; shown: Partial<SearchParams>; error?: string } {
+function pageParams(ctx: Context, lang: Lang, scope: 'gallery' | 'timeline'): { params: SearchParams; shown: Partial<SearchParams>; page: number; error?: string } {
   const raw: RawQuery = { lang };
   for (const name of PAGE_PARAMETERS) {
     const value = ctx.query[name];
@@ -55,11 +55,11 @@ function pageParams(ctx: Context, lang: Lang, scope: 'gallery' | 'timeline'): { 
   raw.offset = String(Math.min((page - 1) * PAGE_SIZE, 10000 - PAGE_SIZE));
   try {
     const params = parseSearchParams(raw, scope === 'timeline' ? 'timeline' : 'specimens', { fromQueryString: true, exportsHint: '' });
-    return { params, shown: params };
+    return { params, shown: params, page };
   } catch (error) {
     if (!(error instanceof ProblemError)) throw error;
     const detail = (error.options.errors ?? []).map((entry) => `${entry.parameter}: ${entry.message}`).join('; ');
-    return { params: { lang, limit: PAGE_SIZE, offset: 0 }, shown: {}, error: detail };
+    return { params: { lang, limit: PAGE_SIZE, offset: 0 }, shown: {}, page: 1, error: detail };
   }
 }
 
@@ -129,7 +129,7 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
     for (const scope of ['gallery', 'timeline'] as const) {
       router.all(scope === 'gallery' ? `${prefix}/` : `${prefix}/timeline/`, (ctx) =>
         page(ctx, async () => {
-          const { params, shown, error } = pageParams(ctx, lang, scope);
+          const { params, shown, page: asked, error } = pageParams(ctx, lang, scope);
           let list: ListResponse = { total: 0, offset: 0, limit: PAGE_SIZE, items: [], next: null };
           let facets: Facets = { format: {}, kind: {}, year: {}, source: {} };
           let years: string[] = [];
@@ -139,8 +139,13 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
             facets = { format: {}, kind: {}, year: {}, source: {}, ...list.facets };
             years = offeredYears(facets, params);
           }
-          const html = renderDocument(h(ListPage, { lang, scope, params: shown, list, facets, years, otherLanguagePath: otherLanguage(lang, ctx), ...(error ? { error } : {}) }), address(ctx));
-          return { status: error ? 400 : 200, html };
+          // A page number past the last page (or past the deepest one offsets reach) has no works of
+          // its own: a 404 that links the last page, never another page's works under its number.
+          const lastPage = Math.max(1, Math.min(Math.ceil(list.total / PAGE_SIZE), Math.floor((10000 - PAGE_SIZE) / PAGE_SIZE) + 1));
+          const pastEnd = !error && asked > lastPage ? { lastPage } : undefined;
+          if (pastEnd) list = { ...list, items: [], offset: (asked - 1) * PAGE_SIZE };
+          const html = renderDocument(h(ListPage, { lang, scope, params: shown, list, facets, years, otherLanguagePath: otherLanguage(lang, ctx), ...(error ? { error } : {}), ...(pastEnd ? { pastEnd } : {}) }), address(ctx));
+          return { status: error ? 400 : pastEnd ? 404 : 200, html };
         }),
       );
     }

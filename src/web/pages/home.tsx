@@ -22,6 +22,8 @@ export interface ListPageProps {
   facets: Facets;
   years: string[];
   error?: string;
+  /** The page asked for lies past the last one, which is linked instead. */
+  pastEnd?: { lastPage: number };
   otherLanguagePath: string;
 }
 
@@ -110,15 +112,20 @@ export function ListPage(props: ListPageProps) {
         </div>
       </form>
       {props.error ? <p class="notice" role="alert">{text.invalid}{props.error}</p> : null}
+      {props.pastEnd ? (
+        <p class="notice" role="alert">
+          {text.pastEnd(props.pastEnd.lastPage)} <a href={pageHref(base, params, props.pastEnd.lastPage)}>{text.lastPage(props.pastEnd.lastPage)}</a>
+        </p>
+      ) : null}
       <p class="count" aria-live="polite">{text.results(list.total)}</p>
-      {list.items.length ? (
+      {props.pastEnd ? null : list.items.length ? (
         <ol class={props.scope === 'timeline' ? 'grid timeline-grid' : 'grid'}>
           {list.items.map((record) => <Card record={record} lang={lang} />)}
         </ol>
       ) : (
         <p class="empty">{text.noResults}</p>
       )}
-      {pages > 1 ? (
+      {pages > 1 && !props.pastEnd ? (
         <nav class="pagination" aria-label={text.page(page, pages)}>
           {page > 1 ? <a rel="prev" href={pageHref(base, params, page - 1)}>{text.previous}</a> : <span />}
           <span>{text.page(page, pages)}</span>
