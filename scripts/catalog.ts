@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { describeStore, openBackend } from '../src/backend.ts';
 import { exportCatalog, importCatalogFile } from '../src/catalog/catalog-file.ts';
+import { SourceTable } from '../src/domain/sources.ts';
 import { syntheticCatalog } from '../src/catalog/synthetic.ts';
 import { CATALOG_VERSION } from '../src/domain/record.ts';
 
@@ -51,7 +52,8 @@ async function main(): Promise<void> {
   try {
     const started = performance.now();
     if (command === 'import') {
-      const count = await importCatalogFile(backend.store, file);
+      const { keys } = new SourceTable(await backend.sources.listSources());
+      const count = await importCatalogFile(backend.store, file, { sourceKeys: keys });
       const seconds = (performance.now() - started) / 1000;
       const peakRss = Math.round(process.resourceUsage().maxRSS / 1024);
       console.log(`imported ${count} records into ${describeStore(config)} in ${seconds.toFixed(1)} s (${Math.round(count / seconds)} records/s, peak RSS ${peakRss} MB)`);

@@ -37,6 +37,9 @@ class RecordChecker {
   private readonly ids = new Set<string>();
   private readonly sources = new Set<string>();
 
+  /** `sourceKeys`: the keys of the target store's source table, when a record may name no other. */
+  constructor(private readonly sourceKeys?: readonly string[]) {}
+
   check(record: unknown, index: number): record is CanonicalRecord {
     if (!validateRecord(record)) {
       for (const error of describeErrors(validateRecord.errors, [], 'field')) this.problems.push(`records[${index}].${error.field}: ${error.message}`);
@@ -45,6 +48,9 @@ class RecordChecker {
     const before = this.problems.length;
     if (!isCalendarDate(record.date)) this.problems.push(`records[${index}].date: ${record.date} is not a calendar date`);
     if (this.ids.has(record.id)) this.problems.push(`records[${index}].id: ${record.id} appears twice`);
+    if (this.sourceKeys && !this.sourceKeys.includes(record.source)) {
+      this.problems.push(`records[${index}].source: ${record.source} is not a source of this archive (one of: ${this.sourceKeys.join(', ')}; add it first with npm run sources -- add)`);
+    }
     const sourceKey = `${record.sourceUrl}\n${record.kind}`;
     if (this.sources.has(sourceKey)) this.problems.push(`records[${index}].sourceUrl: ${record.sourceUrl} appears twice as ${record.kind}`);
     this.ids.add(record.id);
@@ -59,12 +65,15 @@ function envelopeProblems(envelope: unknown): string[] {
   return isCalendarDate(envelope.updated) ? [] : [`updated: ${envelope.updated} is not a calendar date`];
 }
 
-/** Checks a parsed catalog file and returns its records, each carrying the catalog's compilation date. */
-export function checkCatalog(input: unknown): CatalogFile {
+/**
+ * Checks a parsed catalog file and returns its records, each carrying the catalog's compilation
+ * date. With `sourceKeys` (the target store's source table), a record naming another source is a problem.
+ */
+export function checkCatalog(input: unknown, sourceKeys?: readonly string[]): CatalogFile {
   const envelope = envelopeProblems(input);
   if (envelope.length) throw new CatalogFileError(envelope);
   const catalog = input as CatalogFile;
-  const checker = new RecordChecker();
+  const checker = new RecordChecker(sourceKeys);
   catalog.records.forEach((record, index) => checker.check(record, index));
   if (checker.problems.length) throw new CatalogFileError(checker.problems);
   return { ...catalog, records: catalog.records.map((record) => ({ ...record, updated: catalog.updated })) };
@@ -87,13 +96,21 @@ export async function importCatalog(store: RecordStore, catalog: CatalogFile, ba
 /** Records written per store call during an import. */
 const IMPORT_BATCH = 20_000;
 
+/** How a catalog file is imported. */
+export interface ImportOptions {
+  /** Records written per store call. */
+  batchSize?: number;
+  /** The keys of the target store's source table: a record naming another source is a problem. */
+  sourceKeys?: readonly string[];
+}
+
 /**
  * Imports a catalog file of any size in flat memory, in two passes over the file: the first checks
  * every record (and names every problem, writing nothing when there is one), the second writes
  * them in batches. Returns the number of records written.
  */
-export async function importCatalogFile(store: RecordStore, path: string, batchSize = IMPORT_BATCH): Promise<number> {
-  const checker = new RecordChecker();
+export async function importCatalogFile(store: RecordStore, path: string, { batchSize = IMPORT_BATCH, sourceKeys }: ImportOptions = {}): Promise<number> {
+  const checker = new RecordChecker(sourceKeys);
   let head: CatalogEnvelope;
   try {
     head = await scanCatalogFile(path, (record, index) => {

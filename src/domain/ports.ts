@@ -9,7 +9,7 @@ export interface CatalogState {
   version: string;
   /** Compilation date of the catalog (YYYY-MM-DD), or null while it is empty. */
   updated: string | null;
-  /** Highest change number written so far; changes whenever any record does. */
+  /** Highest change number written so far; changes whenever any record or the source table does. */
   changeNumber: number;
   total: number;
 }
@@ -131,7 +131,12 @@ export interface RecordStore {
   close(): Promise<void>;
 }
 
-/** The source table, kept with the records (`npm run sources`); a new store holds BUILT_IN_SOURCES. */
+/**
+ * The source table, kept with the records (`npm run sources`); a new store holds BUILT_IN_SOURCES.
+ * A change of the table takes a catalog change number (RecordStore.catalogState), as a record
+ * write does: the labels and filter values every face shows follow the table, so what was read
+ * or cached at an earlier change number is read again.
+ */
 export interface SourceStore {
   /** Every source, in key order. */
   listSources(): Promise<SourceDefinition[]>;

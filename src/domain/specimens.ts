@@ -1,6 +1,7 @@
 import { localizeRecord } from './localize.ts';
 import type { LocalizedRecord } from './localize.ts';
 import type { RecordStore, SearchIndex } from './ports.ts';
+import { BUILT_IN_SOURCE_TABLE } from './sources.ts';
 import type { SourceTable } from './sources.ts';
 import type { PresentedRecords } from './presented-records.ts';
 import type { Format, Kind, Lang } from './record.ts';
@@ -14,8 +15,17 @@ export interface ReadContext {
   search: SearchIndex;
   baseUrl: string;
   presented?: PresentedRecords;
-  /** The source table as the store keeps it (labels of sources added with npm run sources); the built-in one when absent. */
-  sources?: () => Promise<SourceTable>;
+  /**
+   * The source table as the store keeps it at the catalog's change number (read from the store
+   * when not given): the keys the source filter takes and the labels pages show. The built-in
+   * table when absent (see sourceTableOf).
+   */
+  sources?: (changeNumber?: number) => Promise<SourceTable>;
+}
+
+/** The context's source table at this change number, or the built-in one when it has none. */
+export async function sourceTableOf(context: ReadContext, changeNumber?: number): Promise<SourceTable> {
+  return context.sources ? context.sources(changeNumber) : BUILT_IN_SOURCE_TABLE;
 }
 
 /** Validated parameters of a list (search or timeline). Mirrors schemas/search-params.schema.json. */

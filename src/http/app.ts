@@ -22,6 +22,7 @@ import { timedSearch } from '../metrics/instrumented-search.ts';
 import { measureRequests, routePatternIn } from './middlewares/metrics.ts';
 import { answersVersion } from './answers-version.ts';
 import { specimensRouter } from './specimens/router.ts';
+import { sourcesRouter } from './sources/router.ts';
 import { guidesRouter } from './guides/router.ts';
 import { problemsRouter } from './problems/router.ts';
 import { exportsRouter, fullExportRouter } from './exports/router.ts';
@@ -58,8 +59,8 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
   const refused = (policy: string): void => metrics.rateLimitRefusals.inc({ policy });
   app.silent = true;
   const presented = new PresentedRecords(backend.store, config.baseUrl, config.recordCacheBytes ?? DEFAULT_RECORD_CACHE_BYTES);
-  const sourceTable = new SourceTableCache(backend.sources);
-  const readContext = { store: backend.store, search: timedSearch(backend.search, metrics), baseUrl: config.baseUrl, presented, sources: () => sourceTable.current() };
+  const sourceTable = new SourceTableCache(backend.sources, backend.store);
+  const readContext = { store: backend.store, search: timedSearch(backend.search, metrics), baseUrl: config.baseUrl, presented, sources: (changeNumber?: number) => sourceTable.current(changeNumber) };
   const cache = new ResponseCache(config.responseCacheBytes);
   const version = answersVersion(backend);
   const readOptions = { version, cache, maxAgeSeconds: config.cacheMaxAgeSeconds };
@@ -86,7 +87,7 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
   const mcp = new Router();
   mcp.all('/mcp', mcpRoute(readContext, { allowedOrigins: config.allowedOrigins, version: SERVICE_VERSION, logger, guide, isUnavailable: (error) => backend.isUnavailable(error) }));
   const ingest = ingestRouter({ tokens: backend.tokens, submissions: backend.submissions, store: backend.store, sources: backend.sources, baseUrl: config.baseUrl, ...(hooks.submitted ? { notify: hooks.submitted } : {}), limiter, requestsPerMinute: config.rateLimitIngest ?? 0, dailyQuota: config.ingestDailyQuota ?? 0, refused });
-  for (const router of [healthRouter(backend), specimensRouter(readContext, readOptions), mcp, ingest, guidesRouter(config.baseUrl, config.cacheMaxAgeSeconds, guide), problemsRouter(config.baseUrl, config.cacheMaxAgeSeconds), exportsRouter(backend.store, config.baseUrl, config.cacheMaxAgeSeconds), fullExportRouter({ ...backend, baseUrl: config.baseUrl }), mediaRouter(config.mediaDir), discoveryRouter(readContext, { cache, maxAgeSeconds: config.cacheMaxAgeSeconds }), webRouter(readContext, { version, cache, maxAgeSeconds: config.cacheMaxAgeSeconds })]) {
+  for (const router of [healthRouter(backend), specimensRouter(readContext, readOptions), sourcesRouter(readContext, readOptions), mcp, ingest, guidesRouter(config.baseUrl, config.cacheMaxAgeSeconds, guide), problemsRouter(config.baseUrl, config.cacheMaxAgeSeconds), exportsRouter(backend.store, config.baseUrl, config.cacheMaxAgeSeconds), fullExportRouter({ ...backend, baseUrl: config.baseUrl }), mediaRouter(config.mediaDir), discoveryRouter(readContext, { cache, maxAgeSeconds: config.cacheMaxAgeSeconds }), webRouter(readContext, { version, cache, maxAgeSeconds: config.cacheMaxAgeSeconds })]) {
     routers.push(router);
     app.use(router.routes());
   }

@@ -68,6 +68,9 @@ async function citeWork(context: ReadContext, args: Record<string, string> | und
   };
 }
 
+/** How the prompts' own searches are parsed: arguments, never a source filter (so no source keys to check). */
+const PROMPT_SEARCH = { fromQueryString: false, exportsHint: '', sourceKeys: [] } as const;
+
 /**
  * For a label no record has exactly ("Claude"): the labels of records that mention it, with their
  * counts, so the agent can ask again with a label that exists rather than search blindly.
@@ -76,7 +79,7 @@ async function labelsMentioning(context: ReadContext, model: string, lang: Lang)
   const none = `The archive holds no record whose model label is exactly "${model}".`;
   let related;
   try {
-    related = await listSpecimens(context, parseSearchParams({ q: model, facets: ['model'], limit: 1, lang }, 'specimens', { fromQueryString: false, exportsHint: '' }), 'specimens');
+    related = await listSpecimens(context, parseSearchParams({ q: model, facets: ['model'], limit: 1, lang }, 'specimens', PROMPT_SEARCH), 'specimens');
   } catch (error) {
     if (error instanceof ProblemError) return `${none} Labels are kept as sources wrote them.`;
     throw error;
@@ -92,7 +95,7 @@ async function firstWorkOfModel(context: ReadContext, args: Record<string, strin
   const call = JSON.stringify({ model: [model], sort: 'oldest', limit: 5, lang });
   let params;
   try {
-    params = parseSearchParams({ model: [model], sort: 'oldest', limit: 1, lang }, 'specimens', { fromQueryString: false, exportsHint: '' });
+    params = parseSearchParams({ model: [model], sort: 'oldest', limit: 1, lang }, 'specimens', PROMPT_SEARCH);
   } catch (error) {
     if (error instanceof ProblemError) throw new McpError(ErrorCode.InvalidParams, `model ${error.options.errors?.[0]?.message ?? 'is invalid'}.`);
     throw error;

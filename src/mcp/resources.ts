@@ -10,7 +10,7 @@ import { LANGS } from '../domain/record.ts';
 import type { Lang } from '../domain/record.ts';
 import { FACET_NAMES } from '../domain/search-query.ts';
 import type { FacetCounts } from '../domain/search-query.ts';
-import { getSpecimen } from '../domain/specimens.ts';
+import { getSpecimen, sourceTableOf } from '../domain/specimens.ts';
 import type { ReadContext } from '../domain/specimens.ts';
 import { guideText } from '../guides/llms-text.ts';
 import type { GuideSettings } from '../guides/llms-text.ts';
@@ -41,16 +41,19 @@ export function resourceList(baseUrl: string): Resource[] {
   return [
     { uri: uris.guideZh, name: 'guide-zh', title: '档案馆指南（中文）', description: 'The archive guide in Chinese, the text of /llms.txt.', mimeType: 'text/markdown' },
     { uri: uris.guideEn, name: 'guide-en', title: 'Archive guide (English)', description: 'The archive guide in English, the text of /en/llms.txt.', mimeType: 'text/markdown' },
-    { uri: uris.catalog, name: 'catalog', title: 'Catalog description', description: 'Version, compilation date, counts per kind and format, the search parameters and their allowed values.', mimeType: 'application/json' },
-    { uri: uris.facets, name: 'facets', title: 'Catalog facets', description: 'Records per model, source, year, format and kind over the whole catalog (top 100 values each).', mimeType: 'application/json' },
+    { uri: uris.catalog, name: 'catalog', title: 'Catalog description', description: 'Version, compilation date, counts per kind and format, the search parameters and their allowed values, the sources with their labels.', mimeType: 'application/json' },
+    { uri: uris.facets, name: 'facets', title: 'Catalog facets', description: 'Records per model, source (with its labels), year, format and kind over the whole catalog (top 100 values each).', mimeType: 'application/json' },
   ];
 }
 
-/** The whole catalog's counts per value of each facet. */
-export async function catalogFacets(context: ReadContext): Promise<{ total: number; models: Record<string, number>; sources: Record<string, number>; years: Record<string, number>; formats: Record<string, number>; kinds: Record<string, number> }> {
+/** The whole catalog's counts per value of each facet, and the labels of the sources counted. */
+export async function catalogFacets(context: ReadContext): Promise<{ total: number; models: Record<string, number>; sources: Record<string, number>; sourceLabels: Record<string, { zh: string; en: string }>; years: Record<string, number>; formats: Record<string, number>; kinds: Record<string, number> }> {
   const hits = await context.search.search({ lang: 'en', filters: {}, order: 'newest', offset: 0, limit: 1, facets: FACET_NAMES });
   const facets: FacetCounts = hits.facets ?? {};
-  return { total: hits.total, models: facets.model ?? {}, sources: facets.source ?? {}, years: facets.year ?? {}, formats: facets.format ?? {}, kinds: facets.kind ?? {} };
+  const table = await sourceTableOf(context);
+  const sources = facets.source ?? {};
+  const sourceLabels = Object.fromEntries(Object.keys(sources).map((key) => [key, { zh: table.label(key, 'zh'), en: table.label(key, 'en') }]));
+  return { total: hits.total, models: facets.model ?? {}, sources, sourceLabels, years: facets.year ?? {}, formats: facets.format ?? {}, kinds: facets.kind ?? {} };
 }
 
 /** A record as a resource: its Markdown twin, or undefined for an unknown id. */

@@ -11,7 +11,7 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { getSpecimen, listSpecimens } from '../domain/specimens.ts';
+import { getSpecimen, listSpecimens, sourceTableOf } from '../domain/specimens.ts';
 import { retiredIdNote } from '../domain/record-fates.ts';
 import type { ListScope, ReadContext, SearchParams } from '../domain/specimens.ts';
 import { ProblemError, UNAVAILABLE_RETRY_SECONDS } from '../errors.ts';
@@ -54,10 +54,10 @@ function takeFields(args: Record<string, unknown>): { fields: ExtraField[]; erro
 }
 
 /** List parameters and `fields` together, every bad one named in one problem. */
-function parseListArguments(args: Record<string, unknown>, scope: ListScope, exportsHint: string): { params: SearchParams; fields: ExtraField[] } {
+function parseListArguments(args: Record<string, unknown>, scope: ListScope, exportsHint: string, sourceKeys: readonly string[]): { params: SearchParams; fields: ExtraField[] } {
   const { fields, errors, rest } = takeFields(args);
   try {
-    const params = parseSearchParams(rest, scope, { fromQueryString: false, exportsHint, alsoKnown: ['fields'] });
+    const params = parseSearchParams(rest, scope, { fromQueryString: false, exportsHint, sourceKeys, alsoKnown: ['fields'] });
     if (errors.length) throw new ProblemError('invalid-parameters', 'Invalid parameter: fields.', { errors });
     return { params, fields };
   } catch (error) {
@@ -95,7 +95,7 @@ async function callTool(context: ReadContext, failures: RequestFailures, name: T
       return { content: [{ type: 'text', text: recordSummary(record) }], structuredContent: { ...record } };
     }
     const scope = name === 'get_timeline' ? 'timeline' : 'specimens';
-    const { params, fields } = parseListArguments(args, scope, exportsHint);
+    const { params, fields } = parseListArguments(args, scope, exportsHint, (await sourceTableOf(context)).keys);
     const list = compactList(await listSpecimens(context, params, scope), fields);
     return { content: [{ type: 'text', text: listSummary(list) }], structuredContent: { ...list } };
   } catch (error) {
@@ -112,7 +112,7 @@ export function createMcpServer(context: ReadContext, version: string, guide: Gu
     { capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } }, instructions: MCP_SERVER_INSTRUCTIONS },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolDefinitions() }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolDefinitions((await sourceTableOf(context)).keys) }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const name = request.params.name;

@@ -21,10 +21,19 @@ export const FIELDS_ARGUMENT = {
   description: 'Extra fields; notes: whole notes, all: every field.',
 } as const;
 
-/** The list tools' parameters: the HTTP list parameters and `fields`. */
-function listInputSchema(schema: object): Tool['inputSchema'] {
+/** What the tools say of `source`, whose values their schema lists (labels: archive://catalog). */
+export const SOURCE_DESCRIPTION = 'Source sites.';
+
+/**
+ * The list tools' parameters: the HTTP list parameters and `fields`, with `source` naming the
+ * keys of the archive's source table as they are now (HTTP describes their form and where they
+ * are listed; an agent reads them in the schema).
+ */
+function listInputSchema(schema: object, sourceKeys: readonly string[]): Tool['inputSchema'] {
   const input = toolSchema(schema);
-  return { ...input, properties: { ...input.properties, fields: FIELDS_ARGUMENT } };
+  const properties = (input.properties ?? {}) as Record<string, JsonObject>;
+  const source = { ...properties.source, items: { enum: [...sourceKeys] }, description: SOURCE_DESCRIPTION };
+  return { ...input, properties: { ...properties, source, fields: FIELDS_ARGUMENT } };
 }
 
 /** What a list tool returns; items are compact records, see compact.ts. */
@@ -36,15 +45,15 @@ const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 export const TOOL_NAMES = ['search_specimens', 'get_specimen', 'get_timeline'] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
-/** The three read-only tools, their schemas taken from schemas/ (the same that validate HTTP). */
-export function toolDefinitions(): Tool[] {
+/** The three read-only tools, their schemas taken from schemas/ (the same that validate HTTP); `sourceKeys` from the source table. */
+export function toolDefinitions(sourceKeys: readonly string[]): Tool[] {
   return [
     {
       name: 'search_specimens',
       title: 'Search archive records',
       description:
         'Search the archive of works made by AI models, as GET /api/v1/specimens: compact records (more with fields), exact total, facets if asked, next (the cursor of the next page).',
-      inputSchema: listInputSchema(SCHEMAS.searchParams),
+      inputSchema: listInputSchema(SCHEMAS.searchParams, sourceKeys),
       outputSchema: LIST_OUTPUT,
       annotations: READ_ONLY,
     },
@@ -60,7 +69,7 @@ export function toolDefinitions(): Tool[] {
       name: 'get_timeline',
       title: 'Read the model timeline',
       description: 'Milestones of model history, oldest first, as GET /api/v1/timeline; as search_specimens otherwise.',
-      inputSchema: listInputSchema(timelineParamsSchema()),
+      inputSchema: listInputSchema(timelineParamsSchema(), sourceKeys),
       outputSchema: LIST_OUTPUT,
       annotations: READ_ONLY,
     },

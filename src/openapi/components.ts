@@ -9,6 +9,7 @@ const COMPONENT_NAMES: Record<string, string> = {
   'record.schema.json': 'Specimen',
   'list-response.schema.json': 'SpecimenList',
   'problem.schema.json': 'Problem',
+  'source-list.schema.json': 'SourceList',
 };
 
 /**
@@ -130,6 +131,7 @@ export function components(baseUrl: string): JsonObject {
       },
       Specimen: asComponent(SCHEMAS.record, 'Specimen', lifted),
       SpecimenList: asComponent(SCHEMAS.listResponse, 'SpecimenList', lifted),
+      SourceList: asComponent(SCHEMAS.sourceList, 'SourceList', lifted),
       JsonRpcRequest: JSON_RPC_REQUEST,
       JsonRpcResponse: JSON_RPC_RESPONSE,
       ...lifted,

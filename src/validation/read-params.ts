@@ -83,18 +83,39 @@ function crossChecks(params: Record<string, unknown>, scope: ListScope, errors: 
   else valid.after = decoded;
 }
 
+/** What a list is validated against besides its schema. */
+export interface SearchParseOptions extends ParseOptions {
+  /** Where the whole catalog can be read, named when offset goes too deep. */
+  exportsHint: string;
+  /** The keys of the archive's source table (SourceTable.keys): the values `source` takes. */
+  sourceKeys: readonly string[];
+  /** Parameters the caller takes besides these (a tool's `fields`), so an unknown parameter's message lists every one the caller accepts. */
+  alsoKnown?: readonly string[];
+}
+
 /**
- * Validates list parameters from a query string or from tool arguments; throws a 400 problem naming
- * every bad parameter. `alsoKnown` names parameters the caller takes besides these (a tool's
- * `fields`), so an unknown parameter's message lists every one the caller accepts.
+ * A source filter naming a key the source table does not hold is one error naming `source` and
+ * the keys it takes, in place of what the schema said of those values (their form).
  */
-export function parseSearchParams(raw: RawQuery | Record<string, unknown>, scope: ListScope, options: ParseOptions & { exportsHint: string; alsoKnown?: readonly string[] }): SearchParams {
-  const errors: FieldError[] = [];
+function checkSources(params: Record<string, unknown>, sourceKeys: readonly string[], errors: FieldError[]): FieldError[] {
+  const values = params.source;
+  if (!Array.isArray(values)) return errors;
+  const unknown = values.filter((value) => typeof value !== 'string' || !sourceKeys.includes(value));
+  if (unknown.length === 0) return errors;
+  const others = errors.filter((error) => error.parameter !== 'source' || error.message.startsWith('must NOT have more'));
+  const named = unknown.map((value) => JSON.stringify(value)).join(', ');
+  return [...others, { parameter: 'source', message: `must be one of: ${sourceKeys.join(', ')} (the archive's sources; ${named} ${unknown.length === 1 ? 'is' : 'are'} not)` }];
+}
+
+/** Validates list parameters from a query string or from tool arguments; throws a 400 problem naming every bad parameter. */
+export function parseSearchParams(raw: RawQuery | Record<string, unknown>, scope: ListScope, options: SearchParseOptions): SearchParams {
+  let errors: FieldError[] = [];
   const params = input(raw, SEARCH_PROPERTIES, options, errors);
   const validate = scope === 'timeline' ? timelineValidator : searchValidator;
   const schemaPassed = validate(params);
   if (!schemaPassed) errors.push(...byParameter(describeErrors(validate.errors, [...SEARCH_NAMES, ...(options.alsoKnown ?? [])], 'parameter'), params));
-  crossChecks(params, scope, errors, schemaPassed);
+  errors = checkSources(params, options.sourceKeys, errors);
+  crossChecks(params, scope, errors, schemaPassed && !errors.some((error) => error.parameter === 'source'));
   if (errors.length) throw invalid(errors, options.exportsHint);
   return params as unknown as SearchParams;
 }
@@ -106,6 +127,12 @@ export function parseRecordParams(raw: RawQuery | Record<string, unknown>, optio
   if (!recordValidator(params)) errors.push(...describeErrors(recordValidator.errors, Object.keys(SCHEMAS.recordParams.properties), 'parameter'));
   if (errors.length) throw invalid(errors, '');
   return params as { id: string; lang: Lang };
+}
+
+/** Checks that a resource which takes no parameters was given none; throws a 400 problem naming each one given. */
+export function parseNoParameters(raw: RawQuery): void {
+  const errors: FieldError[] = Object.keys(raw).map((name) => ({ parameter: name, message: 'is not a known parameter; this resource takes none' }));
+  if (errors.length) throw invalid(errors, '');
 }
 
 /** Parameters of the authenticated export. */

@@ -6,6 +6,7 @@ import recordParamsSchema from '../../schemas/record-params.schema.json' with { 
 import recordSchema from '../../schemas/record.schema.json' with { type: 'json' };
 import listResponseSchema from '../../schemas/list-response.schema.json' with { type: 'json' };
 import problemSchema from '../../schemas/problem.schema.json' with { type: 'json' };
+import sourceListSchema from '../../schemas/source-list.schema.json' with { type: 'json' };
 import type { FieldError } from '../errors.ts';
 
 /** The JSON Schemas in schemas/, the one source of truth for shapes at every edge. */
@@ -15,6 +16,7 @@ export const SCHEMAS = {
   record: recordSchema,
   listResponse: listResponseSchema,
   problem: problemSchema,
+  sourceList: sourceListSchema,
 } as const;
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, Record<string, unknown>> };
@@ -32,7 +34,7 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const ajv = new Ajv2020({ allErrors: true, useDefaults: true, strict: true, strictTypes: false });
 addFormats(ajv);
 ajv.addKeyword({ keyword: 'example' });
-for (const schema of [recordSchema, listResponseSchema, problemSchema]) ajv.addSchema(schema);
+for (const schema of [recordSchema, listResponseSchema, problemSchema, sourceListSchema]) ajv.addSchema(schema);
 
 /** A compiled validator for one of the schemas, or for a schema object built from them. */
 export function compile<T>(schema: object): ValidateFunction<T> {
@@ -43,6 +45,7 @@ export const validators = {
   record: ajv.getSchema('record.schema.json') as ValidateFunction,
   listResponse: ajv.getSchema('list-response.schema.json') as ValidateFunction,
   problem: ajv.getSchema('problem.schema.json') as ValidateFunction,
+  sourceList: ajv.getSchema('source-list.schema.json') as ValidateFunction,
 };
 
 /** A JSON pointer as a client would write the path: /media/2 → media[2], /title/zh → title.zh. */

@@ -1,7 +1,7 @@
 import { ARCHIVE_NAME } from '../domain/citation.ts';
 import type { LocalizedRecord } from '../domain/localize.ts';
 import type { Lang } from '../domain/record.ts';
-import { sourceDefinition } from '../domain/sources.ts';
+import type { SourceTable } from '../domain/sources.ts';
 import { thumbnailDimensions } from '../media/thumbnail-size.ts';
 import { langPrefix, TEXT } from './i18n.ts';
 import { LANGUAGE_TAG } from './structured-data.ts';
@@ -19,7 +19,7 @@ function timestamp(date: string): string {
 }
 
 /** The entry's HTML content: the thumbnail, the notes, the facts, the source link and the citation. */
-function entryHtml(record: LocalizedRecord, lang: Lang): string {
+function entryHtml(record: LocalizedRecord, lang: Lang, sources: SourceTable): string {
   const text = TEXT[lang];
   const parts: string[] = [];
   const first = record.media[0];
@@ -34,12 +34,12 @@ function entryHtml(record: LocalizedRecord, lang: Lang): string {
     [text.date, record.date],
     [text.format, text.formats[record.format]],
   ];
-  parts.push(`<ul>${facts.map(([label, value]) => `<li>${xmlText(label)}${COLON[lang]}${xmlText(value)}</li>`).join('')}<li><a href="${xmlText(record.sourceUrl)}">${xmlText(text.originalSource)} ${lang === 'zh' ? '（' : ' ('}${xmlText(sourceDefinition(record.source)?.label[lang] ?? record.source)}${lang === 'zh' ? '）' : ')'}</a></li></ul>`);
+  parts.push(`<ul>${facts.map(([label, value]) => `<li>${xmlText(label)}${COLON[lang]}${xmlText(value)}</li>`).join('')}<li><a href="${xmlText(record.sourceUrl)}">${xmlText(text.originalSource)}${lang === 'zh' ? '（' : ' ('}${xmlText(sources.label(record.source, lang))}${lang === 'zh' ? '）' : ')'}</a></li></ul>`);
   parts.push(`<p>${xmlText(text.citation)}${COLON[lang]}${xmlText(record.citation)}</p>`);
   return parts.join('');
 }
 
-function entryXml(record: LocalizedRecord, lang: Lang): string {
+function entryXml(record: LocalizedRecord, lang: Lang, sources: SourceTable): string {
   const text = TEXT[lang];
   const updated = timestamp(record.updated);
   const first = record.media[0];
@@ -55,7 +55,7 @@ function entryXml(record: LocalizedRecord, lang: Lang): string {
     <author><name>${xmlText(record.author)}</name></author>
     <category term="${xmlText(record.format)}" label="${xmlText(text.formats[record.format])}"/>
     <summary type="text">${xmlText(record.notes)}</summary>
-    <content type="html">${xmlText(entryHtml(record, lang))}</content>
+    <content type="html">${xmlText(entryHtml(record, lang, sources))}</content>
   </entry>
 `;
 }
@@ -63,9 +63,9 @@ function entryXml(record: LocalizedRecord, lang: Lang): string {
 /**
  * The Atom 1.0 feed (RFC 4287) of newly published works in one language: the newest records
  * first, each entry identified by its permanent page address. `updated` is the newest entry's
- * date, or the catalog's compilation date when there is none.
+ * date, or the catalog's compilation date when there is none. Sources are named by their labels in `sources`.
  */
-export function atomFeed(lang: Lang, baseUrl: string, records: readonly LocalizedRecord[], catalogUpdated: string | null): string {
+export function atomFeed(lang: Lang, baseUrl: string, records: readonly LocalizedRecord[], catalogUpdated: string | null, sources: SourceTable): string {
   const text = TEXT[lang];
   const prefix = langPrefix(lang);
   const other: Lang = lang === 'zh' ? 'en' : 'zh';
@@ -82,6 +82,6 @@ export function atomFeed(lang: Lang, baseUrl: string, records: readonly Localize
   <link rel="alternate" type="application/atom+xml" hreflang="${LANGUAGE_TAG[other]}" href="${xmlText(`${baseUrl}${langPrefix(other)}/feed.atom`)}"/>
   <author><name>${xmlText(ARCHIVE_NAME[lang])}</name><uri>${xmlText(`${baseUrl}${prefix}/`)}</uri></author>
   <icon>${xmlText(`${baseUrl}/assets/icon.svg`)}</icon>
-${records.map((record) => entryXml(record, lang)).join('')}</feed>
+${records.map((record) => entryXml(record, lang, sources)).join('')}</feed>
 `;
 }

@@ -63,7 +63,7 @@ describe('catalog files, streamed', () => {
       const good = Array.from({ length: 12 }, () => makeRecord());
       writeFileSync(file, JSON.stringify({ version: '1.0', updated: '2026-11-21', records: [...good.slice(0, 6), { ...makeRecord(), format: 'png' }, ...good.slice(6), good[0]] }));
       let error: unknown;
-      await importCatalogFile(backend.store, file, 5).catch((caught: unknown) => {
+      await importCatalogFile(backend.store, file, { batchSize: 5 }).catch((caught: unknown) => {
         error = caught;
       });
       expect(error).to.be.instanceOf(CatalogFileError);
@@ -71,7 +71,7 @@ describe('catalog files, streamed', () => {
       expect((await backend.store.catalogState()).total).to.equal(0);
 
       writeFileSync(file, JSON.stringify({ records: good, updated: '2026-11-21', version: '1.0' }, null, 1));
-      expect(await importCatalogFile(backend.store, file, 5)).to.equal(12);
+      expect(await importCatalogFile(backend.store, file, { batchSize: 5 })).to.equal(12);
       const stored = [];
       for await (const record of backend.store.streamRecords()) stored.push(toCatalogRecord(record));
       expect(stored).to.deep.equal(good.map((record) => ({ ...record, updated: '2026-11-21' })).sort((a, b) => (a.id < b.id ? -1 : 1)));

@@ -202,6 +202,28 @@ export function recordStoreContract(name: string, open: StoreFactory): void {
       expect((await sources.listSources()).map((source) => source.key)).not.to.include('mastodon');
     });
 
+    it('gives every change of the source table a change number, as a record write, so what was read before it is read again', async () => {
+      const changeNumber = async (): Promise<number> => (await store.catalogState()).changeNumber;
+      const mastodon = { key: 'mastodon', label: { zh: '长毛象', en: 'Mastodon' }, hosts: ['mastodon.social'], mediaHosts: [] };
+      const start = await changeNumber();
+      await sources.putSource(mastodon);
+      const added = await changeNumber();
+      expect(added).to.be.above(start);
+      await sources.putSource({ ...mastodon, label: { zh: '长毛象', en: 'Mastodon (fediverse)' } });
+      const replaced = await changeNumber();
+      expect(replaced).to.be.above(added);
+      await sources.removeSource('mastodon');
+      const removed = await changeNumber();
+      expect(removed).to.be.above(replaced);
+      expect(await sources.removeSource('mastodon')).to.equal(false);
+      expect(await changeNumber()).to.equal(removed);
+      // Record writes after it take the numbers after it, and the count is unchanged.
+      const record = makeRecord();
+      await store.putRecords([record]);
+      expect((await store.getRecord(record.id))?.seq).to.be.above(removed);
+      expect((await store.catalogState()).total).to.equal(1);
+    });
+
     it('keeps named checkpoints of change-feed followers, and forgets one asked to', async () => {
       expect(await store.readCheckpoint('search-sync')).to.equal(0);
       await store.writeCheckpoint('search-sync', 42);

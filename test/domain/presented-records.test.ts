@@ -7,6 +7,7 @@ import { syntheticCatalog } from '../../src/catalog/synthetic.ts';
 import { PresentedRecords } from '../../src/domain/presented-records.ts';
 import { listJson, listSpecimens, listSpecimensJson } from '../../src/domain/specimens.ts';
 import type { SearchParams } from '../../src/domain/specimens.ts';
+import { BUILT_IN_SOURCE_TABLE } from '../../src/domain/sources.ts';
 import { parseSearchParams } from '../../src/validation/read-params.ts';
 import { distinctSearches } from '../../scripts/bench/queries.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
@@ -15,7 +16,7 @@ const BASE = 'https://archive.test';
 
 function paramsOf(path: string): SearchParams {
   const raw = Object.fromEntries(new URL(path, BASE).searchParams);
-  return parseSearchParams(raw, 'specimens', { fromQueryString: true, exportsHint: '' });
+  return parseSearchParams(raw, 'specimens', { fromQueryString: true, exportsHint: '', sourceKeys: BUILT_IN_SOURCE_TABLE.keys });
 }
 
 describe('presented records', () => {

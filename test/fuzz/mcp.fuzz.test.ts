@@ -7,6 +7,7 @@ import searchParamsSchema from '../../schemas/search-params.schema.json' with { 
 import recordParamsSchema from '../../schemas/record-params.schema.json' with { type: 'json' };
 import { validators } from '../../src/validation/schemas.ts';
 import type { CanonicalRecord } from '../../src/domain/record.ts';
+import { BUILT_IN_SOURCE_TABLE } from '../../src/domain/sources.ts';
 import type { ListResponse } from '../../src/domain/specimens.ts';
 import { startTestServer } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
@@ -111,6 +112,7 @@ function searchArgument(name: string, acceptableKinds: readonly string[]): fc.Ar
     case 'kind':
       return listArgument('kind', search.kind.items.enum, acceptableKinds);
     case 'source':
+      return listArgument(name, BUILT_IN_SOURCE_TABLE.keys);
     case 'format':
     case 'facets':
       return listArgument(name, search[name].items.enum);

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import searchParamsSchema from '../../schemas/search-params.schema.json' with { type: 'json' };
+import { BUILT_IN_SOURCE_TABLE } from '../../src/domain/sources.ts';
 import { MODELS } from './support.ts';
 
 /** Whether the service must accept a value, refuse it, or may do either (undecodable bytes). */
@@ -208,7 +209,7 @@ export function searchParamValue(name: SearchParamName, acceptableKinds: readonl
     case 'kind':
       return enumListValue('kind', properties.kind.items.enum, acceptableKinds);
     case 'source':
-      return enumListValue('source', properties.source.items.enum);
+      return enumListValue('source', BUILT_IN_SOURCE_TABLE.keys);
     case 'format':
       return enumListValue('format', properties.format.items.enum);
     case 'facets':

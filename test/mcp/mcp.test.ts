@@ -4,7 +4,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ListResponse } from '../../src/domain/specimens.ts';
 import type { LocalizedRecord } from '../../src/domain/localize.ts';
-import { FIELDS_ARGUMENT } from '../../src/mcp/tools.ts';
+import { FIELDS_ARGUMENT, SOURCE_DESCRIPTION } from '../../src/mcp/tools.ts';
+import { SourceTable } from '../../src/domain/sources.ts';
 import { EXCERPT_BYTES } from '../../src/mcp/compact.ts';
 import { SCHEMAS } from '../../src/validation/schemas.ts';
 import { getJson, startTestServer } from '../helpers/server.ts';
@@ -59,7 +60,9 @@ describe('MCP tool server at /mcp', function () {
     }
     const search = tools.find((tool) => tool.name === 'search_specimens');
     const shared = Object.fromEntries(Object.entries(SCHEMAS.searchParams.properties).map(([name, { examples: _examples, ...property }]) => [name, property]));
-    expect(search?.inputSchema.properties).to.deep.equal({ ...shared, fields: FIELDS_ARGUMENT });
+    // source lists the keys of the archive's source table, which maintainers extend, instead of their form.
+    const source = { ...shared.source, items: { enum: new SourceTable(await server.backend.sources.listSources()).keys }, description: SOURCE_DESCRIPTION };
+    expect(search?.inputSchema.properties).to.deep.equal({ ...shared, source, fields: FIELDS_ARGUMENT });
     expect(tools.find((tool) => tool.name === 'get_specimen')?.inputSchema.required).to.deep.equal(['id']);
   });
 

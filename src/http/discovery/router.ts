@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { Readable } from 'node:stream';
 import { localizeRecord } from '../../domain/localize.ts';
+import { sourceTableOf } from '../../domain/specimens.ts';
 import type { ReadContext } from '../../domain/specimens.ts';
 import { ProblemError } from '../../errors.ts';
 import { atomFeed, FEED_SIZE } from '../../web/feed.ts';
@@ -32,13 +33,13 @@ export function discoveryRouter(context: ReadContext, options: DiscoveryOptions)
   const recordsPerSitemap = options.recordsPerSitemap ?? RECORDS_PER_SITEMAP;
 
   /** Answers a small document built from the catalog, kept per worker until the catalog changes. */
-  const cached = async (ctx: Context, type: string, build: () => Promise<string>): Promise<void> => {
+  const cached = async (ctx: Context, type: string, build: (changeNumber: number) => Promise<string>): Promise<void> => {
     if (readOnly(ctx) === 'handled') return;
     const { changeNumber } = await store.catalogState();
     const key = `discovery:${ctx.path}`;
     let response = options.cache.get(key, changeNumber);
     if (!response) {
-      const body = await build();
+      const body = await build(changeNumber);
       response = { body, etag: entityTag(body) };
       options.cache.set(key, changeNumber, response);
     }
@@ -87,9 +88,9 @@ export function discoveryRouter(context: ReadContext, options: DiscoveryOptions)
 
   for (const lang of ['zh', 'en'] as const) {
     router.all(`${langPrefix(lang)}/feed.atom`, (ctx) =>
-      cached(ctx, 'application/atom+xml; charset=utf-8', async () => {
-        const [latest, state] = await Promise.all([store.latestRecords('gallery', FEED_SIZE), store.catalogState()]);
-        return atomFeed(lang, baseUrl, latest.map((record) => localizeRecord(record, lang, baseUrl)), state.updated);
+      cached(ctx, 'application/atom+xml; charset=utf-8', async (changeNumber) => {
+        const [latest, state, sources] = await Promise.all([store.latestRecords('gallery', FEED_SIZE), store.catalogState(), sourceTableOf(context, changeNumber)]);
+        return atomFeed(lang, baseUrl, latest.map((record) => localizeRecord(record, lang, baseUrl)), state.updated, sources);
       }),
     );
   }

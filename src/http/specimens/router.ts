@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { getSpecimen, listJson, listSpecimensJson } from '../../domain/specimens.ts';
+import { getSpecimen, listJson, listSpecimensJson, sourceTableOf } from '../../domain/specimens.ts';
 import type { ListResponse, ListScope, ReadContext } from '../../domain/specimens.ts';
 import { RECORD_ID_PATTERN } from '../../domain/ids.ts';
 import { ProblemError } from '../../errors.ts';
@@ -26,7 +26,10 @@ export function specimensRouter(context: ReadContext, options: JsonReadOptions):
   const list = (scope: ListScope) =>
     jsonRead(
       options,
-      async (ctx, changeNumber) => listSpecimensJson(context, parseSearchParams(ctx.query as RawQuery, scope, { fromQueryString: true, exportsHint }), scope, changeNumber),
+      async (ctx, changeNumber) => {
+        const { keys } = await sourceTableOf(context, changeNumber);
+        return listSpecimensJson(context, parseSearchParams(ctx.query as RawQuery, scope, { fromQueryString: true, exportsHint, sourceKeys: keys }), scope, changeNumber);
+      },
       linkToNext,
       listJson,
     );

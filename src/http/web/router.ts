@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { readFile } from 'node:fs/promises';
 import { h } from 'preact';
-import { getSpecimen, listSpecimens } from '../../domain/specimens.ts';
+import { getSpecimen, listSpecimens, sourceTableOf } from '../../domain/specimens.ts';
 import type { ListResponse, ReadContext, SearchParams } from '../../domain/specimens.ts';
 import { RECORD_ID_PATTERN } from '../../domain/ids.ts';
 import type { Lang } from '../../domain/record.ts';
@@ -43,7 +43,7 @@ function otherLanguage(lang: Lang, ctx: Context): string {
 }
 
 /** Search parameters of a page's query string; unrelated parameters (utm_…) are ignored, bad values reported. */
-function pageParams(ctx: Context, lang: Lang, scope: 'gallery' | 'timeline'): { params: SearchParams; shown: Partial<SearchParams>; page: number; error?: string } {
+function pageParams(ctx: Context, lang: Lang, scope: 'gallery' | 'timeline', sourceKeys: readonly string[]): { params: SearchParams; shown: Partial<SearchParams>; page: number; error?: string } {
   const raw: RawQuery = { lang };
   for (const name of PAGE_PARAMETERS) {
     const value = ctx.query[name];
@@ -54,7 +54,7 @@ function pageParams(ctx: Context, lang: Lang, scope: 'gallery' | 'timeline'): { 
   raw.limit = String(PAGE_SIZE);
   raw.offset = String(Math.min((page - 1) * PAGE_SIZE, 10000 - PAGE_SIZE));
   try {
-    const params = parseSearchParams(raw, scope === 'timeline' ? 'timeline' : 'specimens', { fromQueryString: true, exportsHint: '' });
+    const params = parseSearchParams(raw, scope === 'timeline' ? 'timeline' : 'specimens', { fromQueryString: true, exportsHint: '', sourceKeys });
     return { params, shown: params, page };
   } catch (error) {
     if (!(error instanceof ProblemError)) throw error;
@@ -102,10 +102,10 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
   const { store } = context;
   const address = (ctx: Context): SiteAddress => ({ baseUrl: context.baseUrl, path: ctx.url });
 
-  /** Renders (or reuses) a page for this URL at the current catalog version. */
-  const page = async (ctx: Context, render: () => Promise<{ status: number; html: string }>): Promise<void> => {
+  /** Renders (or reuses) a page for this URL at the current catalog version; `render` is told the change number. */
+  const page = async (ctx: Context, render: (changeNumber: number) => Promise<{ status: number; html: string }>): Promise<void> => {
     if (readOnly(ctx) === 'handled') return;
-    const { key: version } = await options.version();
+    const { changeNumber, key: version } = await options.version();
     const key = `page:${ctx.url}`;
     const cached = options.cache.get(key, version);
     if (cached) {
@@ -113,7 +113,7 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
       sendWithEntityTag(ctx, cached.body, cached.etag, 'text/html; charset=utf-8', options.maxAgeSeconds);
       return;
     }
-    const { status, html } = await render();
+    const { status, html } = await render(changeNumber);
     const etag = entityTag(html);
     if (status === 200) options.cache.set(key, version, { body: html, etag });
     ctx.status = status;
@@ -128,8 +128,9 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
     const prefix = langPrefix(lang);
     for (const scope of ['gallery', 'timeline'] as const) {
       router.all(scope === 'gallery' ? `${prefix}/` : `${prefix}/timeline/`, (ctx) =>
-        page(ctx, async () => {
-          const { params, shown, page: asked, error } = pageParams(ctx, lang, scope);
+        page(ctx, async (changeNumber) => {
+          const sources = await sourceTableOf(context, changeNumber);
+          const { params, shown, page: asked, error } = pageParams(ctx, lang, scope, sources.keys);
           let list: ListResponse = { total: 0, offset: 0, limit: PAGE_SIZE, items: [], next: null };
           let facets: Facets = { format: {}, kind: {}, year: {}, source: {} };
           let years: string[] = [];
@@ -144,21 +145,21 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
           const lastPage = Math.max(1, Math.min(Math.ceil(list.total / PAGE_SIZE), Math.floor((10000 - PAGE_SIZE) / PAGE_SIZE) + 1));
           const pastEnd = !error && asked > lastPage ? { lastPage } : undefined;
           if (pastEnd) list = { ...list, items: [], offset: (asked - 1) * PAGE_SIZE };
-          const html = renderDocument(h(ListPage, { lang, scope, params: shown, list, facets, years, otherLanguagePath: otherLanguage(lang, ctx), ...(error ? { error } : {}), ...(pastEnd ? { pastEnd } : {}) }), address(ctx));
+          const html = renderDocument(h(ListPage, { lang, scope, params: shown, list, facets, years, sources: sources.definitions, otherLanguagePath: otherLanguage(lang, ctx), ...(error ? { error } : {}), ...(pastEnd ? { pastEnd } : {}) }), address(ctx));
           return { status: error ? 400 : pastEnd ? 404 : 200, html };
         }),
       );
     }
     const recordPage = (ctx: Context) =>
-      page(ctx, async () => {
+      page(ctx, async (changeNumber) => {
         const id = ctx.params.id ?? '';
         const record = RECORD_ID_PATTERN.test(id) ? await getSpecimen(context, id, lang) : undefined;
         if (!record) {
           const withdrawn = RECORD_ID_PATTERN.test(id) ? await retiredPage(store, id) : undefined;
           return { status: withdrawn ? 410 : 404, html: renderDocument(h(NotFoundPage, { lang, otherLanguagePath: otherLanguage(lang, ctx), ...(withdrawn ? { withdrawn } : {}) }), address(ctx)) };
         }
-        const sourceLabel = (await context.sources?.())?.label(record.source, lang);
-        return { status: 200, html: renderDocument(h(RecordPage, { record, lang, otherLanguagePath: otherLanguage(lang, ctx), baseUrl: context.baseUrl, ...(sourceLabel ? { sourceLabel } : {}) }), address(ctx)) };
+        const sourceLabel = (await sourceTableOf(context, changeNumber)).label(record.source, lang);
+        return { status: 200, html: renderDocument(h(RecordPage, { record, lang, otherLanguagePath: otherLanguage(lang, ctx), baseUrl: context.baseUrl, sourceLabel }), address(ctx)) };
       });
     router.all(`${prefix}/specimens/:id/`, (ctx) => followMoves(ctx, () => recordPage(ctx), (id) => `${context.baseUrl}${prefix}/specimens/${id}/`, options.maxAgeSeconds));
     router.all(`${prefix}/specimens/:id/index.md`, (ctx) => followMoves(ctx, async () => {

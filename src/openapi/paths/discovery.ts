@@ -1,6 +1,7 @@
 import { localizeRecord } from '../../domain/localize.ts';
 import { atomFeed } from '../../web/feed.ts';
 import { robotsText } from '../../web/robots.ts';
+import { BUILT_IN_SOURCE_TABLE } from '../../domain/sources.ts';
 import { pagesSitemapXml, sitemapFiles, sitemapIndexXml, URLS_PER_SITEMAP } from '../../web/sitemap.ts';
 import { EXAMPLE_RECORD } from '../examples.ts';
 import { CACHE_HEADERS, NOT_MODIFIED, operation, pathParameter, problem, textResponse } from '../responses.ts';
@@ -16,7 +17,7 @@ export function discoveryPaths(doc: DocContext): JsonObject {
       description: 'Atom 1.0 (RFC 4287): one entry per work (gallery record), newest first, each with its page, original source, author, thumbnail, notes and citation. Query parameters are ignored.',
       tags: ['website'],
       responses: {
-        200: textResponse('The feed.', 'application/atom+xml', atomFeed(lang, doc.baseUrl, [localizeRecord(EXAMPLE_RECORD, lang, doc.baseUrl)], EXAMPLE_RECORD.updated), CACHE_HEADERS),
+        200: textResponse('The feed.', 'application/atom+xml', atomFeed(lang, doc.baseUrl, [localizeRecord(EXAMPLE_RECORD, lang, doc.baseUrl)], EXAMPLE_RECORD.updated, BUILT_IN_SOURCE_TABLE), CACHE_HEADERS),
         304: NOT_MODIFIED,
         405: problem(doc, 405, path),
       },

@@ -1,3 +1,5 @@
+import { presentSources } from '../../domain/source-list.ts';
+import { BUILT_IN_SOURCE_TABLE } from '../../domain/sources.ts';
 import { SCHEMAS, timelineParamsSchema } from '../../validation/schemas.ts';
 import { EXAMPLE_RECORD, exampleFacetedList, exampleRecord } from '../examples.ts';
 import { CACHE_HEADERS, jsonResponse, NOT_MODIFIED, operation, pathParameter, problem, queryParameters } from '../responses.ts';
@@ -26,7 +28,7 @@ function listOperation(doc: DocContext, path: string, operationId: string, summa
   });
 }
 
-/** GET /api/v1/specimens, /api/v1/specimens/{id} and /api/v1/timeline. */
+/** GET /api/v1/specimens, /api/v1/specimens/{id}, /api/v1/sources and /api/v1/timeline. */
 export function readApiPaths(doc: DocContext): JsonObject {
   const langParameter = queryParameters(SCHEMAS.recordParams as Properties, { lang: 'en' }).filter((parameter) => parameter.name === 'lang');
   const idSchema = (SCHEMAS.recordParams.properties as Record<string, JsonObject>).id ?? {};
@@ -63,6 +65,21 @@ export function readApiPaths(doc: DocContext): JsonObject {
           404: problem(doc, 404, recordPath),
           405: problem(doc, 405, recordPath),
           410: problem(doc, 410, recordPath, { detail: 'The author asked for the work to be taken down. It was withdrawn on 2026-11-22; the work was published at https://github.com/demo-owner/pelican.' }),
+        },
+      }),
+    },
+    '/api/v1/sources': {
+      get: operation(doc, {
+        path: '/api/v1/sources',
+        operationId: 'listSources',
+        summary: 'List the archive\'s sources',
+        description: 'Every key the source filter of /api/v1/specimens and /api/v1/timeline takes (and a record\'s source holds), with its label in Chinese and English and the hosts whose URLs belong to it. Maintainers add sources, so clients read this list instead of fixing one; it changes with the catalog\'s change number (ETag). Takes no parameters.',
+        tags: ['records'],
+        responses: {
+          200: jsonResponse('The sources, in key order, web (every other site) last.', { $ref: '#/components/schemas/SourceList' }, presentSources(BUILT_IN_SOURCE_TABLE), CACHE_HEADERS),
+          304: NOT_MODIFIED,
+          400: problem(doc, 400, '/api/v1/sources', { detail: 'Invalid parameter: lang.', errors: [{ parameter: 'lang', message: 'is not a known parameter; this resource takes none' }] }),
+          405: problem(doc, 405, '/api/v1/sources'),
         },
       }),
     },

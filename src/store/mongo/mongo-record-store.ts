@@ -236,11 +236,18 @@ export class MongoRecordStore implements RecordStore, SourceStore {
   }
 
   async putSource(source: SourceDefinition): Promise<void> {
-    await this.collections.sources.replaceOne({ _id: source.key }, { definition: source }, { upsert: true });
+    await this.database.transaction(async (session) => {
+      await this.collections.sources.replaceOne({ _id: source.key }, { definition: source }, { upsert: true, session });
+      await this.takeChangeNumbers(session, 1, 0);
+    });
   }
 
   async removeSource(key: string): Promise<boolean> {
-    return (await this.collections.sources.deleteOne({ _id: key })).deletedCount > 0;
+    return this.database.transaction(async (session) => {
+      if ((await this.collections.sources.deleteOne({ _id: key }, { session })).deletedCount === 0) return false;
+      await this.takeChangeNumbers(session, 1, 0);
+      return true;
+    });
   }
 
   async setCatalogUpdated(date: string): Promise<void> {

@@ -142,11 +142,24 @@ export class SqliteRecordStore implements RecordStore, SourceStore {
   }
 
   async putSource(source: SourceDefinition): Promise<void> {
-    this.statements.putSource.run(source.key, JSON.stringify(source));
+    this.changeSourcesNow(() => this.statements.putSource.run(source.key, JSON.stringify(source)).changes > 0);
   }
 
   async removeSource(key: string): Promise<boolean> {
-    return this.statements.removeSource.run(key).changes > 0;
+    return this.changeSourcesNow(() => this.statements.removeSource.run(key).changes > 0);
+  }
+
+  /** Runs a change of the source table that takes a change number when it changed something (see SourceStore). */
+  private changeSourcesNow(change: () => boolean): boolean {
+    const changed = this.db
+      .transaction(() => {
+        if (!change()) return false;
+        this.statements.writeMeta.run('change_number', String(Number(this.statements.readMeta.get('change_number')?.value ?? 0) + 1));
+        return true;
+      })
+      .immediate();
+    this.localWrites += 1;
+    return changed;
   }
 
   async getRecord(id: string): Promise<StoredRecord | undefined> {

@@ -16,6 +16,7 @@ export function DevelopersPage({ lang, baseUrl, otherLanguagePath }: { lang: Lan
         <p>{zh
             ? '参数：q（词、"短语"、-排除词、a OR b）；source、format、kind、year、model、author（可用逗号给出多个值）；from、to（作品日期）；since（编入日期）；facets（按值计数）；lang、sort、limit（1–50）；offset（0–10000）或 cursor（每页的 next，可翻到任意深度）。错误为 RFC 9457 problem+json。'
             : 'Parameters: q (words, "phrases", -word, a OR b); source, format, kind, year, model, author (several values comma-separated); from, to (dates of the work); since (compilation date); facets (counts per value); lang, sort, limit (1–50); offset (0–10000) or cursor (each page\'s next, to any depth). Errors are RFC 9457 problem+json.'} <a href="/openapi.json">openapi.json</a></p>
+        <p>{zh ? 'source 可取的来源键及其名称：' : 'The keys source takes, with their labels:'} <a href="/api/v1/sources">/api/v1/sources</a></p>
         <h2>MCP</h2>
         <p>{zh ? '智能体工具服务器（Streamable HTTP，无需登录）：' : 'Agent tool server (Streamable HTTP, no login):'} <code>{`${baseUrl}/mcp`}</code> — search_specimens, get_specimen, get_timeline.</p>
         <pre><code>{`{ "mcpServers": { "model-works-archive": { "type": "http", "url": "${baseUrl}/mcp" } } }`}</code></pre>

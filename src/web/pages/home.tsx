@@ -1,7 +1,7 @@
 import type { ListResponse, SearchParams } from '../../domain/specimens.ts';
 import type { Lang } from '../../domain/record.ts';
 import { FORMATS, KINDS } from '../../domain/record.ts';
-import { SOURCES } from '../../domain/sources.ts';
+import type { SourceDefinition } from '../../domain/sources.ts';
 import { langPrefix, TEXT } from '../i18n.ts';
 import { Layout } from '../layout.tsx';
 import { Card } from './card.tsx';
@@ -21,6 +21,8 @@ export interface ListPageProps {
   list: ListResponse;
   facets: Facets;
   years: string[];
+  /** The archive's sources (the source table), in the order the filter lists them. */
+  sources: readonly SourceDefinition[];
   error?: string;
   /** The page asked for lies past the last one, which is linked instead. */
   pastEnd?: { lastPage: number };
@@ -103,8 +105,8 @@ export function ListPage(props: ListPageProps) {
             <span>{text.source}</span>
             <select name="source">
               <option value="">{text.allSources}</option>
-              {chosen(params.source, SOURCES.map((source) => source.key), (key) => SOURCES.find((source) => source.key === key)?.label[lang] ?? key, facets.source)}
-              {SOURCES.map((source) => option(source.key, source.label[lang], facets.source[source.key], params.source))}
+              {chosen(params.source, props.sources.map((source) => source.key), (key) => props.sources.find((source) => source.key === key)?.label[lang] ?? key, facets.source)}
+              {props.sources.map((source) => option(source.key, source.label[lang], facets.source[source.key], params.source))}
             </select>
           </label>
           <button type="submit" class="secondary">{text.filter}</button>

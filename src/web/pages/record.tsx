@@ -1,6 +1,5 @@
 import type { LocalizedRecord } from '../../domain/localize.ts';
 import type { Lang } from '../../domain/record.ts';
-import { sourceDefinition } from '../../domain/sources.ts';
 import { thumbnailDimensions } from '../../media/thumbnail-size.ts';
 import { TEXT } from '../i18n.ts';
 import { Layout } from '../layout.tsx';
@@ -15,7 +14,7 @@ function previewImage(record: LocalizedRecord): PreviewImage | undefined {
 }
 
 /** A record page: preview, every fact, the source link, the prompt when recorded, the citation. */
-export function RecordPage({ record, lang, otherLanguagePath, baseUrl, sourceLabel }: { record: LocalizedRecord; lang: Lang; otherLanguagePath: string; baseUrl: string; sourceLabel?: string }) {
+export function RecordPage({ record, lang, otherLanguagePath, baseUrl, sourceLabel }: { record: LocalizedRecord; lang: Lang; otherLanguagePath: string; baseUrl: string; sourceLabel: string }) {
   const text = TEXT[lang];
   const facts: [string, string][] = [
     [text.model, record.model],
@@ -23,7 +22,7 @@ export function RecordPage({ record, lang, otherLanguagePath, baseUrl, sourceLab
     [text.date, record.date],
     [text.format, text.formats[record.format]],
     [text.kind, text.kinds[record.kind]],
-    [text.source, sourceLabel ?? sourceDefinition(record.source)?.label[lang] ?? record.source],
+    [text.source, sourceLabel],
     [text.promptCategory, record.promptCategory],
     [text.mediaStatus, text.mediaStatuses[record.mediaStatus]],
     [text.updated, record.updated],
