@@ -1,14 +1,13 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { SourceDefinition } from '../../src/domain/sources.ts';
 import type { SourceList } from '../../src/domain/source-list.ts';
 import type { ListResponse } from '../../src/domain/specimens.ts';
 import { validators } from '../../src/validation/schemas.ts';
 import { makeRecord } from '../helpers/factories.ts';
+import { callTool, connectMcpClient } from '../helpers/mcp-client.ts';
 import { getJson, startTestServer } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
 
@@ -38,15 +37,14 @@ describe('a source added to the source table, on every face', function () {
 
   before(async () => {
     server = await startTestServer({ demo: true });
-    client = new Client({ name: 'archive-test-client', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`)));
+    client = await connectMcpClient(server.baseUrl);
   });
   after(async () => {
     await client.close();
     await server.close();
   });
 
-  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const call = (name: string, args: Record<string, unknown>) => callTool(client, name, args);
   const html = async (path: string) => {
     const response = await server.get(path, { headers: { Accept: 'text/html' } });
     return { status: response.status, text: await response.text() };

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ListResponse } from '../../src/domain/specimens.ts';
 import type { LocalizedRecord } from '../../src/domain/localize.ts';
@@ -11,6 +10,7 @@ import { SCHEMAS } from '../../src/validation/schemas.ts';
 import { getJson, startTestServer } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { makeRecord } from '../helpers/factories.ts';
+import { callTool, connectMcpClient } from '../helpers/mcp-client.ts';
 
 describe('MCP tool server at /mcp', function () {
   let server: TestServer;
@@ -20,15 +20,14 @@ describe('MCP tool server at /mcp', function () {
     server = await startTestServer({ demo: true });
     await server.backend.store.putRecords([makeRecord({ date: '2026-11-01', title: { zh: '隐藏\u202e字符\u0007', en: 'Hidden\u200b characters\u0000 here' } })]);
     await server.syncSearch();
-    client = new Client({ name: 'archive-test-client', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`)));
+    client = await connectMcpClient(server.baseUrl);
   });
   after(async () => {
     await client.close();
     await server.close();
   });
 
-  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const call = (name: string, args: Record<string, unknown>) => callTool(client, name, args);
   const post = (body: string, headers: Record<string, string> = {}) =>
     server.get('/mcp', { method: 'POST', body, headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers } });
   const initialize = (protocolVersion: string) =>
