@@ -109,6 +109,11 @@ describe('a source added to the source table, on every face', function () {
     expect(unknown.status).to.equal(400);
     expect(unknown.body.errors).to.deep.equal([{ parameter: 'source', message: 'must be one of: bilibili, codepen, github, hn, huggingface, mastodon, reddit, weibo, x, youtube, web (the archive\'s sources; "myspace" is not)' }]);
     expect(unknown.body.detail).to.equal('Invalid parameter: source.');
+    // A value of the wrong form is an unknown key too, said once; too many values is said as well.
+    const malformed = await getJson<Problem>(server, '/api/v1/specimens?source=X,github');
+    expect(malformed.body.errors).to.deep.equal([{ parameter: 'source', message: 'must be one of: bilibili, codepen, github, hn, huggingface, mastodon, reddit, weibo, x, youtube, web (the archive\'s sources; "X" is not)' }]);
+    const tooMany = await getJson<Problem>(server, `/api/v1/specimens?source=${Array.from({ length: 51 }, () => 'x').join(',')},myspace`);
+    expect(tooMany.body.errors.map((error) => error.message)).to.deep.equal(['must hold at most 50 entries', 'must be one of: bilibili, codepen, github, hn, huggingface, mastodon, reddit, weibo, x, youtube, web (the archive\'s sources; "myspace" is not)']);
   });
 
   it('is a value of the MCP tools\' source filter, and the catalog and facets resources name it in both languages', async () => {
