@@ -81,6 +81,7 @@ describe('a source added to the source table, on every face', function () {
     expect((await server.get('/api/v1/sources', { headers: { 'If-None-Match': etag } })).status).to.equal(304);
     await server.backend.sources.putSource(MASTODON);
     await server.backend.store.putRecords([...works, timeline]);
+    await server.syncSearch();
     const response = await server.get('/api/v1/sources', { headers: { 'If-None-Match': etag } });
     expect(response.status).to.equal(200);
     const list = (await response.json()) as SourceList;
