@@ -11,7 +11,7 @@ import { listSpecimens } from '../domain/specimens.ts';
 import type { ReadContext } from '../domain/specimens.ts';
 import { ProblemError } from '../errors.ts';
 import { parseSearchParams } from '../validation/read-params.ts';
-import { recordResource } from './resources.ts';
+import { missingRecordMessage, recordResource } from './resources.ts';
 
 export const PROMPTS: Prompt[] = [
   {
@@ -52,7 +52,7 @@ async function citeWork(context: ReadContext, args: Record<string, string> | und
   const id = argument(args, 'id');
   const lang = language(args);
   const resource = await recordResource(context, id, lang);
-  if (!resource) throw new McpError(ErrorCode.InvalidParams, `No record has the id "${id.slice(0, 128)}". Use search_specimens to find ids.`);
+  if (!resource) throw new McpError(ErrorCode.InvalidParams, await missingRecordMessage(context, id));
   return {
     description: `Cite archive record ${id}`,
     messages: [

@@ -6,6 +6,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { describeCatalog } from '../domain/catalog-description.ts';
 import { RECORD_ID_PATTERN } from '../domain/ids.ts';
+import { retiredIdNote } from '../domain/record-fates.ts';
 import { LANGS } from '../domain/record.ts';
 import type { Lang } from '../domain/record.ts';
 import { FACET_NAMES } from '../domain/search-query.ts';
@@ -57,6 +58,14 @@ export async function catalogFacets(context: ReadContext): Promise<{ total: numb
 }
 
 /** A record as a resource: its Markdown twin, or undefined for an unknown id. */
+/**
+ * Why an id gives no record, for a tool, resource or prompt error: where a moved id went, why a
+ * withdrawn one left (as over HTTP, 301 and 410), or that no record ever had it.
+ */
+export async function missingRecordMessage(context: ReadContext, id: string): Promise<string> {
+  return (await retiredIdNote(context.store, id)) ?? `No record has the id "${id.slice(0, 128)}". Use search_specimens to find ids.`;
+}
+
 export async function recordResource(context: ReadContext, id: string, lang: Lang): Promise<ReadResourceResult['contents'][number] | undefined> {
   const record = RECORD_ID_PATTERN.test(id) ? await getSpecimen(context, id, lang) : undefined;
   return record && { uri: recordUri(id, lang), mimeType: 'text/markdown', text: recordMarkdown(record, lang) };
@@ -75,7 +84,7 @@ export async function readResource(context: ReadContext, uri: string, guide: Gui
     const id = match[2] ?? '';
     const content = await recordResource(context, id, lang);
     if (content) return { contents: [content] };
-    throw new McpError(RESOURCE_NOT_FOUND, `No record has the id "${id.slice(0, 128)}". Use search_specimens to find ids.`);
+    throw new McpError(RESOURCE_NOT_FOUND, await missingRecordMessage(context, id));
   }
   throw new McpError(RESOURCE_NOT_FOUND, `Unknown resource "${uri.slice(0, 200)}". Resources: ${Object.values(uris).join(', ')}, ${LANGS.map((lang) => recordUri('{id}', lang)).join(', ')}.`);
 }

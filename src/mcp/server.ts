@@ -12,7 +12,6 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { getSpecimen, listSpecimens, sourceTableOf } from '../domain/specimens.ts';
-import { retiredIdNote } from '../domain/record-fates.ts';
 import type { ListScope, ReadContext, SearchParams } from '../domain/specimens.ts';
 import { ProblemError, UNAVAILABLE_RETRY_SECONDS } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -24,7 +23,7 @@ import { compile, describeErrors } from '../validation/schemas.ts';
 import { compactList, listSummary, recordSummary } from './compact.ts';
 import type { ExtraField } from './compact.ts';
 import { getPrompt, PROMPTS } from './prompts.ts';
-import { readResource, RESOURCE_TEMPLATES, resourceList } from './resources.ts';
+import { missingRecordMessage, readResource, RESOURCE_TEMPLATES, resourceList } from './resources.ts';
 import { FIELDS_ARGUMENT, TOOL_NAMES, toolDefinitions } from './tools.ts';
 import type { ToolName } from './tools.ts';
 
@@ -91,7 +90,7 @@ async function callTool(context: ReadContext, failures: RequestFailures, name: T
     if (name === 'get_specimen') {
       const { id, lang } = parseRecordParams(args, { fromQueryString: false });
       const record = await getSpecimen(context, id, lang);
-      if (!record) return errorResult((await retiredIdNote(context.store, id)) ?? `No record has the id "${id}". Use search_specimens to find ids.`);
+      if (!record) return errorResult(await missingRecordMessage(context, id));
       return { content: [{ type: 'text', text: recordSummary(record) }], structuredContent: { ...record } };
     }
     const scope = name === 'get_timeline' ? 'timeline' : 'specimens';

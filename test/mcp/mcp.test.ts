@@ -260,6 +260,27 @@ describe('MCP tool server at /mcp', function () {
     expect(missing?.code).to.equal(-32602);
   });
 
+  it('tells where a moved id went and why a withdrawn one left, in the tool, the resource and the prompt alike', async () => {
+    const current = makeRecord({ date: '2019-01-01', model: 'Retired-Model' });
+    const moved = makeRecord({ date: '2019-01-01', model: 'Retired-Model', kind: 'timeline' });
+    const withdrawn = makeRecord({ date: '2019-01-02', model: 'Retired-Model' });
+    await server.backend.store.putRecords([current, moved, withdrawn]);
+    await server.backend.store.replaceRecords([], [{ id: moved.id, movedTo: current.id, reason: 'An earlier work now starts the timeline.' }]);
+    await server.backend.store.deleteRecords([withdrawn.id], 'The author asked for it to be taken down.');
+    const messages = async (id: string): Promise<string[]> => {
+      const tool = await call('get_specimen', { id, lang: 'en' });
+      const failure = (caught: unknown): string => (caught as McpError).message;
+      return [
+        tool.content[0]?.type === 'text' ? tool.content[0].text : '',
+        await client.readResource({ uri: `archive://en/specimens/${id}` }).then(() => 'read', failure),
+        await client.getPrompt({ name: 'cite_work', arguments: { id, lang: 'en' } }).then(() => 'cited', failure),
+      ];
+    };
+    for (const message of await messages(moved.id)) expect(message).to.include(`moved to "${current.id}"`);
+    for (const message of await messages(withdrawn.id)) expect(message).to.include('was withdrawn').and.include('taken down').and.include(withdrawn.sourceUrl);
+    await server.backend.store.deleteRecords([current.id]);
+  });
+
   it('refuses foreign origins, oversized bodies, unsupported protocol versions and other methods', async () => {
     const foreign = await post(initialize('2025-11-25'), { Origin: 'https://evil.example' });
     expect(foreign.status).to.equal(403);
