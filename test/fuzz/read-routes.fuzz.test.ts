@@ -362,7 +362,7 @@ describe('fuzz: read routes against the JSON Schemas', function () {
   });
   it(`website list pages: ${PAGE_RUNS} generated queries render the page, or a 400 page for a bad search value; never a 5xx`, async function () {
     this.timeout(timeoutFor(PAGE_RUNS, 150));
-    const PAGE_PARAMETERS = ['q', 'format', 'kind', 'year', 'source'];
+    const PAGE_PARAMETERS = ['q', 'format', 'kind', 'year', 'source', 'model', 'author'];
     const pages = fc.constantFrom<{ path: string; scope: Scope }>({ path: '/', scope: 'specimens' }, { path: '/en/', scope: 'specimens' }, { path: '/timeline/', scope: 'timeline' }, { path: '/en/timeline/', scope: 'timeline' });
     const pageNumber = fc.oneof(fc.integer({ min: -2, max: 500 }).map(String), fc.constantFrom('', 'x', '1.5', '99999', '0')).map((value): QueryPart => ({ name: 'page', encoded: encodeURIComponent(value), value, validity: 'valid' }));
     const parts = (scope: Scope) => fc.tuple(queryParts(SEARCH_PARAM_NAMES, scope === 'timeline' ? ['timeline'] : ['gallery', 'timeline']), fc.option(pageNumber, { nil: undefined })).map(([query, page]) => (page ? [...query, page] : query));

@@ -47,6 +47,22 @@ describe('website addresses', () => {
     expect((await server.get('/?page=2')).status).to.equal(404);
   });
 
+  it('links the model and the author of a record to their other works, a filter the list page shows and can drop', async () => {
+    const work = makeRecord({ author: 'Lee, Ann', model: 'Comma-Model', title: { zh: '逗号作者的作品', en: 'A work by an author with a comma' } });
+    const other = makeRecord({ author: 'Someone Else', model: 'Comma-Model', title: { zh: '另一位作者', en: 'Another author' } });
+    await server.backend.store.putRecords([work, other]);
+    await server.syncSearch();
+    const page = await (await server.get(`/en/specimens/${work.id}/`)).text();
+    const byAuthor = '/en/?author=%22Lee%2C%20Ann%22';
+    expect(page).to.include(`<a href="${byAuthor}">Lee, Ann</a>`).and.include('<a href="/en/?model=Comma-Model">Comma-Model</a>');
+    const list = await server.get(byAuthor);
+    expect(list.status).to.equal(200);
+    const html = await list.text();
+    expect(html).to.include('A work by an author with a comma').and.not.include('Another author');
+    expect(html).to.include('Author: Lee, Ann').and.include('<input type="hidden" name="author" value="&quot;Lee, Ann&quot;"/>');
+    expect(html).to.match(/<a href="\/en\/" aria-label="Remove the filter Author: Lee, Ann">/);
+  });
+
   it('sends /zh addresses to the Chinese pages at the root, keeping the query', async () => {
     expect(await redirected('/zh')).to.deep.equal({ status: 301, location: '/' });
     expect(await redirected('/zh/')).to.deep.equal({ status: 301, location: '/' });

@@ -86,6 +86,19 @@ describe('the website in headless Chromium', function () {
     expect(new Set(tags)).to.deep.equal(new Set(['SVG', 'Game']));
   });
 
+  it('follows the model of a record page to its other works, and keeps that filter when a select changes', async () => {
+    const page = await open('/en/specimens/svg-gpt-4-8d5be076/');
+    await Promise.all([page.waitForURL(/model=GPT-4/), page.locator('dl.facts a', { hasText: /^GPT-4$/ }).click()]);
+    const models = await page.locator('.card-meta span:first-child').allTextContents();
+    expect(models.length).to.be.greaterThan(1);
+    expect(new Set(models)).to.deep.equal(new Set(['GPT-4']));
+    expect(await page.locator('.active-filters li').textContent()).to.match(/^Model: GPT-4/);
+    await Promise.all([page.waitForURL(/format=svg/), page.selectOption('select[name="format"]', 'svg')]);
+    expect(new URL(page.url()).searchParams.get('model')).to.equal('GPT-4');
+    await Promise.all([page.waitForURL((url) => !url.searchParams.has('model')), page.locator('.active-filters a').click()]);
+    expect(new URL(page.url()).searchParams.get('format')).to.equal('svg');
+  });
+
   it('opens a record, copies its citation and switches language', async () => {
     const page = await open('/en/?q=pelican');
     const title = (await page.locator('.card-title').first().textContent()) ?? '';

@@ -28,7 +28,8 @@ import type { AnswersVersion } from '../answers-version.ts';
 /** Works per page on the website. */
 export const PAGE_SIZE = 24;
 const FIRST_YEAR = 2015;
-const PAGE_PARAMETERS = ['q', 'format', 'kind', 'year', 'source'] as const;
+/** What a list page reads from its address: the selects' filters, and model and author, which record pages link to. */
+const PAGE_PARAMETERS = ['q', 'format', 'kind', 'year', 'source', 'model', 'author'] as const;
 
 export interface WebOptions {
   /** The version of the catalog pages are computed from (answersVersion). */

@@ -29,11 +29,17 @@ export interface ListPageProps {
   otherLanguagePath: string;
 }
 
-function pageHref(base: string, params: Partial<SearchParams>, page: number): string {
+/** Values of a list parameter as a query string writes them: comma-separated, a value holding a comma or a quote in double quotes. */
+export function listParameter(values: readonly string[]): string {
+  return values.map((value) => (/[",]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value)).join(',');
+}
+
+/** The page's address with its search, at another page number, optionally without one filter. */
+function pageHref(base: string, params: Partial<SearchParams>, page: number, without?: 'model' | 'author'): string {
   const query = new URLSearchParams();
-  for (const name of ['q', 'format', 'kind', 'year', 'source'] as const) {
+  for (const name of ['q', 'format', 'kind', 'year', 'source', 'model', 'author'] as const) {
     const value = params[name];
-    if (value?.length) query.set(name, Array.isArray(value) ? value.join(',') : value);
+    if (name !== without && value?.length) query.set(name, Array.isArray(value) ? listParameter(value) : value);
   }
   if (page > 1) query.set('page', String(page));
   const text = query.toString();
@@ -109,10 +115,31 @@ export function ListPage(props: ListPageProps) {
               {props.sources.map((source) => option(source.key, source.label[lang], facets.source[source.key], params.source))}
             </select>
           </label>
+          {(['model', 'author'] as const).map((name) =>
+            params[name]?.length ? <input type="hidden" name={name} value={listParameter(params[name] ?? [])} /> : null,
+          )}
           <button type="submit" class="secondary">{text.filter}</button>
           <a class="clear" href={base}>{text.clear}</a>
         </div>
       </form>
+      {params.model?.length || params.author?.length ? (
+        // Filters the selects do not offer (a record page links its model and author): shown, each with a way out.
+        <ul class="active-filters">
+          {(['model', 'author'] as const).map((name) => {
+            const values = params[name];
+            if (!values?.length) return null;
+            const label = `${text[name]}: ${values.join(' + ')}`;
+            return (
+              <li>
+                {label}{' '}
+                <a href={pageHref(base, params, 1, name)} aria-label={text.removeFilter(label)}>
+                  ✕
+                </a>
+              </li>
+            );
+          })}
+        </ul>
+      ) : null}
       {props.error ? <p class="notice" role="alert">{text.invalid}{props.error}</p> : null}
       {props.pastEnd ? (
         <p class="notice" role="alert">

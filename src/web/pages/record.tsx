@@ -1,9 +1,10 @@
 import type { LocalizedRecord } from '../../domain/localize.ts';
 import type { Lang } from '../../domain/record.ts';
 import { thumbnailDimensions } from '../../media/thumbnail-size.ts';
-import { TEXT } from '../i18n.ts';
+import { langPrefix, TEXT } from '../i18n.ts';
 import { Layout } from '../layout.tsx';
 import type { PreviewImage } from '../layout.tsx';
+import { listParameter } from './home.tsx';
 import { jsonLdText, recordJsonLd } from '../structured-data.ts';
 
 /** The WebP thumbnail of the first preview, as link previews show it. */
@@ -16,9 +17,11 @@ function previewImage(record: LocalizedRecord): PreviewImage | undefined {
 /** A record page: preview, every fact, the source link, the prompt when recorded, the citation. */
 export function RecordPage({ record, lang, otherLanguagePath, baseUrl, sourceLabel }: { record: LocalizedRecord; lang: Lang; otherLanguagePath: string; baseUrl: string; sourceLabel: string }) {
   const text = TEXT[lang];
-  const facts: [string, string][] = [
-    [text.model, record.model],
-    [text.author, record.author],
+  // The model and the author lead to the other works the archive holds under the same label.
+  const more = (name: 'model' | 'author', value: string): string => `${langPrefix(lang)}/?${name}=${encodeURIComponent(listParameter([value]))}`;
+  const facts: [string, string, string?][] = [
+    [text.model, record.model, more('model', record.model)],
+    [text.author, record.author, more('author', record.author)],
     [text.date, record.date],
     [text.format, text.formats[record.format]],
     [text.kind, text.kinds[record.kind]],
@@ -69,10 +72,10 @@ export function RecordPage({ record, lang, otherLanguagePath, baseUrl, sourceLab
           <div class="record-text">
             <p class="notes">{record.notes}</p>
             <dl class="facts">
-              {facts.map(([label, value]) => (
+              {facts.map(([label, value, href]) => (
                 <>
                   <dt>{label}</dt>
-                  <dd>{value}</dd>
+                  <dd>{href ? <a href={href}>{value}</a> : value}</dd>
                 </>
               ))}
             </dl>
