@@ -26,8 +26,15 @@ const REBUILD_INTERVAL_MS = 1000;
 const MIN_CHANGES_BEFORE_REBUILD = 1024;
 /** How stale a vocabulary may grow after another process's bulk write before it is read again. */
 const VOCABULARY_RELOAD_MS = 5000;
-/** Memory bound of the row sets one process keeps (at 100,000 records a set takes 12.5 KB). */
-const ROW_SET_CACHE_BYTES = 48 * 1024 * 1024;
+/**
+ * Memory bound of the row sets one process keeps: room for ROW_SETS_KEPT sets of the catalog's
+ * size, at least MIN_ROW_SET_CACHE_BYTES. A set takes a bit per row (12.5 KB at 100,000 records,
+ * 125 KB at a million), while the sets a mix of searches keeps using (frequent words in each
+ * column group, filters, common prefixes and typo candidates) are about as many whatever the
+ * catalog's size; a fixed bound would hold ten times fewer of them at a million records.
+ */
+const ROW_SETS_KEPT = 1024;
+const MIN_ROW_SET_CACHE_BYTES = 48 * 1024 * 1024;
 /** Dictionary words only: typo candidates are never numbers, facet tokens or Chinese bigrams. */
 const DICTIONARY_WORD = /^[a-z\u00df-\u024f]{3,}$/;
 
@@ -47,7 +54,7 @@ export class SearchCaches {
   private vocabularyStale = false;
   /** Counts of FTS5 expressions by language and expression, dropped on any change (fts-planner.ts). */
   readonly counts = new Map<string, number>();
-  readonly rowSets = new RowSetCache(ROW_SET_CACHE_BYTES);
+  rowSets = new RowSetCache(MIN_ROW_SET_CACHE_BYTES);
   private seenDataVersion = -1;
   private seenWrites = 0;
   private seenChange = -1;
@@ -139,6 +146,7 @@ export class SearchCaches {
       if (this.rowSetMode === 'auto' && performance.now() - this.universeBuiltAt < REBUILD_INTERVAL_MS) return undefined;
       const rows = this.statements.allKeys.all();
       this.universe = new RowUniverse(Float64Array.from(rows, (row) => row[0]), rows.map((row) => row[1]));
+      this.rowSets = new RowSetCache(Math.max(MIN_ROW_SET_CACHE_BYTES, ROW_SETS_KEPT * this.universe.words * 4));
       this.universeBuiltAt = performance.now();
     }
     return this.universe;
