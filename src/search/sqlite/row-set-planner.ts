@@ -20,7 +20,8 @@ import { currentModes, frozenValues, readFrozen, walkTiers, WEIGHTED_MATCHES, we
 import type { Frozen, TierKind, TierView, WalkRow } from './relevance-walk.ts';
 import { FACET_TOKEN, TOKEN_FIELDS } from './facets.ts';
 import { holdsPhrase, phraseTokens } from './row-match.ts';
-import type { CoveredRowSet, RowSet, RowUniverse } from './row-sets.ts';
+import { RowSet } from './row-sets.ts';
+import type { CoveredRowSet, RowUniverse } from './row-sets.ts';
 import type { SearchCaches } from './search-caches.ts';
 import { dateOfKey, intersectRanges } from './sort-key.ts';
 import type { KeyRange } from './sort-key.ts';
@@ -115,21 +116,29 @@ export class RowSetPlanner {
   }
 
   private union(universe: RowUniverse, sets: readonly RowSet[]): RowSet {
-    const [first, ...others] = sets;
-    return others.reduce((result, set) => result.or(set), first ?? universe.none());
+    if (sets.length <= 1) return sets[0] ?? universe.none();
+    return RowSet.union(sets);
   }
 
   private intersection(universe: RowUniverse, sets: RowSet[]): RowSet {
-    sets.sort((a, b) => a.count() - b.count());
-    return sets.slice(1).reduce((result, set) => result.and(set), sets[0] ?? universe.all());
+    if (sets.length <= 1) return sets[0] ?? universe.all();
+    return RowSet.intersection(sets);
   }
 
-  /** Rows holding one term as the tier matches it, in the given columns. */
+  /**
+   * Rows holding one term as the tier matches it, in the given columns. A term of several
+   * alternatives (a prefix opens up to 64 words, a typo up to 8 more) is kept as its union too,
+   * for as long as the rows do not change: the same prefixes and typos come back in many searches.
+   */
   private termSet(universe: RowUniverse, lang: Lang, term: QueryTerm, match: TermMatch, columns: string): RowSet {
-    return this.union(
-      universe,
-      this.expansion.alternatives(term, lang, match).map((alternative) => this.rowSet(universe, columns, alternative)),
-    );
+    const alternatives = this.expansion.alternatives(term, lang, match);
+    if (alternatives.length <= 1) return this.union(universe, alternatives.map((alternative) => this.rowSet(universe, columns, alternative)));
+    const key = `${columns} : (${alternatives.map(ftsAlternative).join(' OR ')})`;
+    const cached = this.caches.rowSets.get(key);
+    if (cached?.covered === universe.size && cached.kills === universe.kills) return cached.set;
+    const set = this.union(universe, alternatives.map((alternative) => this.rowSet(universe, columns, alternative)));
+    this.caches.rowSets.set(key, { set, covered: universe.size, kills: universe.kills });
+    return set;
   }
 
   /** Rows holding every term of one of the group's alternatives. */

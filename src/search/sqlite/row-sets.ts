@@ -298,6 +298,30 @@ export class RowSet {
     return this.bits.byteLength;
   }
 
+  /** The union of sets, in one new array. */
+  static union(sets: readonly RowSet[]): RowSet {
+    let words = 0;
+    for (const set of sets) words = Math.max(words, set.bits.length);
+    const bits = new Uint32Array(words);
+    for (const set of sets) {
+      const other = set.bits;
+      for (let i = 0; i < other.length; i += 1) bits[i] = (bits[i] as number) | (other[i] as number);
+    }
+    return new RowSet(bits);
+  }
+
+  /** The intersection of sets (at least one), in one new array. */
+  static intersection(sets: readonly RowSet[]): RowSet {
+    let words = Infinity;
+    for (const set of sets) words = Math.min(words, set.bits.length);
+    const bits = (sets[0] as RowSet).bits.slice(0, words);
+    for (let s = 1; s < sets.length; s += 1) {
+      const other = (sets[s] as RowSet).bits;
+      for (let i = 0; i < words; i += 1) bits[i] = (bits[i] as number) & (other[i] as number);
+    }
+    return new RowSet(bits);
+  }
+
   and(other: RowSet): RowSet {
     const bits = new Uint32Array(Math.min(this.bits.length, other.bits.length));
     for (let i = 0; i < bits.length; i += 1) bits[i] = (this.bits[i] as number) & (other.bits[i] as number);
