@@ -89,6 +89,12 @@ export function listQuery(params: Omit<SearchParams, 'limit' | 'offset'>, scope:
 
 /** Searches or lists records and presents one page of them in the asked language. */
 export async function listSpecimens(context: ReadContext, params: SearchParams, scope: ListScope): Promise<ListResponse> {
+  const { presented } = context;
+  if (presented) {
+    // Parsing a record's kept JSON costs a third of reading and localizing it again.
+    const { changeNumber } = await context.store.catalogState();
+    return listPage(context, params, scope, async (ids) => (await presented.json(ids, params.lang, changeNumber)).map((json) => JSON.parse(json) as LocalizedRecord));
+  }
   return listPage(context, params, scope, async (ids) => (await context.store.getRecords(ids)).map((record) => localizeRecord(record, params.lang, context.baseUrl)));
 }
 
