@@ -14,7 +14,7 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { PresentedRecords } from '../../src/domain/presented-records.ts';
-import { listJson, listQuery, listSpecimensJson } from '../../src/domain/specimens.ts';
+import { listJson, listQuery, listSpecimensJson, sourceTableOf } from '../../src/domain/specimens.ts';
 import { SqliteSearchIndex } from '../../src/search/sqlite/sqlite-search.ts';
 import { openDatabase } from '../../src/store/sqlite/database.ts';
 import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-store.ts';
@@ -38,9 +38,10 @@ async function main(): Promise<void> {
   const context = { store, search, baseUrl: BASE, presented: new PresentedRecords(store, BASE, setting('RECORD_CACHE_MB', 64) * 1024 * 1024) };
   const { changeNumber } = store.catalogStateNow();
   const made = distinctSearches(count + warm, 20261122);
+  const sourceKeys = (await sourceTableOf(context, changeNumber)).keys;
   const answer = async (path: string): Promise<unknown> => {
     const raw = Object.fromEntries(new URL(path, BASE).searchParams) as RawQuery;
-    const params = parseSearchParams(raw, 'specimens', { fromQueryString: true, exportsHint: '' });
+    const params = parseSearchParams(raw, 'specimens', { fromQueryString: true, exportsHint: '', sourceKeys });
     if (mode === 'answer') return listJson(await listSpecimensJson(context, params, 'specimens', changeNumber));
     const query = listQuery(params, 'specimens');
     return search.search({ lang: query.lang, ...(query.text === undefined ? {} : { text: query.text }), filters: query.filters, order: query.order, offset: params.offset, limit: params.limit });
