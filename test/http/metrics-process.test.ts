@@ -105,6 +105,25 @@ describe('GET /metrics across the cluster', function () {
     expect(sample(after, 'archive_publisher_queue_depth', { status: 'queued' })).to.equal(0);
     expect(sample(after, 'archive_http_requests_total', { method: 'POST', route: '/api/v1/ingest', status: '202' })).to.equal(1);
   });
+
+  it('answers 503 with Retry-After while a worker cannot answer, and 200 again once it does', async function () {
+    this.timeout(30_000);
+    // A worker stopped by the kernel (SIGSTOP) is one that cannot answer the primary: the scrape
+    // gives up after prom-client's 5 s instead of hanging or showing half the cluster.
+    const [worker] = answeringPids(server.output(), '/api/v1/specimens');
+    expect(worker, 'a worker that answered a search').to.be.a('number');
+    process.kill(worker as number, 'SIGSTOP');
+    try {
+      const started = Date.now();
+      const stalled = await fetch(metricsUrl);
+      expect(stalled.status).to.equal(503);
+      expect(stalled.headers.get('retry-after')).to.equal('5');
+      expect(Date.now() - started).to.be.within(4_000, 15_000);
+    } finally {
+      process.kill(worker as number, 'SIGCONT');
+    }
+    expect((await fetch(metricsUrl)).status).to.equal(200);
+  });
 });
 
 describe('GET /metrics from a process serving alone', function () {
