@@ -256,4 +256,26 @@ describe('row sets kept current across writes of another connection', function (
     rmSync(ownDir, { recursive: true, force: true });
     expect(found.ids).to.deep.equal(['svg-fresh-word-00000001']);
   });
+
+  it('ranks a record whose English title takes up a Chinese phrase after the reader learned which columns hold its bigrams', async () => {
+    const ownDir = temporaryDataDir();
+    const path = join(ownDir, 'archive.sqlite');
+    const writerDb = openDatabase(path);
+    migrateSchema(writerDb);
+    const writer = new SqliteSearchIndex(writerDb, 'never');
+    const [first, second, ...rest] = [...syntheticCatalog(52, '2026-11-20')];
+    if (!first || !second) throw new Error('no records');
+    await writer.upsert([...rest, { ...first, date: '2025-06-01', title: { zh: '星光灯塔', en: 'A lighthouse' } }]);
+    const reader = new SqliteSearchIndex(openDatabase(path), 'always');
+    const truth = new SqliteSearchIndex(openDatabase(path), 'never');
+    const ask = (text: string): SearchQuery => ({ lang: 'en', text, filters: {}, order: 'relevance', offset: 0, limit: 5 });
+    // The reader reads the phrase in the English titles, where none of its bigrams is yet.
+    expect(await reader.search(ask('星光灯'))).to.deep.equal(await truth.search(ask('星光灯')));
+    await writer.upsert([{ ...second, date: '2012-06-01', title: { zh: '夜', en: '星光灯塔 at night' } }]);
+    const found = await reader.search(ask('星光灯塔'));
+    const expected = await truth.search(ask('星光灯塔'));
+    rmSync(ownDir, { recursive: true, force: true });
+    expect(found).to.deep.equal(expected);
+    expect(found.ids[0]).to.equal(second.id);
+  });
 });

@@ -83,9 +83,24 @@ export class RowSetPlanner {
     const tokens = phraseTokens(alternative.tokens.join(' '));
     const whole = tokens?.slice(0, alternative.prefix ? -1 : undefined) ?? [];
     if (whole.some((token) => this.caches.lacks(token))) return universe.none();
+    if (whole.length > 1 && columns !== TEXT_COLUMNS && this.outsideColumns(whole, columns)) return universe.none();
     const unfiltered = columns === TEXT_COLUMNS && tokens !== undefined && !couldBeInFacets(tokens, alternative.prefix);
     const read = unfiltered ? ftsAlternative(alternative) : expression;
     return universe.setOf(this.statements.get(`SELECT rowid FROM ${SEARCH_TABLE} WHERE ${SEARCH_TABLE} MATCH ?`).pluck().all(read) as number[]);
+  }
+
+  /**
+   * Whether some token of a phrase is in none of these columns in any row, so the phrase cannot be
+   * there either. A phrase of several tokens (a Chinese substring: its bigrams) is asked in the
+   * title and metadata columns for ranking, each phrase new, each read about as costly as reading
+   * it in every column and mostly finding nothing; its tokens recur from phrase to phrase.
+   */
+  private outsideColumns(tokens: readonly string[], columns: string): boolean {
+    const names = columns.slice(1, -1).split(' ');
+    return tokens.some((token) => {
+      const held = this.caches.columnsOf(token);
+      return !names.some((name) => held.has(name));
+    });
   }
 
   /**

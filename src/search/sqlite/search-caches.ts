@@ -4,6 +4,7 @@
  * expressions, and rows appended since the sets were read. All follow the search change log
  * written by SearchIndexWriter, in this or any other process.
  */
+import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../../store/sqlite/database.ts';
 import { SEARCH_COLUMNS, SEARCH_TABLE } from '../../store/sqlite/schema.ts';
 import type { SearchChangeLog } from './change-log.ts';
@@ -35,6 +36,8 @@ const VOCABULARY_RELOAD_MS = 5000;
  */
 const ROW_SETS_KEPT = 1024;
 const MIN_ROW_SET_CACHE_BYTES = 48 * 1024 * 1024;
+/** Tokens whose columns are kept (columnsOf); past this the kept ones are dropped and read again as asked. */
+const TOKEN_COLUMNS_KEPT = 65_536;
 /** Dictionary words only: typo candidates are never numbers, facet tokens or Chinese bigrams. */
 const DICTIONARY_WORD = /^[a-z\u00df-\u024f]{3,}$/;
 
@@ -62,6 +65,9 @@ export class SearchCaches {
   private universeBuiltAt = -Infinity;
   /** Rows appended to the universe, read once, by sort key (see appendedRow). */
   private readonly appendedRows = new Map<number, AppendedRow | undefined>();
+  /** The columns holding each token asked of columnsOf, following the change log. */
+  private readonly tokenColumns = new Map<string, Set<string>>();
+  private columnVocabulary: Statement<[string], string> | undefined;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -100,6 +106,7 @@ export class SearchCaches {
       this.universe = undefined;
       this.rowSets.clear();
       this.appendedRows.clear();
+      this.tokenColumns.clear();
       // Writes of this connection reload the vocabulary at once; writes of other processes once it is a few seconds old.
       this.vocabularyStale = true;
       if (changedHere) this.vocabularyHeld = undefined;
@@ -135,6 +142,7 @@ export class SearchCaches {
       }
       vocabulary.add(terms, exact);
     }
+    this.followTokenColumns(present);
     // Rows are kept for testing against the universe's sets; without one there is nothing to test.
     if (!this.universe) this.appendedRows.clear();
   }
@@ -159,6 +167,45 @@ export class SearchCaches {
       this.appendedRows.set(key, values ? { values, tokens: rowTokens(SEARCH_COLUMNS, values) } : undefined);
     }
     return this.appendedRows.get(key);
+  }
+
+  /**
+   * The columns of the search table where some row holds token, read from FTS5's column
+   * vocabulary once per token (a lookup costs about what reading a rare token's rows does) and kept.
+   * Exact for the rows as they are now: appended rows add their columns (refresh), a rebuild drops
+   * what is kept; a removed row may leave a column listed, which only costs a read that finds nothing.
+   */
+  columnsOf(token: string): ReadonlySet<string> {
+    let columns = this.tokenColumns.get(token);
+    if (!columns) {
+      columns = new Set(this.columnStatement().all(token));
+      if (this.tokenColumns.size >= TOKEN_COLUMNS_KEPT) this.tokenColumns.clear();
+      this.tokenColumns.set(token, columns);
+    }
+    return columns;
+  }
+
+  private columnStatement(): Statement<[string], string> {
+    if (!this.columnVocabulary) {
+      // A table of this connection's temporary schema: the database file is not written.
+      this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${SEARCH_TABLE}_columns USING fts5vocab(main, ${SEARCH_TABLE}, col)`);
+      this.columnVocabulary = this.db.prepare<[string], string>(`SELECT col FROM temp.${SEARCH_TABLE}_columns WHERE term = ?`).pluck();
+    }
+    return this.columnVocabulary;
+  }
+
+  /** Adds the columns of rows appended since (by sort key) to the tokens kept; drops them all when a row's tokens are not certain. */
+  private followTokenColumns(keys: readonly number[]): void {
+    if (this.tokenColumns.size === 0) return;
+    for (const key of keys) {
+      const row = this.appendedRow(key);
+      if (!row) continue;
+      if (!row.tokens) {
+        this.tokenColumns.clear();
+        return;
+      }
+      for (const [column, tokens] of row.tokens) for (const token of tokens) this.tokenColumns.get(token)?.add(column);
+    }
   }
 
   /** The index's words, both languages': read from `fts5vocab` when missing, or when stale and a few seconds old. */
