@@ -64,7 +64,7 @@ export function printScenario(name: string, result: LoadResult, baseline: LoadRe
   const versus = counterpart ? `  ${ratio(result, counterpart.result)} ${counterpart.name} (${number(counterpart.result.requestsPerSecond)} req/s, p99 ${number(counterpart.result.p99, 1)} ms)` : '';
   console.log(
     `  ${name.padEnd(18)} ${number(result.requestsPerSecond).padStart(8)} req/s  p50 ${number(result.p50, 1)} ms  p99 ${number(result.p99, 1)} ms  ` +
-      `max ${number(result.max)} ms  ${number(result.total)} requests  bad ${badCount(result)}  ${ratio(result, baseline)} healthz${versus}  (load process ${result.loadCpuPercent}% CPU)`,
+      `max ${number(result.max)} ms  ${number(result.total)} requests  bad ${badCount(result)}  ${ratio(result, baseline)} healthz${versus}  (load process ${result.loadCpuPercent}% CPU${result.serverCpuMicros === undefined ? '' : `, server ${number(result.serverCpuMicros)} µs CPU a request`})`,
   );
   if (result.byTag.length > 1) {
     const width = Math.max(8, ...result.byTag.map((tag) => tag.tag.length));

@@ -45,7 +45,7 @@ import { dirname, join } from 'node:path';
 import { prepareCatalog } from './catalog-stage.ts';
 import { downloadExport, EXPORT_DOWNLOADS, overallMemory } from './exports.ts';
 import { growthPlot } from './plot.ts';
-import { freePort, ROOT, runHashes, runLoad, runPublisher, startServer, stopServer, treeRss, waitUntilReady } from './processes.ts';
+import { cpuSeconds, freePort, processTree, ROOT, runHashes, runLoad, runPublisher, startServer, stopServer, treeRss, waitUntilReady } from './processes.ts';
 import type { Server } from './processes.ts';
 import { distinctSearches, EXTRA_CLASSES, MCP_HEADERS, MCP_PATH, mcpSearchBodies, QUERY_CLASSES, recordPaths, repeatedSearches, vocabularyCoverage } from './queries.ts';
 import type { QueryClass, SearchPaths } from './queries.ts';
@@ -179,6 +179,11 @@ function mcpDistinctSearches(count: number, asked: ReadonlySet<string>): SearchP
   return { ...chosen, bodies: mcpSearchBodies(chosen.paths) };
 }
 
+/** CPU the server's processes (the primary and its workers) have used, in seconds. */
+function serverCpuSeconds(pid: number): number {
+  return processTree(pid).reduce((sum, one) => sum + cpuSeconds(one), 0);
+}
+
 /** The vocabulary the requests a distinct scenario actually sent drew on, and any repeat, printed. */
 function printDistinctness(name: string, result: LoadResult, list: SearchPaths): void {
   const sent = list.uses.slice(0, Math.min(result.used, list.uses.length));
@@ -283,7 +288,9 @@ async function runStage(size: number, scenarios: readonly string[], main: boolea
     const make = configs[name];
     if (!make) continue;
     await sleep(SETTLE_MS);
+    const cpuBefore = serverCpuSeconds(server.pid);
     const result = await runLoad(make());
+    if (result.total > 0) result.serverCpuMicros = ((serverCpuSeconds(server.pid) - cpuBefore) * 1e6) / result.total;
     stage.results.set(name, result);
     const http = MCP_COUNTERPART[name];
     const counterpart = http ? stage.results.get(http) : undefined;

@@ -80,6 +80,8 @@ export interface LoadResult {
   failures: Failure[];
   /** CPU the load process itself used, in % of one core: on a small machine it competes with the server. */
   loadCpuPercent: number;
+  /** CPU the server's processes used per request, in µs, read from /proc (set by the runner for the scenarios it measures). */
+  serverCpuMicros?: number;
   /** The slowest requests, slowest first. */
   slowest: { path: string; ms: number }[];
 }
