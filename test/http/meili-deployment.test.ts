@@ -32,6 +32,7 @@ import { makeRecord } from '../helpers/factories.ts';
 import { closedAddress, dropMeiliIndexes, sharedMeili, startMeiliProxy, uniqueMeiliOptions } from '../helpers/meili.ts';
 import type { MeiliProxy } from '../helpers/meili.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
+import { errorOf } from '../helpers/error-of.ts';
 
 const shared = sharedMeili();
 
@@ -54,15 +55,6 @@ async function serveApp(backend: Backend, dataDir: string, options: { baseUrl?: 
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-async function errorOf(attempt: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await attempt();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 if (!shared) {

@@ -22,16 +22,7 @@ import { isSqliteUnavailable } from '../../src/store/sqlite/unavailable.ts';
 import { failoverErrors } from '../helpers/mongo-errors.ts';
 import { freePort } from '../helpers/server-process.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
-
-/** The error the official client really throws when nothing listens at the address. */
-async function errorOf(attempt: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await attempt();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to fail');
-}
+import { errorOf } from '../helpers/error-of.ts';
 
 describe('unreachable backing services', function () {
   this.timeout(20_000);
