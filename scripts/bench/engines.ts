@@ -43,8 +43,10 @@ export interface EngineRun {
   engine: 'embedded' | 'meilisearch';
   /** Seconds to build the index from the records: the import (embedded), `npm run reindex` (Meilisearch). */
   buildSeconds: number;
-  /** Size of what the engine stores for search: FTS5 tables (embedded), the indexes' documents as Meilisearch reports them. */
+  /** Size of what the engine stores for search: FTS5 tables (embedded); the growth of Meilisearch's database over the build (its indexes whole: documents, word and facet databases). */
   indexMegabytes: number;
+  /** Meilisearch only: the documents alone, as Meilisearch reports them. */
+  documentsMegabytes?: number;
   coldStartSeconds: number;
   load: LoadResult;
   /** The app's processes (primary and workers) after the load. */
@@ -130,10 +132,11 @@ export function listenerPid(port: number): number | undefined {
   return undefined;
 }
 
-/** Megabytes of documents Meilisearch reports for the indexes under a prefix. */
-async function meiliIndexMegabytes(meili: { url: string; apiKey?: string }, prefix: string): Promise<number> {
-  const stats = await meiliGet<{ indexes: Record<string, { rawDocumentDbSize?: number }> }>(meili, '/stats');
-  return Object.entries(stats.indexes).reduce((sum, [uid, index]) => sum + (uid.startsWith(prefix) ? (index.rawDocumentDbSize ?? 0) : 0), 0) / MB;
+/** Megabytes of documents Meilisearch reports for the indexes under a prefix, and of its whole database. */
+async function meiliSizes(meili: { url: string; apiKey?: string }, prefix: string): Promise<{ documents: number; database: number }> {
+  const stats = await meiliGet<{ databaseSize: number; indexes: Record<string, { rawDocumentDbSize?: number }> }>(meili, '/stats');
+  const documents = Object.entries(stats.indexes).reduce((sum, [uid, index]) => sum + (uid.startsWith(prefix) ? (index.rawDocumentDbSize ?? 0) : 0), 0);
+  return { documents: documents / MB, database: stats.databaseSize / MB };
 }
 
 async function dropIndexes(meili: { url: string; apiKey?: string }, prefix: string): Promise<void> {
@@ -238,15 +241,19 @@ export async function runEngineComparison(settings: EngineBenchSettings, log: (l
     embeddedApp = undefined;
 
     const rssBefore = pid ? rssMegabytes(pid) : undefined;
+    // On a server that others write to meanwhile, the database's growth counts their writes too.
+    const sizeBefore = await meiliSizes(meili, prefix);
     const built = await runTsx('scripts/reindex.ts', [], { ...process.env, ARCHIVE_DATA_DIR: dataDir, ARCHIVE_LOG_LEVEL: 'warn', ...meiliEnv });
-    const indexMegabytes = await meiliIndexMegabytes(meili, prefix);
-    log(`meilisearch: npm run reindex in ${number(built.seconds, 1)} s, documents ${number(indexMegabytes)} MB`);
+    const sizeAfter = await meiliSizes(meili, prefix);
+    const indexMegabytes = sizeAfter.database - sizeBefore.database;
+    log(`meilisearch: npm run reindex in ${number(built.seconds, 1)} s, database grew ${number(indexMegabytes)} MB (documents ${number(sizeAfter.documents)} MB)`);
     meiliApp = await startApp(dataDir, meiliEnv);
     const meiliLoad = await loadApp(meiliApp.origin, settings, 'engines: meilisearch', made, warmup);
     runs.push({
       engine: 'meilisearch',
       buildSeconds: built.seconds,
       indexMegabytes,
+      documentsMegabytes: sizeAfter.documents,
       coldStartSeconds: meiliApp.coldStartSeconds,
       load: meiliLoad,
       appRssMegabytes: treeRss(meiliApp.server.pid).megabytes,
