@@ -66,6 +66,19 @@ export function searchIndexContract(name: string, open: IndexFactory): void {
       expect(hits.ids[0]).to.equal(id('pelicanTitle'));
     });
 
+    it('ranks title matches first in a large tier too, typo matches included', async () => {
+      // More matches than the embedded engine ranks one by one (500): newer records hold the word in their notes only.
+      const titled = Array.from({ length: 3 }, (_, i) => makeRecord({ date: '2019-01-0' + (i + 1), sourceUrl: `https://example.org/titled/${i}`, title: { zh: '灯笼', en: `Paper lantern ${i}` } }));
+      const noted = Array.from({ length: 520 }, (_, i) => makeRecord({ date: '2024-03-03', sourceUrl: `https://example.org/noted/${i}`, title: { zh: '夜景', en: `Night scene ${i}` }, notes: { zh: '灯笼', en: 'A lantern hangs here.' } }));
+      await index.upsert([...titled, ...noted]);
+      const newestTitled = titled.map((record) => record.id).reverse();
+      for (const text of ['lantern', 'lantren']) {
+        const hits = await index.search(query({ text, limit: 3 }));
+        expect(hits.total, text).to.equal(523);
+        expect(hits.ids, text).to.deep.equal(newestTitled);
+      }
+    });
+
     it('tolerates one typo from 5 letters, two from 9, none below 5', async () => {
       expect((await index.search(query({ text: 'pelcian' }))).total).to.equal(2);
       expect((await index.search(query({ text: 'lighthuose' }))).ids).to.deep.equal([id('lighthouse')]);

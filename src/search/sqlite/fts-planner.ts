@@ -117,7 +117,6 @@ export class FtsPlanner {
     else parts.push({ kind: 'exact', expression: exact, match: 'exact' });
     if (text.get('prefix') !== text.get('exact')) parts.push({ kind: 'prefix', expression: `(${prefixed}) NOT (${exact})`, match: 'prefix' });
     if (text.get('typo') !== text.get('prefix')) parts.push({ kind: 'typo', expression: `(${expanded}) NOT (${prefixed})`, match: 'typo' });
-    const titleOnly = this.expansion.textExpression(groups, lang, 'prefix', titleColumn(lang));
     const tiers: TierView[] = parts.map(({ kind, expression, match }) => {
       const tier: Where = { match: expression, range: plan.dates };
       return {
@@ -134,6 +133,8 @@ export class FtsPlanner {
           return scoreRows(this.keys(lang, tier), evidence).map(({ row, score }) => ({ key: row, score }));
         },
         part: (title, fromKey, skip, limit) => {
+          // Title holders: the words as this tier matches them, in the title.
+          const titleOnly = this.expansion.textExpression(groups, lang, match, titleColumn(lang));
           const rows: Where = { match: title ? `(${expression}) AND (${titleOnly})` : `(${expression}) NOT (${titleOnly})`, range: intersectRanges(plan.dates, { min: fromKey, max: Infinity }) };
           return { size: this.count(lang, rows), keys: this.keysByKey(lang, rows, 'ASC', skip, limit) };
         },

@@ -233,27 +233,30 @@ export class RowSetPlanner {
     else parts.push({ kind: 'exact', set: exact, match: 'exact' });
     if (text.get('prefix') !== text.get('exact')) parts.push({ kind: 'prefix', set: prefixed.andNot(exact), match: 'prefix' });
     if (text.get('typo') !== text.get('prefix')) parts.push({ kind: 'typo', set: all.andNot(prefixed), match: 'typo' });
-    // Only a tier of more than RANK_LIMIT rows puts title holders first; the title sets are read then.
-    let titleSet: RowSet | undefined;
-    const tiers: TierView[] = parts.map(({ kind, set, match }) => ({
-      kind,
-      size: set.count(),
-      ranked: (weights) => {
-        const idf = weightsOf(weights, match, groups.length);
-        const evidence = groups.map((group, i): TermEvidence<number> => {
-          const inTitle = this.groupSet(universe, plan.lang, group, match, titleColumn(plan.lang));
-          const inMetadata = this.groupSet(universe, plan.lang, group, match, METADATA_COLUMNS);
-          return { idf: idf[i] ?? 0, inTitle: (ordinal) => inTitle.has(ordinal), inMetadata: (ordinal) => inMetadata.has(ordinal) };
-        });
-        return scoreRows(universe.page(set, 0, set.count(), true), evidence).map(({ row, score }) => ({ key: universe.keyAt(row), score }));
-      },
-      part: (title, fromKey, skip, limit) => {
-        titleSet ??= this.textSet(universe, plan, 'prefix', titleColumn(plan.lang));
-        let rows = title ? set.and(titleSet) : set.andNot(titleSet);
-        if (fromKey > -Infinity) rows = rows.and(universe.keyRange(fromKey, Infinity));
-        return { size: rows.count(), keys: universe.page(rows, skip, limit, true).map((ordinal) => universe.keyAt(ordinal)) };
-      },
-    }));
+    // Only a tier of more than RANK_LIMIT rows puts title holders first; its title set (the words
+    // as the tier matches them, in the title) is read then.
+    const tiers: TierView[] = parts.map(({ kind, set, match }): TierView => {
+      let titleSet: RowSet | undefined;
+      return {
+        kind,
+        size: set.count(),
+        ranked: (weights) => {
+          const idf = weightsOf(weights, match, groups.length);
+          const evidence = groups.map((group, i): TermEvidence<number> => {
+            const inTitle = this.groupSet(universe, plan.lang, group, match, titleColumn(plan.lang));
+            const inMetadata = this.groupSet(universe, plan.lang, group, match, METADATA_COLUMNS);
+            return { idf: idf[i] ?? 0, inTitle: (ordinal) => inTitle.has(ordinal), inMetadata: (ordinal) => inMetadata.has(ordinal) };
+          });
+          return scoreRows(universe.page(set, 0, set.count(), true), evidence).map(({ row, score }) => ({ key: universe.keyAt(row), score }));
+        },
+        part: (title, fromKey, skip, limit) => {
+          titleSet ??= this.textSet(universe, plan, match, titleColumn(plan.lang));
+          let rows = title ? set.and(titleSet) : set.andNot(titleSet);
+          if (fromKey > -Infinity) rows = rows.and(universe.keyRange(fromKey, Infinity));
+          return { size: rows.count(), keys: universe.page(rows, skip, limit, true).map((ordinal) => universe.keyAt(ordinal)) };
+        },
+      };
+    });
     const frozen: Frozen = readFrozen(query.after?.frozen, groups.length) ?? {
       modes: currentModes(tiers),
       weights: WEIGHTED_MATCHES.flatMap((match) => groups.map((group) => inverseDocumentFrequency(universe.rows, this.groupSet(universe, plan.lang, group, match, TEXT_COLUMNS).count()))),
