@@ -7,7 +7,8 @@ import { expect } from 'chai';
 import { MeiliSearchIndex, meiliClient } from '../../src/search/meili/meili-search.ts';
 import type { MeiliSearchOptions } from '../../src/search/meili/meili-search.ts';
 import { rebuildIndexes } from '../../src/search/meili/rebuild.ts';
-import { freshIndexName, indexName } from '../../src/search/meili/settings.ts';
+import { MAX_TOTAL_HITS, freshIndexName, indexName, indexSettings } from '../../src/search/meili/settings.ts';
+import { settle } from '../../src/search/meili/tasks.ts';
 import { makeRecord } from '../helpers/factories.ts';
 import { dropMeiliIndexes, sharedMeili, uniqueMeiliOptions } from '../helpers/meili.ts';
 import { searchIndexContract } from './search-index.contract.ts';
@@ -47,6 +48,14 @@ if (!server) {
       expect(after.total).to.equal(before.total);
     });
 
+    it('lifts the depth limit of an index made with the former maxTotalHits (10,050) when it opens', async () => {
+      const client = meiliClient(options);
+      const uid = indexName('en', options.indexPrefix);
+      await settle(client.index(uid).updateSettings({ ...indexSettings('en'), pagination: { maxTotalHits: 10_050 } }));
+      await MeiliSearchIndex.open(options);
+      expect((await client.index(uid).getSettings()).pagination?.maxTotalHits).to.equal(MAX_TOTAL_HITS);
+    });
+
     it('rebuilds into fresh indexes and swaps them in, leaving no fresh index behind', async () => {
       const index = await MeiliSearchIndex.open(options);
       const stale = makeRecord({ sourceUrl: 'https://example.org/stale' });
@@ -64,7 +73,7 @@ if (!server) {
       expect(names).to.not.include(freshIndexName('zh', options.indexPrefix));
     });
 
-    it('counts exactly past maxTotalHits', async function () {
+    it('counts exactly past 10,050 matches (the former maxTotalHits)', async function () {
       this.timeout(120_000);
       const index = await MeiliSearchIndex.open(options);
       const many = Array.from({ length: 10_100 }, (_, i) => makeRecord({ sourceUrl: `https://example.org/many/${i}`, title: { zh: '许多', en: 'Many lanterns' } }));

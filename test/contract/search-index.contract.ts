@@ -79,6 +79,52 @@ export function searchIndexContract(name: string, open: IndexFactory): void {
       }
     });
 
+    it('walks a relevance cursor past 10,050 matches to the end, every record once, while the catalog changes', async function () {
+      // Meilisearch's writes are tasks of about a second each on a busy server: a few large batches.
+      this.timeout(300_000);
+      const day = (i: number): string => new Date(Date.UTC(2020, 0, 1) + (i % 400) * 86_400_000).toISOString().slice(0, 10);
+      const many = Array.from({ length: 10_120 }, (_, i) =>
+        makeRecord({
+          date: day(i),
+          sourceUrl: `https://example.org/harbor/${i}`,
+          ...(i % 5 === 0 ? { title: { zh: '港口', en: `Harbor view ${i}` } } : { title: { zh: '夜景', en: `Night scene ${i}` }, notes: { zh: '港口', en: 'Seen from the harbor.' } }),
+        }),
+      );
+      for (let i = 0; i < many.length; i += 5000) await index.upsert(many.slice(i, i + 5000));
+      // The last in relevance order: the notes hold the word (the title outranks them), oldest, greatest id.
+      const oldest = many.filter((_, i) => i % 5 !== 0 && i % 400 === 1).map((record) => record.id);
+      const removed = oldest.sort().at(-1) ?? '';
+      const newer = makeRecord({ date: '2027-01-01', sourceUrl: 'https://example.org/harbor/newer', title: { zh: '港口', en: 'Harbor at dawn' } });
+      const { ids, totals } = await walk(index, { text: 'harbor', limit: 1010 }, async (page) => {
+        // At 10,100, past Meilisearch's former limit: a record ranked first arrives, and one not yet reached leaves.
+        if (page !== 9) return;
+        await index.upsert([newer]);
+        await index.remove([removed]);
+      });
+      expect(totals[0]).to.equal(10_120);
+      expect(ids.length).to.equal(10_119);
+      expect(new Set(ids).size, 'every record once').to.equal(ids.length);
+      expect(ids).to.have.members(many.map((record) => record.id).filter((recordId) => recordId !== removed));
+    });
+
+    it('keeps a relevance walk exact when many records are published or removed before its position', async () => {
+      const kites = Array.from({ length: 40 }, (_, i) => makeRecord({ date: `2024-0${1 + (i % 9)}-1${i % 10}`, sourceUrl: `https://example.org/kite/${i}`, title: { zh: '风筝', en: `Kite ${i}` } }));
+      await index.upsert(kites);
+      const order = (await index.search(query({ text: 'kite', limit: 100 }))).ids;
+      // 25 newer records, all ranked before the position, published after the second page.
+      const newer = Array.from({ length: 25 }, (_, i) => makeRecord({ date: '2027-02-02', sourceUrl: `https://example.org/kite/new/${i}`, title: { zh: '风筝', en: `New kite ${i}` } }));
+      const published = await walk(index, { text: 'kite', limit: 5 }, async (page) => {
+        if (page === 1) await index.upsert(newer);
+      });
+      expect(published.ids, 'published before the position').to.deep.equal(order);
+      // Then the 15 records of another walk's first three pages leave.
+      const now = (await index.search(query({ text: 'kite', limit: 100 }))).ids;
+      const removed = await walk(index, { text: 'kite', limit: 5 }, async (page) => {
+        if (page === 2) await index.remove(now.slice(0, 15));
+      });
+      expect(removed.ids, 'removed before the position').to.deep.equal(now);
+    });
+
     it('tolerates one typo from 5 letters, two from 9, none below 5', async () => {
       expect((await index.search(query({ text: 'pelcian' }))).total).to.equal(2);
       expect((await index.search(query({ text: 'lighthuose' }))).ids).to.deep.equal([id('lighthouse')]);

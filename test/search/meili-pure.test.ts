@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { cjkBigramText, cjkCharacterText, cjkCode, toMeiliDocument } from '../../src/search/meili/documents.ts';
-import { exactTotal } from '../../src/search/meili/meili-search.ts';
+import { resumeAt } from '../../src/search/meili/search.ts';
 import { afterExpression, allOf, filterExpression, filterValue, pageWindow, queryTexts, sortFor } from '../../src/search/meili/query.ts';
 import { parseSearchText } from '../../src/search/search-text.ts';
 import { dayNumber } from '../../src/domain/record.ts';
@@ -35,10 +35,10 @@ describe('Meilisearch adapter, pure parts', () => {
       expect(RANKING_RULES.slice(-2)).to.deep.equal(['date:desc', 'id:asc']);
     });
 
-    it('reaches the deepest page the API allows', () => {
-      const { offset, limit } = SCHEMAS.searchParams.properties;
-      expect(MAX_TOTAL_HITS).to.be.at.least(offset.maximum + limit.maximum);
+    it('caps neither depth nor totals below what an index can hold (32-bit document ids)', () => {
+      expect(MAX_TOTAL_HITS).to.equal(2 ** 32 - 1);
       expect(indexSettings('zh').pagination).to.deep.equal({ maxTotalHits: MAX_TOTAL_HITS });
+      expect(settingsToUpdate(indexSettings('en'), { ...indexSettings('en'), pagination: { maxTotalHits: 10_050 } })).to.deep.equal({ pagination: { maxTotalHits: MAX_TOTAL_HITS } });
     });
 
     it('sends only the settings the server does not hold yet', () => {
@@ -160,7 +160,29 @@ describe('Meilisearch adapter, pure parts', () => {
     });
   });
 
-  describe('page window and totals', () => {
+  describe('resuming a relevance walk', () => {
+    const hit = (id: string, date: string, score: number, part = 0) => ({ id, date, score, part });
+    const window = [hit('a', '2025-01-02', 0.9), hit('b', '2025-01-01', 0.9), hit('c', '2025-01-01', 0.9), hit('d', '2026-01-01', 0.5)];
+
+    it('continues after the position when the window holds its record', () => {
+      expect(resumeAt(window, 100, 4, { date: '2025-01-01', id: 'b', rank: [90, 0.9, 0] })).to.equal(102);
+    });
+
+    it('continues at the first record after the position when its record is gone', () => {
+      expect(resumeAt(window, 100, 4, { date: '2025-01-01', id: 'bb', rank: [90, 0.9, 0] })).to.equal(102);
+      expect(resumeAt(window, 100, 4, { date: '2030-01-01', id: 'x', rank: [90, 0.7, 0] })).to.equal(103);
+      expect(resumeAt(window, 0, 4, { date: '2030-01-01', id: 'x', rank: [90, 1, 1] })).to.equal(0);
+      expect(resumeAt(window, 100, 10, { date: '2020-01-01', id: 'x', rank: [90, 0.1, 0] }), 'the list ends in the window').to.equal(104);
+    });
+
+    it('cannot tell when the position lies outside the window or carries no score', () => {
+      expect(resumeAt(window, 100, 4, { date: '2030-01-01', id: 'x', rank: [90, 1, 0] })).to.equal(undefined);
+      expect(resumeAt(window, 100, 4, { date: '2020-01-01', id: 'x', rank: [90, 0.1, 0] })).to.equal(undefined);
+      expect(resumeAt(window, 100, 4, { date: '2025-01-01', id: 'bb', rank: [90] })).to.equal(undefined);
+    });
+  });
+
+  describe('page window', () => {
     it('finds the smallest page holding the wanted hits whole', () => {
       expect(pageWindow(0, 20)).to.deep.equal({ page: 1, hitsPerPage: 20, skip: 0 });
       expect(pageWindow(40, 20)).to.deep.equal({ page: 3, hitsPerPage: 20, skip: 0 });
@@ -180,12 +202,6 @@ describe('Meilisearch adapter, pure parts', () => {
           expect(offset + limit).to.be.at.most(MAX_TOTAL_HITS);
         }
       }
-    });
-
-    it('takes totalHits below the cap and the kind facet counts at it', () => {
-      expect(exactTotal(6, { gallery: 5, timeline: 1 })).to.equal(6);
-      expect(exactTotal(MAX_TOTAL_HITS, { gallery: 90000, timeline: 12000 })).to.equal(102000);
-      expect(exactTotal(MAX_TOTAL_HITS, undefined)).to.equal(MAX_TOTAL_HITS);
     });
   });
 

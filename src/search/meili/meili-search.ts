@@ -73,8 +73,6 @@ export async function writeDocuments(client: Meilisearch, uids: Record<Lang, str
   await Promise.all(LANGS.map((lang) => settle(sendDocuments(client, uids[lang], records, lang))));
 }
 
-export { exactTotal } from './requests.ts';
-
 /** The Meilisearch adapter of the SearchIndex port. */
 export class MeiliSearchIndex implements SearchIndex {
   private readonly uids: Record<Lang, string>;

@@ -6,7 +6,6 @@
  * request; each federated one is a request of its own.
  */
 import type { FederatedMultiSearchParams, Meilisearch, MultiSearchQuery, SearchResponse } from 'meilisearch';
-import { MAX_TOTAL_HITS } from './settings.ts';
 
 /** One logical search: the same filter, sort and page over one or more query texts. */
 export interface MeiliRequest {
@@ -17,51 +16,49 @@ export interface MeiliRequest {
   /** 0 asks only for the total and the facets. */
   hitsPerPage: number;
   facets?: readonly string[];
+  /** Ask for each hit's ranking score (relevance cursors compare positions by it). */
+  score?: boolean;
 }
 
 /** A hit as the adapter reads it. */
 export interface MeiliHit {
   id: string;
   date: string;
+  /** `_rankingScore`, when asked: the hit's ranking-rule buckets as one number (sort rules left out). */
+  score?: number;
+  /** 1 for a record of the model label listed first (see boostedWindow in search.ts), else 0. */
+  part?: number;
 }
 
 export interface MeiliAnswer {
-  /** Exact number of matches (see exactTotal). */
+  /**
+   * Exact number of matches: exhaustive `totalHits` (page mode), which stops only at maxTotalHits,
+   * set above any index's size (settings.ts); a federated search counts the union of its queries.
+   */
   total: number;
   hits: MeiliHit[];
   facets: Record<string, Record<string, number>>;
 }
 
-/**
- * The exact number of hits. In page mode `totalHits` is exact but stops at maxTotalHits; past
- * that, the facet distribution over `kind` (one value per record, counted over every candidate)
- * gives the full count.
- */
-export function exactTotal(totalHits: number, kindCounts: Record<string, number> | undefined, maxTotalHits = MAX_TOTAL_HITS): number {
-  if (totalHits < maxTotalHits || kindCounts === undefined) return totalHits;
-  return Math.max(totalHits, Object.values(kindCounts).reduce((sum, count) => sum + count, 0));
-}
-
 const RETRIEVE = ['id', 'date'];
 
 function common(request: MeiliRequest, q: string): MultiSearchQuery & { indexUid: string } {
-  // `kind` is always counted: its counts give the exact total past maxTotalHits.
-  const facets = [...new Set(['kind', ...(request.facets ?? [])])];
   return {
     indexUid: '',
     q,
     matchingStrategy: 'all',
     attributesToRetrieve: RETRIEVE,
-    facets,
+    ...(request.facets?.length ? { facets: [...request.facets] } : {}),
     ...(request.filter ? { filter: request.filter } : {}),
     ...(request.sort ? { sort: request.sort } : {}),
+    ...(request.score ? { showRankingScore: true } : {}),
   };
 }
 
 function answerOf(response: SearchResponse, facetDistribution: Record<string, Record<string, number>> | undefined): MeiliAnswer {
   return {
-    total: exactTotal(response.totalHits ?? 0, facetDistribution?.kind),
-    hits: response.hits.map((hit) => ({ id: String(hit.id), date: String(hit.date) })),
+    total: response.totalHits ?? 0,
+    hits: response.hits.map((hit) => ({ id: String(hit.id), date: String(hit.date), ...(typeof hit._rankingScore === 'number' ? { score: hit._rankingScore } : {}) })),
     facets: facetDistribution ?? {},
   };
 }
@@ -89,7 +86,7 @@ export async function runRequests(client: Meilisearch, indexUid: string, request
       return { ...query, indexUid };
     });
     // The client's types lag the server: federation takes page and hitsPerPage (exhaustive totals) too.
-    const federation = { page: request.page, hitsPerPage: request.hitsPerPage, facetsByIndex: { [indexUid]: [...new Set(['kind', ...(request.facets ?? [])])] } } as FederatedMultiSearchParams['federation'];
+    const federation = { page: request.page, hitsPerPage: request.hitsPerPage, ...(request.facets?.length ? { facetsByIndex: { [indexUid]: [...request.facets] } } : {}) } as FederatedMultiSearchParams['federation'];
     pending.push(
       client.multiSearch({ federation, queries }).then((response) => {
         answers[position] = answerOf(response, response.facetsByIndex?.[indexUid]?.distribution);

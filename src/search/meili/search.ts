@@ -1,6 +1,6 @@
 /**
  * One archive search on Meilisearch, as the SearchIndex port defines it:
- * - exact totals (exhaustive page mode, and past maxTotalHits the `kind` facet counts);
+ * - exact totals (exhaustive page mode, uncapped: see MAX_TOTAL_HITS);
  * - facet counts, each facet with its own filter left out (a search per filtered facet, sent with
  *   the others in one request), at most FACET_VALUE_LIMIT values, ties ordered by value;
  * - OR queries as federated multi-searches of their combinations (see requests.ts);
@@ -15,10 +15,12 @@ import { parseSearchText } from '../search-text.ts';
 import type { MeiliAnswer, MeiliHit, MeiliRequest } from './requests.ts';
 import { runRequests } from './requests.ts';
 import { afterExpression, allOf, filterExpression, filterValue, pageWindow, queryTexts, sortFor } from './query.ts';
-import { MAX_TOTAL_HITS } from './settings.ts';
 
 /** Hits read on either side of a relevance cursor's position, to find its last record again after the catalog changed. */
 export const RESYNC_SLACK = 10;
+
+/** When the cursor's last record is not within RESYNC_SLACK of its place, a second read looks this far on either side. */
+export const RESYNC_WIDE = 1000;
 
 function facetCounts(names: readonly FacetName[], answers: ReadonlyMap<FacetName, MeiliAnswer>): FacetCounts {
   return Object.fromEntries(names.map((name) => [name, topFacetValues(Object.entries(answers.get(name)?.facets[name] ?? {}))]));
@@ -26,6 +28,37 @@ function facetCounts(names: readonly FacetName[], answers: ReadonlyMap<FacetName
 
 function positionOf(hit: MeiliHit | undefined, rank?: number[]): SearchPosition | undefined {
   return hit && { date: hit.date, id: hit.id, ...(rank ? { rank } : {}) };
+}
+
+/**
+ * Whether a hit comes after a relevance position in Meilisearch's order: the model label's own
+ * records first, then by ranking score (the buckets of every ranking rule but the sort rules, as
+ * one number that orders exactly like them), then date descending, then id.
+ */
+function comesAfter(hit: MeiliHit, position: SearchPosition, score: number, part: number): boolean {
+  const hitPart = hit.part ?? 0;
+  if (hitPart !== part) return hitPart < part;
+  if (hit.score !== score) return (hit.score ?? 0) < score;
+  if (hit.date !== position.date) return hit.date < position.date;
+  return hit.id > position.id;
+}
+
+/**
+ * Where a relevance walk resumes in a window of the list (read from `from`, `asked` hits): just
+ * after the position's record when the window holds it; otherwise, when the position carries its
+ * score, at the first hit after it, provided the window reaches back before the position (or is
+ * the list's start) and forward past it (or to the list's end). Undefined when the window cannot
+ * tell.
+ */
+export function resumeAt(list: readonly MeiliHit[], from: number, asked: number, position: SearchPosition): number | undefined {
+  const found = list.findIndex((hit) => hit.id === position.id);
+  if (found >= 0) return from + found + 1;
+  const [, score, part] = position.rank ?? [];
+  if (score === undefined || part === undefined || list.some((hit) => hit.score === undefined)) return undefined;
+  const next = list.findIndex((hit) => comesAfter(hit, position, score, part));
+  if (next > 0 || (next === 0 && from === 0)) return from + next;
+  if (next < 0 && list.length < asked) return from + list.length;
+  return undefined;
 }
 
 /** Runs one search against the index of the query's language. */
@@ -44,6 +77,9 @@ export async function searchIndex(client: Meilisearch, indexUid: string, query: 
   const keyset = dateOrder !== undefined && query.after !== undefined;
   const separate = facetNames.filter((name) => query.filters[name] !== undefined);
   const shared = facetNames.filter((name) => query.filters[name] === undefined);
+  // A relevance position is compared by ranking score; a federated search (OR) merges its
+  // queries' hits by a score of its own, so its positions are found by their record alone.
+  const scored = dateOrder === undefined && texts.length === 1;
 
   const requests: MeiliRequest[] = [];
   const ask = (request: Omit<MeiliRequest, 'texts'>): number => requests.push({ texts, ...request }) - 1;
@@ -59,7 +95,7 @@ export async function searchIndex(client: Meilisearch, indexUid: string, query: 
     const window = pageWindow(windowStart, query.after ? limit + 2 * RESYNC_SLACK : limit);
     windowStart -= window.skip;
     windowLength = window.hitsPerPage;
-    page = ask({ ...(filter ? { filter } : {}), ...(sort ? { sort } : {}), page: window.page, hitsPerPage: window.hitsPerPage, facets: shared });
+    page = ask({ ...(filter ? { filter } : {}), ...(sort ? { sort } : {}), page: window.page, hitsPerPage: window.hitsPerPage, facets: shared, ...(scored ? { score: true } : {}) });
   }
   const count = keyset ? ask({ ...(filter ? { filter } : {}), page: 1, hitsPerPage: 0, facets: shared }) : page;
   const facetAnswers = new Map<FacetName, number>(shared.map((name) => [name, count]));
@@ -83,20 +119,32 @@ export async function searchIndex(client: Meilisearch, indexUid: string, query: 
   }
 
   // Relevance (or an offset page in date order): the list of positions, the model's own records first.
-  let list = answer(page).hits;
   const boostCount = boosted === undefined ? 0 : answer(boosted).total;
-  if (boostCount > 0 && label) {
-    list = await boostedWindow(client, indexUid, texts, filter, label, boostCount, windowStart, windowLength);
-  }
+  const read = async (from: number, size: number): Promise<MeiliHit[]> => {
+    if (boostCount > 0 && label) return boostedWindow(client, indexUid, texts, filter, label, boostCount, from, size, scored);
+    const window = pageWindow(from, size);
+    const [wide] = await runRequests(client, indexUid, [{ texts, ...(filter ? { filter } : {}), ...(sort ? { sort } : {}), page: window.page, hitsPerPage: window.hitsPerPage, ...(scored ? { score: true } : {}) }]);
+    return (wide?.hits ?? []).slice(window.skip, window.skip + size);
+  };
+  let list = boostCount > 0 ? await read(windowStart, windowLength) : answer(page).hits;
   let start = query.after?.rank?.[0] ?? query.offset;
   if (query.after) {
-    const found = list.findIndex((hit) => hit.id === query.after?.id);
-    if (found >= 0) start = windowStart + found + 1;
+    let resumed = resumeAt(list, windowStart, windowLength, query.after);
+    if (resumed === undefined) {
+      // More than RESYNC_SLACK records were published or removed before the position: look further.
+      windowStart = Math.max(0, start - RESYNC_WIDE);
+      windowLength = start - windowStart + limit + RESYNC_WIDE;
+      list = await read(windowStart, windowLength);
+      resumed = resumeAt(list, windowStart, windowLength, query.after);
+    }
+    // Beyond that, the place in the list it had (a record may repeat or be skipped).
+    if (resumed !== undefined) start = resumed;
   }
   const hits = list.slice(start - windowStart, start - windowStart + query.limit);
   const end = start + hits.length;
-  const more = hits.length > 0 && end < Math.min(total, dateOrder ? Infinity : MAX_TOTAL_HITS);
-  const next = more ? positionOf(hits.at(-1), dateOrder ? undefined : [end]) : undefined;
+  const more = hits.length > 0 && end < total;
+  const last = hits.at(-1);
+  const next = more ? positionOf(last, dateOrder ? undefined : [end, ...(scored && last?.score !== undefined ? [last.score, last.part ?? 0] : [])]) : undefined;
   return withFacets({ total, ids: hits.map((hit) => hit.id), ...(next ? { next } : {}) });
 }
 
@@ -104,25 +152,25 @@ export async function searchIndex(client: Meilisearch, indexUid: string, query: 
  * A window of the relevance list when the text equals a model label: that model's records first
  * (in relevance order), then the others.
  */
-async function boostedWindow(client: Meilisearch, indexUid: string, texts: readonly string[], filter: string | undefined, label: string, boostCount: number, from: number, size: number): Promise<MeiliHit[]> {
+async function boostedWindow(client: Meilisearch, indexUid: string, texts: readonly string[], filter: string | undefined, label: string, boostCount: number, from: number, size: number, score: boolean): Promise<MeiliHit[]> {
   const own = `model = ${filterValue(label)}`;
   const requests: MeiliRequest[] = [];
   if (from < boostCount) {
     const window = pageWindow(from, Math.min(size, boostCount - from));
-    requests.push({ texts, filter: allOf([filter, own]) ?? own, page: window.page, hitsPerPage: window.hitsPerPage });
+    requests.push({ texts, filter: allOf([filter, own]) ?? own, page: window.page, hitsPerPage: window.hitsPerPage, score });
   }
   const restFrom = Math.max(0, from - boostCount);
   const restSize = size - Math.max(0, Math.min(size, boostCount - from));
   if (restSize > 0) {
     const window = pageWindow(restFrom, restSize);
-    requests.push({ texts, filter: allOf([filter, `NOT ${own}`]) ?? `NOT ${own}`, page: window.page, hitsPerPage: window.hitsPerPage });
+    requests.push({ texts, filter: allOf([filter, `NOT ${own}`]) ?? `NOT ${own}`, page: window.page, hitsPerPage: window.hitsPerPage, score });
   }
   const answers = await runRequests(client, indexUid, requests);
   const slices: MeiliHit[] = [];
   let index = 0;
   if (from < boostCount) {
     const window = pageWindow(from, Math.min(size, boostCount - from));
-    slices.push(...(answers[index]?.hits ?? []).slice(window.skip, window.skip + Math.min(size, boostCount - from)));
+    slices.push(...(answers[index]?.hits ?? []).slice(window.skip, window.skip + Math.min(size, boostCount - from)).map((hit) => ({ ...hit, part: 1 })));
     index += 1;
   }
   if (restSize > 0) {

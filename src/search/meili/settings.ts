@@ -7,7 +7,6 @@ import type { Lang } from '../../domain/record.ts';
 import { FACET_VALUE_LIMIT } from '../../domain/search-query.ts';
 import { TYPO_WORD_LENGTH } from '../search-text.ts';
 import { CJK_CHARS_FIELD, SEARCHABLE_GROUP_NAMES, cjkField } from './documents.ts';
-import searchParamsSchema from '../../../schemas/search-params.schema.json' with { type: 'json' };
 
 /** The live index of a language, with an optional prefix (tests use a unique one per run). */
 export function indexName(lang: Lang, prefix = ''): string {
@@ -20,11 +19,13 @@ export function freshIndexName(lang: Lang, prefix = ''): string {
 }
 
 /**
- * Hits a search can reach: the deepest page the API allows (largest offset plus largest limit).
- * In exhaustive mode `totalHits` stops at this number too, so a larger total is read from the
- * facet distribution instead (see meili-search.ts).
+ * `pagination.maxTotalHits`: every document an index can hold (Meilisearch numbers documents with
+ * 32-bit ids), so nothing is capped. The setting only bounds how deep a search may read (offset
+ * and limit are clamped to it) and the exhaustive `totalHits` (the smaller of the matches and
+ * it); ranking still stops at the page asked for. So a relevance cursor pages any list to its end
+ * and `totalHits` is the exact total. See docs/deploy.md for what a deep page costs.
  */
-export const MAX_TOTAL_HITS = searchParamsSchema.properties.offset.maximum + searchParamsSchema.properties.limit.maximum;
+export const MAX_TOTAL_HITS = 2 ** 32 - 1;
 
 /**
  * Values Meilisearch returns per facet, most frequent first. More than the API shows
