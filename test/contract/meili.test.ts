@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { MeiliSearchIndex, meiliClient } from '../../src/search/meili/meili-search.ts';
 import type { MeiliSearchOptions } from '../../src/search/meili/meili-search.ts';
 import { rebuildIndexes } from '../../src/search/meili/rebuild.ts';
-import { MAX_TOTAL_HITS, freshIndexName, indexName, indexSettings } from '../../src/search/meili/settings.ts';
+import { MAX_TOTAL_HITS, SEARCH_CUTOFF_MS, freshIndexName, indexName, indexSettings } from '../../src/search/meili/settings.ts';
 import { settle } from '../../src/search/meili/tasks.ts';
 import { makeRecord } from '../helpers/factories.ts';
 import { dropMeiliIndexes, sharedMeili, uniqueMeiliOptions } from '../helpers/meili.ts';
@@ -48,12 +48,14 @@ if (!server) {
       expect(after.total).to.equal(before.total);
     });
 
-    it('lifts the depth limit of an index made with the former maxTotalHits (10,050) when it opens', async () => {
+    it('lifts the depth limit and the search cutoff of an index made with the former settings when it opens', async () => {
       const client = meiliClient(options);
       const uid = indexName('en', options.indexPrefix);
-      await settle(client.index(uid).updateSettings({ ...indexSettings('en'), pagination: { maxTotalHits: 10_050 } }));
+      await settle(client.index(uid).updateSettings({ ...indexSettings('en'), pagination: { maxTotalHits: 10_050 }, searchCutoffMs: null }));
       await MeiliSearchIndex.open(options);
-      expect((await client.index(uid).getSettings()).pagination?.maxTotalHits).to.equal(MAX_TOTAL_HITS);
+      const settings = await client.index(uid).getSettings();
+      expect(settings.pagination?.maxTotalHits).to.equal(MAX_TOTAL_HITS);
+      expect(settings.searchCutoffMs, 'no search cut short').to.equal(SEARCH_CUTOFF_MS);
     });
 
     it('rebuilds into fresh indexes and swaps them in, leaving no fresh index behind', async () => {

@@ -4,7 +4,7 @@ import { resumeAt } from '../../src/search/meili/search.ts';
 import { afterExpression, allOf, filterExpression, filterValue, pageWindow, queryTexts, sortFor } from '../../src/search/meili/query.ts';
 import { parseSearchText } from '../../src/search/search-text.ts';
 import { dayNumber } from '../../src/domain/record.ts';
-import { MAX_TOTAL_HITS, RANKING_RULES, SEARCHABLE_ATTRIBUTES, freshIndexName, indexName, indexSettings, settingsToUpdate } from '../../src/search/meili/settings.ts';
+import { MAX_TOTAL_HITS, RANKING_RULES, REQUEST_TIMEOUT_MS, SEARCH_CUTOFF_MS, SEARCHABLE_ATTRIBUTES, freshIndexName, indexName, indexSettings, settingsToUpdate } from '../../src/search/meili/settings.ts';
 import { MeiliTaskError, settle, settleUnless } from '../../src/search/meili/tasks.ts';
 import { SCHEMAS } from '../../src/validation/schemas.ts';
 import type { EnqueuedTask, EnqueuedTaskPromise, Task } from 'meilisearch';
@@ -33,6 +33,11 @@ describe('Meilisearch adapter, pure parts', () => {
     it('puts sort first (date orders ignore relevance) and ends relevance ties with date descending, then id', () => {
       expect(RANKING_RULES[0]).to.equal('sort');
       expect(RANKING_RULES.slice(-2)).to.deep.equal(['date:desc', 'id:asc']);
+    });
+
+    it('never lets Meilisearch cut a search short (it would rank only part of it, silently)', () => {
+      expect(indexSettings('zh').searchCutoffMs).to.equal(SEARCH_CUTOFF_MS);
+      expect(SEARCH_CUTOFF_MS).to.be.above(REQUEST_TIMEOUT_MS);
     });
 
     it('caps neither depth nor totals below what an index can hold (32-bit document ids)', () => {

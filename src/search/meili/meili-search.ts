@@ -12,7 +12,7 @@ import type { SearchHits, SearchQuery } from '../../domain/search-query.ts';
 import { toMeiliDocument } from './documents.ts';
 import type { MeiliDocument } from './documents.ts';
 import { searchIndex } from './search.ts';
-import { indexName, indexSettings, settingsToUpdate } from './settings.ts';
+import { REQUEST_TIMEOUT_MS, indexName, indexSettings, settingsToUpdate } from './settings.ts';
 import { SETTINGS_TASK_TIMEOUT_MS, settle, settleUnless } from './tasks.ts';
 import { fromMeili } from './unavailable.ts';
 
@@ -26,7 +26,7 @@ export interface MeiliSearchOptions {
 
 /** A client for these options. */
 export function meiliClient(options: MeiliSearchOptions): Meilisearch {
-  return new Meilisearch({ host: options.url, ...(options.apiKey ? { apiKey: options.apiKey } : {}), timeout: 30_000 });
+  return new Meilisearch({ host: options.url, ...(options.apiKey ? { apiKey: options.apiKey } : {}), timeout: REQUEST_TIMEOUT_MS });
 }
 
 /** The settings an index holds, or undefined when there is no index of that name. */

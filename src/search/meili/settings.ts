@@ -27,6 +27,17 @@ export function freshIndexName(lang: Lang, prefix = ''): string {
  */
 export const MAX_TOTAL_HITS = 2 ** 32 - 1;
 
+/** How long the adapter waits for any Meilisearch request before it counts the engine unavailable (503). */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * `searchCutoffMs`: past this budget (1,500 ms by default) Meilisearch stops ranking and answers
+ * with the rest of the matches in no particular order, and says so nowhere in the answer: a slow
+ * search on a busy server (a deep page) came back misordered, and a cursor walk skipped records.
+ * Twice the request timeout, so the adapter gives up (503) before a search could be cut short.
+ */
+export const SEARCH_CUTOFF_MS = 2 * REQUEST_TIMEOUT_MS;
+
 /**
  * Values Meilisearch returns per facet, most frequent first. More than the API shows
  * (FACET_VALUE_LIMIT), so the adapter can order values of equal count by value itself: the order of
@@ -64,6 +75,7 @@ export function indexSettings(lang: Lang): Settings {
       disableOnAttributes: ['id'],
     },
     pagination: { maxTotalHits: MAX_TOTAL_HITS },
+    searchCutoffMs: SEARCH_CUTOFF_MS,
   };
   // The Chinese texts of the zh index are segmented as Mandarin rather than guessed per field.
   if (lang === 'zh') settings.localizedAttributes = [{ attributePatterns: ['title', 'text'], locales: ['cmn'] }];
