@@ -195,7 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loadDemo: flag('ARCHIVE_DEMO', true),
     logLevel,
     responseCacheBytes: integer('ARCHIVE_RESPONSE_CACHE_MB', 32, 0, 4096) * 1024 * 1024,
-    recordCacheBytes: integer('ARCHIVE_RECORD_CACHE_MB', 64, 0, 4096) * 1024 * 1024,
+    recordCacheBytes: integer('ARCHIVE_RECORD_CACHE_MB', 80, 0, 4096) * 1024 * 1024,
     cacheMaxAgeSeconds: integer('ARCHIVE_CACHE_MAX_AGE', 60, 0, 86400),
     allowedOrigins,
     uploadHosts,

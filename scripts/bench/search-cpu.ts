@@ -7,7 +7,7 @@
  *   node --import tsx scripts/bench/search-cpu.ts DATA_DIR
  *
  * Environment: MODE (`search`: the index alone; `answer`: the API's JSON answer, records and all),
- * WARM (8000), COUNT (4000), RECORD_CACHE_MB (the record cache of `answer`, 64), PROFILE (a file:
+ * WARM (8000), COUNT (4000), RECORD_CACHE_MB (the record cache of `answer`, 80), PROFILE (a file:
  * a V8 CPU profile of the measured searches).
  */
 import { writeFileSync } from 'node:fs';
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   const search = new SqliteSearchIndex(db);
   const store = new SqliteRecordStore(db, search);
   search.warm();
-  const context = { store, search, baseUrl: BASE, presented: new PresentedRecords(store, BASE, setting('RECORD_CACHE_MB', 64) * 1024 * 1024) };
+  const context = { store, search, baseUrl: BASE, presented: new PresentedRecords(store, BASE, setting('RECORD_CACHE_MB', 80) * 1024 * 1024) };
   const { changeNumber } = store.catalogStateNow();
   const made = distinctSearches(count + warm, 20261122);
   const sourceKeys = (await sourceTableOf(context, changeNumber)).keys;

@@ -93,32 +93,38 @@ export async function listSpecimens(context: ReadContext, params: SearchParams, 
   if (presented) {
     // Parsing a record's kept JSON costs a third of reading and localizing it again.
     const { changeNumber } = await context.store.catalogState();
-    return listPage(context, params, scope, async (ids) => (await presented.json(ids, params.lang, changeNumber)).map((json) => JSON.parse(json) as LocalizedRecord));
+    return listPage(context, params, scope, async (ids) => (await presented.json(ids, params.lang, changeNumber)).map((json) => JSON.parse(json.toString()) as LocalizedRecord));
   }
   return listPage(context, params, scope, async (ids) => (await context.store.getRecords(ids)).map((record) => localizeRecord(record, params.lang, context.baseUrl)));
 }
 
 /**
- * listSpecimens with each item as its JSON text, taken from the process's presented records
- * (read from the store only when they are not there); listJson makes it the same text as
+ * listSpecimens with each item as its JSON in UTF-8, taken from the process's presented records
+ * (read from the store only when they are not there); listJson makes it the same bytes as
  * listSpecimens' answer serialized. changeNumber is the catalog's change number it answers at.
  */
-export async function listSpecimensJson(context: ReadContext, params: SearchParams, scope: ListScope, changeNumber: number): Promise<ListResponse<string>> {
+export async function listSpecimensJson(context: ReadContext, params: SearchParams, scope: ListScope, changeNumber: number): Promise<ListResponse<Buffer>> {
   const { presented } = context;
   if (presented) return listPage(context, params, scope, (ids) => presented.json(ids, params.lang, changeNumber));
-  return listPage(context, params, scope, async (ids) => (await context.store.getRecords(ids)).map((record) => JSON.stringify(localizeRecord(record, params.lang, context.baseUrl))));
+  return listPage(context, params, scope, async (ids) => (await context.store.getRecords(ids)).map((record) => Buffer.from(JSON.stringify(localizeRecord(record, params.lang, context.baseUrl)))));
 }
 
-/** The JSON of a list whose items are JSON texts: JSON.stringify of the list with the items parsed, character for character. */
-export function listJson(list: ListResponse<string>): string {
+/** The UTF-8 JSON of a list whose items are UTF-8 JSON: JSON.stringify of the list with the items parsed, byte for byte. */
+export function listJson(list: ListResponse<Buffer>): Buffer {
   // The items' place is marked and filled in; only numbers (total, offset, limit) come before it.
   const marked = JSON.stringify(list, function (this: unknown, key, value: unknown) {
     return this === list && key === 'items' ? ITEMS_MARK : value;
   });
-  return marked.replace(JSON.stringify(ITEMS_MARK), () => `[${list.items.join(',')}]`);
+  const at = marked.indexOf(MARKED_ITEMS);
+  const parts: Buffer[] = [Buffer.from(`${marked.slice(0, at)}[`)];
+  list.items.forEach((item, i) => parts.push(...(i === 0 ? [item] : [COMMA, item])));
+  parts.push(Buffer.from(`]${marked.slice(at + MARKED_ITEMS.length)}`));
+  return Buffer.concat(parts);
 }
 
 const ITEMS_MARK = '\u0000items\u0000';
+const MARKED_ITEMS = JSON.stringify(ITEMS_MARK);
+const COMMA = Buffer.from(',');
 
 async function listPage<Item>(context: ReadContext, params: SearchParams, scope: ListScope, present: (ids: readonly string[]) => Promise<Item[]>): Promise<ListResponse<Item>> {
   const query = listQuery(params, scope);

@@ -39,7 +39,7 @@ export type AppConfig = Pick<Config, 'baseUrl' | 'mediaDir' | 'responseCacheByte
 
 const SERVICE_VERSION = '1.0.0';
 /** The record cache's bound when the configuration leaves it out (tests build apps from partial configurations). */
-const DEFAULT_RECORD_CACHE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_RECORD_CACHE_BYTES = 80 * 1024 * 1024;
 
 /** Hooks the process that runs the app passes in. */
 export interface AppHooks {

@@ -48,13 +48,14 @@ export interface JsonReadOptions {
  * A read-only JSON route: GET and HEAD run the handler (or reuse the response computed for the
  * same URL at the same catalog version, see answersVersion), with ETag, 304 and Cache-Control.
  * The handler is told the change number it answers at. `headersOf` adds headers that follow from
- * the answer (kept with it in the cache); `serialize` turns the answer into the body (JSON.stringify).
+ * the answer (kept with it in the cache); `serialize` turns the answer into the body, as text or
+ * already as UTF-8 (JSON.stringify by default).
  */
 export function jsonRead<T>(
   options: JsonReadOptions,
   handler: (ctx: Context, changeNumber: number) => Promise<T>,
   headersOf?: (value: T, ctx: Context) => Record<string, string>,
-  serialize: (value: T) => string = (value) => JSON.stringify(value),
+  serialize: (value: T) => string | Buffer = (value) => JSON.stringify(value),
 ): Middleware {
   return async function jsonReadRoute(ctx: Context): Promise<void> {
     if (readOnly(ctx) === 'handled') return;
@@ -64,7 +65,8 @@ export function jsonRead<T>(
     if (!response) {
       const value = await handler(ctx, changeNumber);
       // Encoded once: hashing the text and sending it would each encode it to UTF-8.
-      const body = Buffer.from(serialize(value));
+      const serialized = serialize(value);
+      const body = typeof serialized === 'string' ? Buffer.from(serialized) : serialized;
       const headers = headersOf?.(value, ctx);
       response = { body, etag: entityTag(body), ...(headers && Object.keys(headers).length ? { headers } : {}) };
       if (options.cache.askedBefore(key)) options.cache.set(key, version, response);

@@ -22,7 +22,7 @@ export function nextPageUrl(baseUrl: string, ctx: Context, cursor: string): stri
 export function specimensRouter(context: ReadContext, options: JsonReadOptions): Router {
   const router = new Router({ prefix: '/api/v1' });
   const exportsHint = `${context.baseUrl}/en/data/catalog.json`;
-  const linkToNext = (list: ListResponse<string>, ctx: Context): Record<string, string> => (list.next ? { Link: `<${nextPageUrl(context.baseUrl, ctx, list.next)}>; rel="next"` } : {});
+  const linkToNext = (list: ListResponse<Buffer>, ctx: Context): Record<string, string> => (list.next ? { Link: `<${nextPageUrl(context.baseUrl, ctx, list.next)}>; rel="next"` } : {});
   const list = (scope: ListScope) =>
     jsonRead(
       options,
