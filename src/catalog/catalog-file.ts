@@ -7,6 +7,8 @@ import type { CanonicalRecord, StoredRecord } from '../domain/record.ts';
 import { compile, describeErrors } from '../validation/schemas.ts';
 import { CatalogSyntaxError, scanCatalogFile } from './catalog-stream.ts';
 import type { CatalogEnvelope } from './catalog-stream.ts';
+import { isPreparedRecordWriter } from '../store/sqlite/prepared-record.ts';
+import { PreparedBatches } from './prepared-batches.ts';
 import canonicalRecordSchema from '../../schemas/canonical-record.schema.json' with { type: 'json' };
 import catalogSchema from '../../schemas/catalog.schema.json' with { type: 'json' };
 
@@ -107,9 +109,24 @@ export interface ImportOptions {
 /**
  * Imports a catalog file of any size in flat memory, in two passes over the file: the first checks
  * every record (and names every problem, writing nothing when there is one), the second writes
- * them in batches. Returns the number of records written.
+ * them in batches. Into the embedded store, a worker thread makes the second pass and prepares
+ * each batch while the store writes the one before. Returns the number of records written.
  */
 export async function importCatalogFile(store: RecordStore, path: string, { batchSize = IMPORT_BATCH, sourceKeys }: ImportOptions = {}): Promise<number> {
+  // Started first, so the worker loads its modules while this thread checks the file.
+  const prepared = isPreparedRecordWriter(store) ? new PreparedBatches({ path, batchSize, chunkSize: PREPARED_CHUNK, withIndex: store.indexesRecords, ahead: Math.ceil(batchSize / PREPARED_CHUNK) }) : undefined;
+  try {
+    const updated = await checkCatalogFile(path, sourceKeys);
+    const records = prepared && isPreparedRecordWriter(store) ? await prepared.writeAll(updated, (batch) => store.putPreparedRecords(batch)) : await writeCatalogFile(store, path, updated, batchSize);
+    await store.setCatalogUpdated(updated);
+    return records;
+  } finally {
+    await prepared?.stop();
+  }
+}
+
+/** The first pass of an import: checks every record of the file; returns the catalog's date. */
+async function checkCatalogFile(path: string, sourceKeys: readonly string[] | undefined): Promise<string> {
   const checker = new RecordChecker(sourceKeys);
   let head: CatalogEnvelope;
   try {
@@ -123,7 +140,11 @@ export async function importCatalogFile(store: RecordStore, path: string, { batc
   const problems = [...envelopeProblems({ ...head.fields, ...(head.hasRecords ? { records: [] } : {}) }), ...checker.problems];
   if (typeof head.fields.total === 'number' && head.fields.total !== head.records) problems.push(`total: the file says ${head.fields.total} records and holds ${head.records}`);
   if (problems.length) throw new CatalogFileError(problems);
-  const updated = head.fields.updated as string;
+  return head.fields.updated as string;
+}
+
+/** The second pass of an import into any store, in this thread: writes the checked records in batches. */
+async function writeCatalogFile(store: RecordStore, path: string, updated: string, batchSize: number): Promise<number> {
   let batch: CanonicalRecord[] = [];
   const { records } = await scanCatalogFile(path, async (record) => {
     batch.push({ ...(record as CanonicalRecord), updated });
@@ -133,9 +154,11 @@ export async function importCatalogFile(store: RecordStore, path: string, { batc
     await store.putRecords(full);
   });
   if (batch.length) await store.putRecords(batch);
-  await store.setCatalogUpdated(updated);
   return records;
 }
+
+/** Records the worker thread posts at a time; it keeps at most a batch's worth of them ahead of the writer. */
+const PREPARED_CHUNK = 1000;
 
 /** Problems listed before the check stops looking at more records. */
 const MAX_PROBLEMS = 1000;

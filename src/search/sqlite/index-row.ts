@@ -48,8 +48,30 @@ function languageColumnValues(record: CanonicalRecord, lang: Lang): string[] {
 }
 
 /** The facet values of a record kept in `search_keys`, in its column order (kind, format, source, year, model, model_key). */
-export function keyColumns(record: CanonicalRecord): [string, string, string, string, string, string] {
+export function keyColumns(record: CanonicalRecord): KeyColumnValues {
   return [record.kind, record.format, record.source, yearOf(record.date), record.model, facetValueKey(record.model)];
+}
+
+/** The values of a record's `search_keys` facet columns (see keyColumns). */
+export type KeyColumnValues = [string, string, string, string, string, string];
+
+/**
+ * Everything the search tables receive for one version of a record, in plain strings: what the
+ * index writer needs, made apart from the write (a catalog import makes these in a worker thread
+ * while the writer writes the previous batch).
+ */
+export interface IndexRow {
+  id: string;
+  date: string;
+  /** The change number of this version, when the writer knows it. */
+  seq?: number;
+  text: string[];
+  keys: KeyColumnValues;
+}
+
+/** A record's row in the search tables. */
+export function indexRow(record: CanonicalRecord, seq?: number): IndexRow {
+  return { id: record.id, date: record.date, ...(seq === undefined ? {} : { seq }), text: textColumnValues(record), keys: keyColumns(record) };
 }
 
 /**

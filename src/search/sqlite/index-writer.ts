@@ -8,8 +8,9 @@ import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../../store/sqlite/database.ts';
 import { SEARCH_COLUMNS, SEARCH_KEY_COLUMNS, SEARCH_TABLE } from '../../store/sqlite/schema.ts';
 import type { SearchChangeLog } from './change-log.ts';
-import { keyColumns, textColumnValues } from './index-row.ts';
-import { dayNumber, keyBetween, spreadKeys } from './sort-key.ts';
+import { indexRow } from './index-row.ts';
+import type { IndexRow } from './index-row.ts';
+import { dayNumber, dayOfKey, keyBetween, spreadKeys } from './sort-key.ts';
 
 /**
  * The records of one write, the last of each id only, in the order their sort keys ascend (date
@@ -17,9 +18,52 @@ import { dayNumber, keyBetween, spreadKeys } from './sort-key.ts';
  * below the previous one's, so rows written in key order build a bulk import's index in a few
  * large segments instead of thousands of one-row ones.
  */
-function inSortKeyOrder(records: readonly IndexRecord[]): IndexRecord[] {
+function inSortKeyOrder(records: readonly IndexRow[]): IndexRow[] {
   const lastOfEachId = [...new Map(records.map((record) => [record.id, record])).values()];
   return lastOfEachId.sort((a, b) => (a.date === b.date ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.date > b.date ? -1 : 1));
+}
+
+/**
+ * One day's sort keys in id order, as read at the start of a write and added to as it allocates.
+ * Rows come in key order, so a bulk write adds at the end and a day is read once per write.
+ */
+class DayKeys {
+  private readonly ids: string[];
+  private readonly keys: number[];
+
+  constructor(
+    readonly day: number,
+    rows: readonly { sort_key: number; id: string }[],
+  ) {
+    this.ids = rows.map((row) => row.id);
+    this.keys = rows.map((row) => row.sort_key);
+  }
+
+  /** The keys of the ids just before and after `id` (ids are ASCII, so JavaScript orders them as SQLite does). */
+  neighbours(id: string): { previous: number | undefined; next: number | undefined } {
+    const at = this.position(id);
+    return { previous: this.keys[at - 1], next: this.keys[at] };
+  }
+
+  add(id: string, key: number): void {
+    const at = this.position(id);
+    this.ids.splice(at, 0, id);
+    this.keys.splice(at, 0, key);
+  }
+
+  /** Where `id` goes: the number of ids below it. */
+  private position(id: string): number {
+    const last = this.ids.length - 1;
+    if (last < 0 || (this.ids[last] as string) < id) return last + 1;
+    let low = 0;
+    let high = last;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((this.ids[middle] as string) < id) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
 }
 
 /** Writes the search tables; every method runs inside the caller's transaction. */
@@ -28,6 +72,8 @@ export class SearchIndexWriter {
   private readonly table: { insert: Statement; remove: Statement; move: Statement };
   /** Writes made through this writer, so this connection's caches know to look at the change log. */
   writes = 0;
+  /** The keys of the day the current write is allocating in (rows come day by day, in key order). */
+  private day: DayKeys | undefined;
 
   constructor(
     db: SqliteDatabase,
@@ -35,8 +81,6 @@ export class SearchIndexWriter {
   ) {
     this.statements = {
       keyOf: db.prepare<[string], { sort_key: number; day: number }>('SELECT sort_key, day FROM search_keys WHERE id = ?'),
-      previousInDay: db.prepare<[number, string], { sort_key: number }>('SELECT sort_key FROM search_keys WHERE day = ? AND id < ? ORDER BY id DESC LIMIT 1'),
-      nextInDay: db.prepare<[number, string], { sort_key: number }>('SELECT sort_key FROM search_keys WHERE day = ? AND id > ? ORDER BY id ASC LIMIT 1'),
       dayRows: db.prepare<[number], { sort_key: number; id: string }>('SELECT sort_key, id FROM search_keys WHERE day = ? ORDER BY id'),
       insertKey: db.prepare(`INSERT INTO search_keys (sort_key, id, day, seq, ${SEARCH_KEY_COLUMNS.join(', ')}) VALUES (?, ?, ?, ?, ${SEARCH_KEY_COLUMNS.map(() => '?').join(', ')})`),
       updateKey: db.prepare(`UPDATE search_keys SET seq = ?, ${SEARCH_KEY_COLUMNS.map((column) => `${column} = ?`).join(', ')} WHERE sort_key = ?`),
@@ -52,15 +96,21 @@ export class SearchIndexWriter {
   }
 
   upsert(records: readonly IndexRecord[]): void {
+    this.upsertRows(records.map((record) => indexRow(record, record.seq)));
+  }
+
+  /** Writes rows made beforehand (see IndexRow): the same write as upsert. */
+  upsertRows(rows: readonly IndexRow[]): void {
     const changed: number[] = [];
     let renumbered = false;
-    for (const record of inSortKeyOrder(records)) {
+    this.day = undefined;
+    for (const record of inSortKeyOrder(rows)) {
       const day = dayNumber(record.date);
       const existing = this.statements.keyOf.get(record.id);
       let key: number;
       if (existing && existing.day === day) {
         key = existing.sort_key;
-        this.statements.updateKey.run(record.seq ?? null, ...keyColumns(record), key);
+        this.statements.updateKey.run(record.seq ?? null, ...record.keys, key);
         this.table.remove.run(key);
       } else {
         if (existing) {
@@ -72,7 +122,7 @@ export class SearchIndexWriter {
         renumbered ||= allocated.renumbered;
       }
       changed.push(key);
-      this.table.insert.run(key, ...textColumnValues(record));
+      this.table.insert.run(key, ...record.text);
     }
     this.logChanges(renumbered ? undefined : changed);
   }
@@ -98,21 +148,29 @@ export class SearchIndexWriter {
   private removeKey(key: number): void {
     this.statements.deleteKey.run(key);
     this.table.remove.run(key);
+    if (this.day?.day === dayOfKey(key)) this.day = undefined;
   }
 
-  /** A new sort key for a record, and whether the day's other keys had to move to make room. */
-  private allocateKey(day: number, record: IndexRecord): { key: number; renumbered: boolean } {
+  /**
+   * A new sort key for a record, and whether the day's other keys had to move to make room. Its
+   * neighbours are the day's ids just before and after it, which the day's keys (read once per
+   * day and write, see DayKeys) give without a query per record.
+   */
+  private allocateKey(day: number, record: IndexRow): { key: number; renumbered: boolean } {
     const { id } = record;
-    const previous = this.statements.previousInDay.get(day, id)?.sort_key;
-    const next = this.statements.nextInDay.get(day, id)?.sort_key;
+    if (this.day?.day !== day) this.day = new DayKeys(day, this.statements.dayRows.all(day));
+    let { previous, next } = this.day.neighbours(id);
     let key = keyBetween(day, previous, next);
     const renumbered = key === undefined;
     if (key === undefined) {
       this.renumberDay(day);
-      key = keyBetween(day, this.statements.previousInDay.get(day, id)?.sort_key, this.statements.nextInDay.get(day, id)?.sort_key);
+      this.day = new DayKeys(day, this.statements.dayRows.all(day));
+      ({ previous, next } = this.day.neighbours(id));
+      key = keyBetween(day, previous, next);
       if (key === undefined) throw new Error(`no sort key left for day ${day}`);
     }
-    this.statements.insertKey.run(key, id, day, record.seq ?? null, ...keyColumns(record));
+    this.statements.insertKey.run(key, id, day, record.seq ?? null, ...record.keys);
+    this.day.add(id, key);
     return { key, renumbered };
   }
 

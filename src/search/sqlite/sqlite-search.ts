@@ -17,6 +17,7 @@ import { SearchChangeLog } from './change-log.ts';
 import { FacetLabels, RowFacetColumns } from './facet-counts.ts';
 import { FtsPlanner } from './fts-planner.ts';
 import { SearchIndexWriter } from './index-writer.ts';
+import type { IndexRow } from './index-row.ts';
 import { planSearch } from './query-plan.ts';
 import { RowSetPlanner } from './row-set-planner.ts';
 import { SearchCaches } from './search-caches.ts';
@@ -60,8 +61,8 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     this.db.transaction(() => this.writer.remove(ids)).immediate();
   }
 
-  upsertInTransaction(records: readonly IndexRecord[]): void {
-    this.writer.upsert(records);
+  upsertInTransaction(rows: readonly IndexRow[]): void {
+    this.writer.upsertRows(rows);
   }
 
   removeInTransaction(ids: readonly string[]): void {

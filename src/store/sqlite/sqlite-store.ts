@@ -1,13 +1,17 @@
 import { CATALOG_VERSION } from '../../domain/record.ts';
 import type { CanonicalRecord, Kind, StoredRecord } from '../../domain/record.ts';
 import { DEFAULT_WITHDRAWAL_REASON } from '../../domain/record-fates.ts';
-import type { CatalogState, IndexRecord, RecordChanges, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, SourceStore, StreamOptions } from '../../domain/ports.ts';
+import type { CatalogState, RecordChanges, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, SourceStore, StreamOptions } from '../../domain/ports.ts';
 import type { SourceDefinition } from '../../domain/sources.ts';
+import type { IndexRow } from '../../search/sqlite/index-row.ts';
 import type { SqliteDatabase } from './database.ts';
+import { prepareRecord } from './prepared-record.ts';
+import type { PreparedRecord, PreparedRecordWriter } from './prepared-record.ts';
 
 /** Writes that must happen in the same transaction as a record write (the embedded search index). */
 export interface SameTransactionIndex {
-  upsertInTransaction(records: readonly IndexRecord[]): void;
+  /** Writes the rows of records (see IndexRow), each with its change number. */
+  upsertInTransaction(rows: readonly IndexRow[]): void;
   removeInTransaction(ids: readonly string[]): void;
 }
 
@@ -33,7 +37,7 @@ interface FateRow {
  * The embedded record store: one SQLite file, canonical records as JSON beside their key columns,
  * what became of retired ids, and the source table.
  */
-export class SqliteRecordStore implements RecordStore, SourceStore {
+export class SqliteRecordStore implements RecordStore, SourceStore, PreparedRecordWriter {
   private readonly statements;
   private cachedState: { dataVersion: number; localWrites: number; state: CatalogState } | undefined;
   private localWrites = 0;
@@ -44,7 +48,7 @@ export class SqliteRecordStore implements RecordStore, SourceStore {
   ) {
     this.statements = {
       get: db.prepare<[string], RecordRow>('SELECT doc, seq FROM records WHERE id = ?'),
-      upsert: db.prepare('INSERT INTO records (id, kind, source, format, date, source_url, model, seq, doc) VALUES (@id, @kind, @source, @format, @date, @sourceUrl, @model, @seq, @doc) ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, source = excluded.source, format = excluded.format, date = excluded.date, source_url = excluded.source_url, model = excluded.model, seq = excluded.seq, doc = excluded.doc'),
+      upsert: db.prepare('INSERT INTO records (id, kind, source, format, date, source_url, model, seq, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, source = excluded.source, format = excluded.format, date = excluded.date, source_url = excluded.source_url, model = excluded.model, seq = excluded.seq, doc = excluded.doc'),
       byModel: db.prepare<[string], RecordRow>('SELECT doc, seq FROM records WHERE model = ? ORDER BY date, id'),
       bySourceUrl: db.prepare<[string], RecordRow>('SELECT doc, seq FROM records WHERE source_url = ? ORDER BY kind'),
       remove: db.prepare('DELETE FROM records WHERE id = ?'),
@@ -67,6 +71,7 @@ export class SqliteRecordStore implements RecordStore, SourceStore {
       fate: db.prepare<[string], FateRow>('SELECT * FROM record_fates WHERE id = ?'),
       writeFate: db.prepare('INSERT INTO record_fates (id, moved_to, reason, at, source_url, title) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET moved_to = excluded.moved_to, reason = excluded.reason, at = excluded.at, source_url = excluded.source_url, title = excluded.title'),
       forgetFate: db.prepare('DELETE FROM record_fates WHERE id = ?'),
+      anyFate: db.prepare<[], number>('SELECT EXISTS (SELECT 1 FROM record_fates)').pluck(),
       sources: db.prepare<[], { definition: string }>('SELECT definition FROM sources ORDER BY key'),
       putSource: db.prepare('INSERT INTO sources (key, definition) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET definition = excluded.definition'),
       removeSource: db.prepare('DELETE FROM sources WHERE key = ?'),
@@ -77,20 +82,30 @@ export class SqliteRecordStore implements RecordStore, SourceStore {
     this.putRecordsNow(records);
   }
 
-  /** Synchronous write, for callers that already hold a transaction (catalog import). */
+  /** Synchronous write, for callers that already hold a transaction. */
   putRecordsNow(records: readonly CanonicalRecord[]): void {
+    this.putPreparedRecords(records.map((record) => prepareRecord(record, this.indexesRecords)));
+  }
+
+  get indexesRecords(): boolean {
+    return this.index !== undefined;
+  }
+
+  putPreparedRecords(records: readonly PreparedRecord[]): void {
     if (records.length === 0) return;
     this.db.transaction(() => {
       let changeNumber = Number(this.statements.readMeta.get('change_number')?.value ?? 0);
-      const written: IndexRecord[] = [];
-      for (const record of records) {
+      const written: IndexRow[] = [];
+      // A catalog that never retired an id has no fates to forget.
+      const forgetFates = this.statements.anyFate.get() === 1;
+      for (const { doc, columns, index } of records) {
         changeNumber += 1;
-        const { seq: _ignored, ...canonical } = record as StoredRecord;
-        this.statements.upsert.run({ id: record.id, kind: record.kind, source: record.source, format: record.format, date: record.date, sourceUrl: record.sourceUrl, model: record.model, seq: changeNumber, doc: JSON.stringify(canonical) });
-        written.push({ ...canonical, seq: changeNumber });
-        this.statements.forgetFate.run(record.id);
+        this.statements.upsert.run(...columns, changeNumber, doc);
+        if (index) written.push({ ...index, seq: changeNumber });
+        if (forgetFates) this.statements.forgetFate.run(columns[0]);
       }
       this.statements.writeMeta.run('change_number', String(changeNumber));
+      if (this.index && written.length !== records.length) throw new Error('prepared records lack their search-index rows');
       this.index?.upsertInTransaction(written);
     }).immediate();
     this.localWrites += 1;

@@ -1,0 +1,71 @@
+/**
+ * The worker thread of a catalog import into the embedded store (started by prepared-batches.ts):
+ * reads the catalog file again once the first pass has checked it, prepares each record for the
+ * store's write (its JSON, key columns and search-index row) and posts them in chunks of at most
+ * `chunkSize` records, each batch of `batchSize` records ending with a chunk marked as its end, at
+ * most `ahead` chunks before the writer has taken them (small chunks keep both threads' memory flat).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
+import type { CanonicalRecord } from '../domain/record.ts';
+import { packRecords, prepareRecord } from '../store/sqlite/prepared-record.ts';
+import type { PackedRecords, PreparedRecord } from '../store/sqlite/prepared-record.ts';
+import { scanCatalogFile } from './catalog-stream.ts';
+
+/** What the worker is started with. */
+export interface PrepareWorkerData {
+  path: string;
+  batchSize: number;
+  chunkSize: number;
+  withIndex: boolean;
+  /** Chunks posted and not yet taken, at most. */
+  ahead: number;
+}
+
+/** Sent by the writer: first `{ updated }` (the checked catalog's date, which every record takes), then `{ taken: true }` for each chunk it took. */
+export type ToPrepareWorker = { updated: string } | { taken: true };
+
+/** Sent by the worker: chunks of prepared records (`ends`: the last of its batch), then the number of records read. */
+export type FromPrepareWorker = { chunk: PackedRecords; ends: boolean } | { done: number };
+
+async function prepare(port: MessagePort, { path, batchSize, chunkSize, withIndex, ahead }: PrepareWorkerData): Promise<void> {
+  let updated: string | undefined;
+  let credits = ahead;
+  let wake: (() => void) | undefined;
+  const started = new Promise<void>((resolve) => {
+    port.on('message', (message: ToPrepareWorker) => {
+      if ('updated' in message) {
+        updated = message.updated;
+        resolve();
+        return;
+      }
+      credits += 1;
+      wake?.();
+      wake = undefined;
+    });
+  });
+  await started;
+  let chunk: PreparedRecord[] = [];
+  let inBatch = 0;
+  const post = async (ends: boolean): Promise<void> => {
+    if (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
+    credits -= 1;
+    const packed = packRecords(chunk, withIndex);
+    port.postMessage({ chunk: packed, ends } satisfies FromPrepareWorker, [packed.lengths.buffer as ArrayBuffer]);
+    chunk = [];
+  };
+  const { records } = await scanCatalogFile(path, (record) => {
+    chunk.push(prepareRecord({ ...(record as CanonicalRecord), updated: updated as string }, withIndex));
+    inBatch += 1;
+    if (inBatch === batchSize) {
+      inBatch = 0;
+      return post(true);
+    }
+    if (chunk.length === chunkSize) return post(false);
+  });
+  if (inBatch > 0) await post(true);
+  port.postMessage({ done: records } satisfies FromPrepareWorker);
+  port.close();
+}
+
+if (parentPort) await prepare(parentPort, workerData as PrepareWorkerData);
