@@ -114,14 +114,16 @@ export interface ImportOptions {
  */
 export async function importCatalogFile(store: RecordStore, path: string, { batchSize = IMPORT_BATCH, sourceKeys }: ImportOptions = {}): Promise<number> {
   // Started first, so the worker loads its modules while this thread checks the file.
-  const prepared = isPreparedRecordWriter(store) ? new PreparedBatches({ path, batchSize, chunkSize: PREPARED_CHUNK, withIndex: store.indexesRecords, ahead: Math.ceil(batchSize / PREPARED_CHUNK) }) : undefined;
+  const prepared = isPreparedRecordWriter(store)
+    ? { writer: store, batches: new PreparedBatches({ path, batchSize, chunkSize: PREPARED_CHUNK, withIndex: store.indexesRecords, ahead: Math.ceil(batchSize / PREPARED_CHUNK) }) }
+    : undefined;
   try {
     const updated = await checkCatalogFile(path, sourceKeys);
-    const records = prepared && isPreparedRecordWriter(store) ? await prepared.writeAll(updated, (batch) => store.putPreparedRecords(batch)) : await writeCatalogFile(store, path, updated, batchSize);
+    const records = prepared ? await prepared.batches.writeAll(updated, (batch) => prepared.writer.putPreparedRecords(batch)) : await writeCatalogFile(store, path, updated, batchSize);
     await store.setCatalogUpdated(updated);
     return records;
   } finally {
-    await prepared?.stop();
+    await prepared?.batches.stop();
   }
 }
 
