@@ -20,7 +20,7 @@ export async function deleteIndex(client: Meilisearch, uid: string): Promise<voi
 /**
  * Swaps index pairs in one task (atomic across the pairs). Sent as a plain request because the
  * client's swap call requires `rename`, a field Meilisearch accepts only from 1.18 and refuses as
- * unknown before (compose.yaml runs 1.15); without it, every version swaps.
+ * unknown before (1.15, for one); without it, every version swaps (compose.yaml pins 1.50).
  */
 export async function swapIndexes(client: Meilisearch, pairs: readonly (readonly [string, string])[]): Promise<void> {
   const enqueued = await client.httpRequest.post<EnqueuedTask>({ path: 'swap-indexes', body: pairs.map((pair) => ({ indexes: [...pair] })) });
