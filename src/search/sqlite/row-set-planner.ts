@@ -35,6 +35,8 @@ import type { QueryTerm } from './text.ts';
  * reading 128 of its rows does (about 0.3 µs each): a cached set further behind is read again.
  */
 const ROWS_READ_PER_LOOKUP = 128;
+/** The column of facet tokens, which the vocabulary answers for (lacks) without a column lookup. */
+const FACETS_COLUMN = '{facets}';
 
 /** Whether a phrase could match inside the facets column: every token a facet token, or the last a prefix of one. */
 function couldBeInFacets(tokens: readonly string[], prefix: boolean): boolean {
@@ -83,7 +85,7 @@ export class RowSetPlanner {
     const tokens = phraseTokens(alternative.tokens.join(' '));
     const whole = tokens?.slice(0, alternative.prefix ? -1 : undefined) ?? [];
     if (whole.some((token) => this.caches.lacks(token))) return universe.none();
-    if (whole.length > 1 && columns !== TEXT_COLUMNS && this.outsideColumns(whole, columns)) return universe.none();
+    if (whole.length > 0 && columns !== TEXT_COLUMNS && columns !== FACETS_COLUMN && this.outsideColumns(whole, columns)) return universe.none();
     const unfiltered = columns === TEXT_COLUMNS && tokens !== undefined && !couldBeInFacets(tokens, alternative.prefix);
     const read = unfiltered ? ftsAlternative(alternative) : expression;
     return universe.setOf(this.statements.get(`SELECT rowid FROM ${SEARCH_TABLE} WHERE ${SEARCH_TABLE} MATCH ?`).pluck().all(read) as number[]);
@@ -91,9 +93,11 @@ export class RowSetPlanner {
 
   /**
    * Whether some token of a phrase is in none of these columns in any row, so the phrase cannot be
-   * there either. A phrase of several tokens (a Chinese substring: its bigrams) is asked in the
-   * title and metadata columns for ranking, each phrase new, each read about as costly as reading
-   * it in every column and mostly finding nothing; its tokens recur from phrase to phrase.
+   * there either. Ranking asks each term again in the title and metadata columns, where reading
+   * it costs about what reading it in every column does and often finds nothing: a Chinese
+   * substring (a new phrase of bigrams each time, its bigrams recurring from phrase to phrase),
+   * an English word in the Chinese title (at a million records 20 ms a read, again after each
+   * eviction of its empty set). What columns hold a token is kept however the sets come and go.
    */
   private outsideColumns(tokens: readonly string[], columns: string): boolean {
     const names = columns.slice(1, -1).split(' ');
@@ -171,7 +175,7 @@ export class RowSetPlanner {
   }
 
   private tokenSet(universe: RowUniverse, lang: Lang, token: string): RowSet {
-    return this.rowSet(universe, '{facets}', { tokens: [token], prefix: false });
+    return this.rowSet(universe, FACETS_COLUMN, { tokens: [token], prefix: false });
   }
 
   /** Rows passing the filters (one facet's left out when named) and lying in the key range. */
