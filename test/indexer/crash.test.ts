@@ -230,15 +230,26 @@ describe('crash safety: the publisher killed with SIGKILL in the middle of a bat
       // The file as a crash leaves it must already be sound, before any restart repairs anything.
       expect(integrityCheck(databaseFile), context).to.equal('ok');
     };
+    /**
+     * Kills the server at a random point of the batch it is publishing: once a random number of
+     * its works (at least one, and at least five short of all) are final. Waiting for progress
+     * rather than for a random time keeps the kill inside the batch on a fast machine too.
+     */
+    const killMidBatch = async (settledBefore: number): Promise<void> => {
+      const target = settledBefore + 1 + Math.floor(random() * (batchSize - 5));
+      const deadline = Date.now() + 30_000;
+      while ((await settledCount(backend)) < target && Date.now() < deadline) await sleep(10);
+      await killServer();
+    };
     try {
-      // Batches 1–3: each sent to a freshly started server, which is killed a random moment later while it publishes.
+      // Batches 1–3: each sent to a freshly started server, which is killed at a random point while it publishes.
       // The first runs as npm start does by default, a primary (schema, publisher) with an HTTP worker:
       // killing the primary must not leave the worker running on the data folder.
       for (let batch = 0; batch < 3; batch += 1) {
         server = await startServerProcess(dataDir, batch === 0 ? { ...serverEnv, ARCHIVE_WORKERS: '1', ARCHIVE_LOG_LEVEL: 'info' } : serverEnv);
+        const settledBefore = await settledCount(backend);
         acceptedIds.push(...(await submitBatch(server, batch)));
-        await sleep(150 + Math.floor(random() * 1200));
-        await killServer();
+        await killMidBatch(settledBefore);
         if (batch === 0) {
           const primary = server.child.pid;
           const workers = server
@@ -261,9 +272,9 @@ describe('crash safety: the publisher killed with SIGKILL in the middle of a bat
       await killServer();
       await racing;
       server = await startServerProcess(dataDir, serverEnv);
+      const settledBeforeLast = await settledCount(backend);
       acceptedIds.push(...(await submitBatch(server, 3)));
-      await sleep(150 + Math.floor(random() * 1200));
-      await killServer();
+      await killMidBatch(settledBeforeLast);
 
       const survivor = await startServerProcess(dataDir, serverEnv);
       server = survivor;
