@@ -17,6 +17,15 @@ import type { CanonicalRecord } from '../../src/domain/record.ts';
  * The features the bench's paths do not ask for, added to every few queries: facets, a second
  * filter value, a date range, OR and an exclusion in the text.
  */
+/** A database of the test's own with a writing index that never uses row sets; readers open the same file. */
+function ownWriter(): { ownDir: string; path: string; writer: SqliteSearchIndex } {
+  const ownDir = temporaryDataDir();
+  const path = join(ownDir, 'archive.sqlite');
+  const writerDb = openDatabase(path);
+  migrateSchema(writerDb);
+  return { ownDir, path, writer: new SqliteSearchIndex(writerDb, 'never') };
+}
+
 function enriched(query: SearchQuery, index: number): SearchQuery {
   const text = query.text;
   const variant: SearchQuery = { ...query, filters: { ...query.filters } };
@@ -241,11 +250,7 @@ describe('row sets kept current across writes of another connection', function (
   });
 
   it('finds by prefix a word first written after the reader loaded its vocabulary at start', async () => {
-    const ownDir = temporaryDataDir();
-    const path = join(ownDir, 'archive.sqlite');
-    const writerDb = openDatabase(path);
-    migrateSchema(writerDb);
-    const writer = new SqliteSearchIndex(writerDb, 'never');
+    const { ownDir, path, writer } = ownWriter();
     await writer.upsert([...syntheticCatalog(50, '2026-11-20')]);
     const reader = new SqliteSearchIndex(openDatabase(path), 'auto');
     reader.warm();
@@ -258,11 +263,7 @@ describe('row sets kept current across writes of another connection', function (
   });
 
   it('ranks a record whose English title takes up a Chinese phrase after the reader learned which columns hold its bigrams', async () => {
-    const ownDir = temporaryDataDir();
-    const path = join(ownDir, 'archive.sqlite');
-    const writerDb = openDatabase(path);
-    migrateSchema(writerDb);
-    const writer = new SqliteSearchIndex(writerDb, 'never');
+    const { ownDir, path, writer } = ownWriter();
     const [first, second, ...rest] = [...syntheticCatalog(52, '2026-11-20')];
     if (!first || !second) throw new Error('no records');
     await writer.upsert([...rest, { ...first, date: '2025-06-01', title: { zh: '星光灯塔', en: 'A lighthouse' } }]);
