@@ -1,26 +1,16 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { openBackend } from '../../src/backend.ts';
 import { openDatabase } from '../../src/store/sqlite/database.ts';
 import { migrateSchema } from '../../src/store/sqlite/schema.ts';
 import { SqliteSubmissionQueue } from '../../src/store/sqlite/sqlite-submissions.ts';
 import { SqliteTokenStore } from '../../src/store/sqlite/sqlite-tokens.ts';
 import { SqliteSearchIndex } from '../../src/search/sqlite/sqlite-search.ts';
+import { openEmbeddedBackend } from '../helpers/backend.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
 import { recordStoreContract } from './record-store.contract.ts';
 import { searchIndexContract } from './search-index.contract.ts';
 import { submissionQueueContract } from './submission-queue.contract.ts';
 import { tokenStoreContract } from './token-store.contract.ts';
-
-async function openEmbedded() {
-  const dataDir = temporaryDataDir();
-  const backend = await openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true });
-  const dispose = async (): Promise<void> => {
-    await backend.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  return { backend, dispose };
-}
 
 /** A migrated embedded database alone, for adapters that take a clock. */
 function openEmbeddedDatabase() {
@@ -35,12 +25,12 @@ function openEmbeddedDatabase() {
 }
 
 recordStoreContract('embedded SQLite', async () => {
-  const { backend, dispose } = await openEmbedded();
+  const { backend, dispose } = await openEmbeddedBackend();
   return { store: backend.store, sources: backend.sources, dispose };
 });
 
 searchIndexContract('embedded SQLite FTS5', async () => {
-  const { backend, dispose } = await openEmbedded();
+  const { backend, dispose } = await openEmbeddedBackend();
   return { index: backend.search, dispose };
 });
 

@@ -1,27 +1,20 @@
 import { expect } from 'chai';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { openBackend } from '../../src/backend.ts';
 import type { Backend } from '../../src/backend.ts';
 import { cursorAfter, decodeCursor, listSubmissions } from '../../src/domain/ingest/list.ts';
 import { review } from '../../src/domain/ingest/review.ts';
 import { secureSourceUrl, submit } from '../../src/domain/ingest/submit.ts';
 import { BUILT_IN_SOURCE_TABLE } from '../../src/domain/sources.ts';
 import { makeSubmission } from '../helpers/factories.ts';
-import { temporaryDataDir } from '../helpers/server.ts';
+import { openEmbeddedBackend } from '../helpers/backend.ts';
 
 /** The ingest commands called as HTTP and the scripts call them: plain values in, domain results out. */
 describe('ingest commands: submit, list and review with plain values', () => {
-  let dataDir: string;
   let backend: Backend;
+  let dispose: () => Promise<void>;
   beforeEach(async () => {
-    dataDir = temporaryDataDir();
-    backend = await openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true });
+    ({ backend, dispose } = await openEmbeddedBackend());
   });
-  afterEach(async () => {
-    await backend.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterEach(() => dispose());
   const ports = () => ({ submissions: backend.submissions, sources: BUILT_IN_SOURCE_TABLE });
 
   it('makes an http source URL of a known source https and refuses one of another host', () => {

@@ -4,12 +4,14 @@
  * on Meilisearch an index prefix of its own; `destroy` drops them, so runs never share data.
  */
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openBackend } from '../../src/backend.ts';
 import type { Backend } from '../../src/backend.ts';
 import { loadBackendSettings } from '../../src/config.ts';
 import type { BackendSettings, SearchSettings } from '../../src/config.ts';
 import { syncOnce } from '../../indexer/search-sync.ts';
+import { temporaryDataDir } from './server.ts';
 
 export interface TestBackend {
   backend: Backend;
@@ -95,4 +97,15 @@ export async function openTestBackend(dataDir: string, options: TestBackendOptio
       await deleteMeiliIndexes(settings.search);
     },
   };
+}
+
+/** The embedded backend (SQLite, its own search) over a fresh data folder; `dispose` closes it and deletes the folder. */
+export async function openEmbeddedBackend(): Promise<{ dataDir: string; backend: Backend; dispose: () => Promise<void> }> {
+  const dataDir = temporaryDataDir();
+  const backend = await openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true });
+  const dispose = async (): Promise<void> => {
+    await backend.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { dataDir, backend, dispose };
 }

@@ -1,23 +1,20 @@
 import { expect } from 'chai';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import sharp from 'sharp';
-import { openBackend } from '../../src/backend.ts';
 import type { Backend } from '../../src/backend.ts';
 import { checkImages } from '../../src/domain/checks/images.ts';
 import { checkDuplicates, findSameSource } from '../../src/domain/checks/duplicates.ts';
 import type { LoadedPreview } from '../../src/domain/previews.ts';
 import { createPreviewLoader } from '../../indexer/preview-loader.ts';
 import { PublishedPreviews } from '../../indexer/published-previews.ts';
+import { openEmbeddedBackend } from '../helpers/backend.ts';
 import { makeRecord } from '../helpers/factories.ts';
 import { ImageServer, lineDrawingPng } from '../helpers/image-server.ts';
-import { temporaryDataDir } from '../helpers/server.ts';
 
 describe('publisher checks: images and duplicates', function () {
   this.timeout(20_000);
   const images = new ImageServer();
   const loader = createPreviewLoader({ allowPrivate: true });
-  let dataDir: string;
+  let dispose: () => Promise<void>;
   let backend: Backend;
 
   before(async () => {
@@ -29,13 +26,9 @@ describe('publisher checks: images and duplicates', function () {
   });
   after(async () => images.stop());
   beforeEach(async () => {
-    dataDir = temporaryDataDir();
-    backend = await openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true });
+    ({ backend, dispose } = await openEmbeddedBackend());
   });
-  afterEach(async () => {
-    await backend.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterEach(() => dispose());
 
   it('passes decodable previews, fails on a permanent fault and reports a transient one as an error', async () => {
     const good = await checkImages(loader, [images.url('/a.png'), images.url('/b.png')]);

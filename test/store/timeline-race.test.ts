@@ -1,14 +1,13 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { openBackend } from '../../src/backend.ts';
 import type { Backend } from '../../src/backend.ts';
 import { galleryIdOf } from '../../src/domain/ingest/timeline.ts';
 import type { CanonicalRecord } from '../../src/domain/record.ts';
+import { openEmbeddedBackend } from '../helpers/backend.ts';
 import { makeRecord } from '../helpers/factories.ts';
-import { temporaryDataDir } from '../helpers/server.ts';
 
 /** Models raced on: each gets one work from each of the two publishers, both sent at once. */
 const MODELS = 300;
@@ -49,15 +48,12 @@ describe('the timeline rule across publisher processes (embedded store)', functi
   this.timeout(120_000);
   let dataDir: string;
   let backend: Backend;
+  let dispose: () => Promise<void>;
 
   before(async () => {
-    dataDir = temporaryDataDir();
-    backend = await openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true });
+    ({ dataDir, backend, dispose } = await openEmbeddedBackend());
   });
-  after(async () => {
-    await backend.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  after(() => dispose());
 
   it(`gives each of ${MODELS} models one timeline record when two processes publish its works at once`, async () => {
     // For each model a work from each side; which one is earlier alternates, and ties are decided by id.
