@@ -7,6 +7,8 @@ import { SearchIndexWriter } from '../../src/search/sqlite/index-writer.ts';
 import { dayBase, dayNumber, SLOTS_PER_DAY } from '../../src/search/sqlite/sort-key.ts';
 import type { CanonicalRecord } from '../../src/domain/record.ts';
 import { makeRecord } from '../helpers/factories.ts';
+import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-store.ts';
+import { SqliteSearchIndex } from '../../src/search/sqlite/sqlite-search.ts';
 
 function openWriter(): { db: SqliteDatabase; writer: SearchIndexWriter } {
   const db = openDatabase(':memory:');
@@ -71,6 +73,27 @@ describe('embedded search index writer', () => {
       }
       // The squeezed ids used up the gap below 'm': the change log says "anything may have changed".
       expect(db.prepare('SELECT count(*) FROM search_changes WHERE sort_key IS NULL').pluck().get()).to.be.above(0);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('indexes each row of a renumbered day again from its record, which the search table keeps no copy of', () => {
+    const db = openDatabase(':memory:');
+    migrateSchema(db);
+    const store = new SqliteRecordStore(db, new SqliteSearchIndex(db, 'never'));
+    try {
+      store.putRecordsNow(first);
+      store.putRecordsNow(second);
+      expect(db.prepare('SELECT count(*) FROM search_changes WHERE sort_key IS NULL').pluck().get(), 'a day was renumbered').to.be.above(0);
+      expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'search_text_content'").pluck().get()).to.equal(0);
+      const keyOf = db.prepare<[string], number>('SELECT sort_key FROM search_keys WHERE id = ?').pluck();
+      const found = db.prepare<[string], number>('SELECT rowid FROM search_text WHERE search_text MATCH ?').pluck();
+      const live = new Map([...first, ...second].map((record) => [record.id, record]));
+      for (const record of live.values()) {
+        // Every factory title ends with a number of its own: the row holds it under the record's key now, and nowhere else.
+        expect(found.all(`title_en: "${record.title.en.toLowerCase()}"`), record.id).to.deep.equal([keyOf.get(record.id)]);
+      }
     } finally {
       db.close();
     }

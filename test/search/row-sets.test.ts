@@ -12,6 +12,11 @@ import type { SearchQuery } from '../../src/domain/search-query.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
 import { seededRandom } from '../../src/random.ts';
 import type { CanonicalRecord } from '../../src/domain/record.ts';
+import { SearchCaches } from '../../src/search/sqlite/search-caches.ts';
+import { SearchChangeLog } from '../../src/search/sqlite/change-log.ts';
+import { SearchIndexWriter } from '../../src/search/sqlite/index-writer.ts';
+import { textColumnValues } from '../../src/search/sqlite/index-row.ts';
+import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-store.ts';
 
 /**
  * The features the bench's paths do not ask for, added to every few queries: facets, a second
@@ -260,6 +265,24 @@ describe('row sets kept current across writes of another connection', function (
     const found = await reader.search({ lang: 'en', text: 'quixotrel', filters: {}, order: 'relevance', offset: 0, limit: 5 });
     rmSync(ownDir, { recursive: true, force: true });
     expect(found.ids).to.deep.equal(['svg-fresh-word-00000001']);
+  });
+
+  it("reads an appended row's texts back from its record, written by the store, and from the copy kept for a record given to the index alone", async () => {
+    const db = openDatabase(':memory:');
+    migrateSchema(db);
+    const [stored, given] = [...syntheticCatalog(2, '2026-11-20')];
+    if (!stored || !given) throw new Error('no records');
+    await new SqliteRecordStore(db, new SqliteSearchIndex(db, 'never')).putRecords([stored]);
+    await new SqliteSearchIndex(db, 'never').upsert([given]);
+    const changeLog = new SearchChangeLog(db);
+    const caches = new SearchCaches(db, changeLog, new SearchIndexWriter(db, changeLog), 'always');
+    const keyOf = db.prepare<[string], number>('SELECT sort_key FROM search_keys WHERE id = ?').pluck();
+    try {
+      for (const record of [stored, given]) expect(caches.appendedRow(keyOf.get(record.id) ?? 0)?.values, record.id).to.deep.equal(textColumnValues(record));
+      expect(db.prepare('SELECT id FROM search_docs').pluck().all()).to.deep.equal([given.id]);
+    } finally {
+      db.close();
+    }
   });
 
   it('ranks a record whose English title takes up a Chinese phrase after the reader learned which columns hold its bigrams', async () => {

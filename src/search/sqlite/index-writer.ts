@@ -1,16 +1,24 @@
 /**
  * Writes records into the search tables: one sort key per record (date descending, then id; see
- * sort-key.ts) that is its rowid in each language's FTS5 table, and a change-log entry for every
- * key a write touches.
+ * sort-key.ts) that is its rowid in the FTS5 table, and a change-log entry for every key a write
+ * touches. The FTS5 table keeps no copy of the texts: a row that moves to another key is written
+ * again from its record (`records.doc`, written in the same transaction by the store).
  */
 import type { IndexRecord } from '../../domain/ports.ts';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../../store/sqlite/database.ts';
 import { SEARCH_COLUMNS, SEARCH_KEY_COLUMNS, SEARCH_TABLE } from '../../store/sqlite/schema.ts';
 import type { SearchChangeLog } from './change-log.ts';
-import { indexRow } from './index-row.ts';
+import { indexRow, textColumnValues } from './index-row.ts';
 import type { IndexRow } from './index-row.ts';
+import type { CanonicalRecord } from '../../domain/record.ts';
 import { dayNumber, dayOfKey, keyBetween, spreadKeys } from './sort-key.ts';
+
+/**
+ * The JSON of the record a row is made from, by id: the copy the index kept when it was given the
+ * record alone (see SearchIndexWriter.upsert), else the store's record. NULL when there is neither.
+ */
+export const DOC_OF_ID = 'SELECT coalesce((SELECT doc FROM search_docs WHERE id = @id), (SELECT doc FROM records WHERE id = @id))';
 
 /**
  * The records of one write, the last of each id only, in the order their sort keys ascend (date
@@ -69,7 +77,7 @@ class DayKeys {
 /** Writes the search tables; every method runs inside the caller's transaction. */
 export class SearchIndexWriter {
   private readonly statements;
-  private readonly table: { insert: Statement; remove: Statement; move: Statement };
+  private readonly table: { insert: Statement; remove: Statement };
   /** Writes made through this writer, so this connection's caches know to look at the change log. */
   writes = 0;
   /** The keys of the day the current write is allocating in (rows come day by day, in key order). */
@@ -86,21 +94,38 @@ export class SearchIndexWriter {
       updateKey: db.prepare(`UPDATE search_keys SET seq = ?, ${SEARCH_KEY_COLUMNS.map((column) => `${column} = ?`).join(', ')} WHERE sort_key = ?`),
       moveKey: db.prepare('UPDATE search_keys SET sort_key = ? WHERE sort_key = ?'),
       deleteKey: db.prepare('DELETE FROM search_keys WHERE sort_key = ?'),
+      docOf: db.prepare<[{ id: string }], string | null>(DOC_OF_ID).pluck(),
+      keepDoc: db.prepare('INSERT INTO search_docs (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc'),
+      forgetDoc: db.prepare('DELETE FROM search_docs WHERE id = ?'),
+      anyDoc: db.prepare<[], number>('SELECT EXISTS (SELECT 1 FROM search_docs)').pluck(),
     };
     const columns = SEARCH_COLUMNS.join(', ');
     this.table = {
       insert: db.prepare(`INSERT INTO ${SEARCH_TABLE} (rowid, ${columns}) VALUES (?, ${SEARCH_COLUMNS.map(() => '?').join(', ')})`),
       remove: db.prepare(`DELETE FROM ${SEARCH_TABLE} WHERE rowid = ?`),
-      move: db.prepare(`UPDATE ${SEARCH_TABLE} SET rowid = ? WHERE rowid = ?`),
     };
   }
 
+  /**
+   * Writes records given to the index alone (the SearchIndex port), not by the store: with no
+   * record in `records` to make their texts from again, the index keeps their JSON (`search_docs`).
+   */
   upsert(records: readonly IndexRecord[]): void {
-    this.upsertRows(records.map((record) => indexRow(record, record.seq)));
+    for (const record of new Map(records.map((record) => [record.id, record])).values()) {
+      const { seq: _seq, ...canonical } = record;
+      this.statements.keepDoc.run(record.id, JSON.stringify(canonical));
+    }
+    this.write(records.map((record) => indexRow(record, record.seq)));
   }
 
-  /** Writes rows made beforehand (see IndexRow): the same write as upsert. */
+  /** Writes the rows of records the store writes in the same transaction (see IndexRow). */
   upsertRows(rows: readonly IndexRow[]): void {
+    // The store's record is now what a row is made from; a kept copy (see upsert) would be stale.
+    if (this.statements.anyDoc.get() === 1) for (const row of rows) this.statements.forgetDoc.run(row.id);
+    this.write(rows);
+  }
+
+  private write(rows: readonly IndexRow[]): void {
     const changed: number[] = [];
     let renumbered = false;
     this.day = undefined;
@@ -135,6 +160,7 @@ export class SearchIndexWriter {
         this.removeKey(existing.sort_key);
         changed.push(existing.sort_key);
       }
+      this.statements.forgetDoc.run(id);
     }
     this.logChanges(changed);
   }
@@ -174,17 +200,26 @@ export class SearchIndexWriter {
     return { key, renumbered };
   }
 
-  /** Spreads a day's keys evenly again; rare, when repeated inserts between two neighbours used up the gap. */
+  /**
+   * Spreads a day's keys evenly again; rare, when repeated inserts between two neighbours used up
+   * the gap. Each row's FTS5 entry is deleted and written again under its new key from its record.
+   */
   private renumberDay(day: number): void {
     const rows = this.statements.dayRows.all(day);
     const keys = spreadKeys(day, rows.length + 1);
-    const move = (from: number, to: number): void => {
-      // FTS5 takes a new rowid only as an SQL integer, so bind BigInts rather than doubles.
-      this.statements.moveKey.run(BigInt(to), BigInt(from));
-      this.table.move.run(BigInt(to), BigInt(from));
-    };
-    // Park every row on a negative key first so no new key collides with an old one.
-    for (const row of rows) move(row.sort_key, -row.sort_key - 1);
-    rows.forEach((row, i) => move(-row.sort_key - 1, keys[i] ?? 0));
+    const texts = rows.map((row) => {
+      const doc = this.statements.docOf.get({ id: row.id });
+      if (typeof doc !== 'string') throw new Error(`search index: no record ${row.id} to index again under a new sort key`);
+      return textColumnValues(JSON.parse(doc) as CanonicalRecord);
+    });
+    // FTS5 takes a new rowid only as an SQL integer, so keys are bound as BigInts rather than doubles.
+    for (const row of rows) this.table.remove.run(BigInt(row.sort_key));
+    // Park every key on a negative one first so no new key collides with an old one.
+    for (const row of rows) this.statements.moveKey.run(BigInt(-row.sort_key - 1), BigInt(row.sort_key));
+    rows.forEach((row, i) => {
+      const key = BigInt(keys[i] ?? 0);
+      this.statements.moveKey.run(key, BigInt(-row.sort_key - 1));
+      this.table.insert.run(key, ...(texts[i] as string[]));
+    });
   }
 }

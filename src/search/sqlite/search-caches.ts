@@ -9,10 +9,13 @@ import type { SqliteDatabase } from '../../store/sqlite/database.ts';
 import { SEARCH_COLUMNS, SEARCH_TABLE } from '../../store/sqlite/schema.ts';
 import type { SearchChangeLog } from './change-log.ts';
 import { FACET_TOKEN } from './facets.ts';
+import { DOC_OF_ID } from './index-writer.ts';
 import type { SearchIndexWriter } from './index-writer.ts';
 import { rowTokens } from './row-match.ts';
 import { RowSetCache, RowUniverse } from './row-sets.ts';
 import { indexTerms } from './text.ts';
+import { textColumnValues } from './index-row.ts';
+import type { CanonicalRecord } from '../../domain/record.ts';
 import { Vocabulary } from './typo.ts';
 
 /**
@@ -41,7 +44,11 @@ const TOKEN_COLUMNS_KEPT = 65_536;
 /** Dictionary words only: typo candidates are never numbers, facet tokens or Chinese bigrams. */
 const DICTIONARY_WORD = /^[a-z\u00df-\u024f]{3,}$/;
 
-/** A row as read back from FTS5 after a write: its column values, and their tokens when certain (row-match.ts). */
+/**
+ * A row as read back after a write: its column values, made again from its record (the FTS5 table
+ * keeps no copy), and their tokens when certain (row-match.ts). A row whose record cannot be read
+ * has no values and no tokens: what it holds is then asked of FTS5, as for text that is not certain.
+ */
 export interface AppendedRow {
   values: string[];
   tokens: Map<string, string[]> | undefined;
@@ -79,7 +86,7 @@ export class SearchCaches {
       dataVersion: db.prepare<[], { data_version: number }>('PRAGMA data_version'),
       allKeys: db.prepare<[], [number, string]>('SELECT sort_key, id FROM search_keys ORDER BY sort_key').raw(),
       idOfKey: db.prepare<[bigint], string>('SELECT id FROM search_keys WHERE sort_key = ?').pluck(),
-      rowText: db.prepare<[bigint], string[]>(`SELECT ${SEARCH_COLUMNS.join(', ')} FROM ${SEARCH_TABLE} WHERE rowid = ?`).raw(),
+      rowDoc: db.prepare<[bigint], [string, string | null]>(`SELECT id, (${DOC_OF_ID.replaceAll('@id', 'k.id')}) FROM search_keys k WHERE sort_key = ?`).raw(),
       vocabulary: db.prepare<[], { term: string; doc: number }>(`SELECT term, doc FROM ${SEARCH_TABLE}_vocab`),
     };
   }
@@ -163,8 +170,10 @@ export class SearchCaches {
   /** An appended row, read once for both its tests (row-set-planner.ts) and its vocabulary terms; undefined when it is gone. */
   appendedRow(key: number): AppendedRow | undefined {
     if (!this.appendedRows.has(key)) {
-      const values = this.statements.rowText.get(BigInt(key));
-      this.appendedRows.set(key, values ? { values, tokens: rowTokens(SEARCH_COLUMNS, values) } : undefined);
+      const row = this.statements.rowDoc.get(BigInt(key));
+      const doc = row?.[1];
+      const values = typeof doc === 'string' ? textColumnValues(JSON.parse(doc) as CanonicalRecord) : undefined;
+      this.appendedRows.set(key, row ? (values ? { values, tokens: rowTokens(SEARCH_COLUMNS, values) } : { values: [], tokens: undefined }) : undefined);
     }
     return this.appendedRows.get(key);
   }

@@ -36,7 +36,8 @@ const SEARCH_COLUMNS_V4 = ['title', 'notes', 'model', 'author', 'prompt', 'categ
 /**
  * The FTS5 table of the search index (search v5): one row per record with the texts of both
  * languages, so each text is indexed once and a search in either language reads the same rows
- * (its `fts5vocab` twin is `search_text_vocab`).
+ * (its `fts5vocab` twin is `search_text_vocab`). Since search v6 it holds no copy of the texts
+ * (contentless): a row's texts are made again from its record (`records.doc`) when needed.
  */
 export const SEARCH_TABLE = 'search_text';
 
@@ -266,6 +267,22 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `
       ${LANGS.map((lang) => `DROP TABLE ${searchTable(lang)}_vocab; DROP TABLE ${searchTable(lang)};`).join('\n      ')}
       CREATE VIRTUAL TABLE ${SEARCH_TABLE} USING fts5(${SEARCH_COLUMNS.join(', ')}, tokenize = "unicode61 remove_diacritics 2");
+      CREATE VIRTUAL TABLE ${SEARCH_TABLE}_vocab USING fts5vocab(${SEARCH_TABLE}, row);
+      INSERT INTO ${SEARCH_TABLE} (rowid, ${SEARCH_COLUMNS.join(', ')})
+        SELECT k.sort_key, ${SEARCH_COLUMNS.map((_, i) => `archive_search_text(r.doc, ${i})`).join(', ')}
+        FROM search_keys k JOIN records r ON r.id = k.id
+        ORDER BY k.sort_key;
+      INSERT INTO search_changes (sort_key) VALUES (NULL);
+    `,
+  },
+  {
+    area: 'search',
+    version: 6,
+    description: "the search table keeps no copy of the texts (contentless, deletes allowed): what a row holds is made again from its record when needed (records.doc, or search_docs for records given to the index alone); every record re-indexed",
+    sql: `
+      CREATE TABLE search_docs (id TEXT PRIMARY KEY, doc TEXT NOT NULL);
+      DROP TABLE ${SEARCH_TABLE}_vocab; DROP TABLE ${SEARCH_TABLE};
+      CREATE VIRTUAL TABLE ${SEARCH_TABLE} USING fts5(${SEARCH_COLUMNS.join(', ')}, tokenize = "unicode61 remove_diacritics 2", content = '', contentless_delete = 1);
       CREATE VIRTUAL TABLE ${SEARCH_TABLE}_vocab USING fts5vocab(${SEARCH_TABLE}, row);
       INSERT INTO ${SEARCH_TABLE} (rowid, ${SEARCH_COLUMNS.join(', ')})
         SELECT k.sort_key, ${SEARCH_COLUMNS.map((_, i) => `archive_search_text(r.doc, ${i})`).join(', ')}
