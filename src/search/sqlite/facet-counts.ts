@@ -98,16 +98,10 @@ export class RowFacetColumns {
   count(universe: RowUniverse, name: FacetName, hits: RowSet): Record<string, number> {
     const column = this.column(universe, name);
     const counts = new Float64Array(column.names.length);
-    const { bits } = hits;
-    for (let word = 0; word < bits.length; word += 1) {
-      let value = bits[word] as number;
-      while (value !== 0) {
-        const bit = 31 - Math.clz32(value & -value);
-        value = (value & ~(1 << bit)) >>> 0;
-        const id = column.byOrdinal[word * 32 + bit] as number;
-        counts[id] = (counts[id] as number) + 1;
-      }
-    }
+    hits.forEachMember((ordinal) => {
+      const id = column.byOrdinal[ordinal] as number;
+      counts[id] = (counts[id] as number) + 1;
+    });
     return this.labels.present(
       name,
       column.names.map((value, id) => [value, counts[id] as number]),

@@ -1,12 +1,16 @@
 import { BoundedCache } from '../../bounded-cache.ts';
+import { RowSet, setBit } from './row-set.ts';
+
+export { RowSet };
 
 /**
- * Hit sets as bitsets over the catalog's rows in sort-key order. Exact totals are what cost in
- * FTS5 (it counts by walking every matching doclist entry), and a query's parts repeat far more
- * than whole queries do: the same frequent words, prefixes and filters turn up in thousands of
- * different searches. So each part's rows are read from FTS5 once, kept as a bitset, and a query
- * becomes a few word-wide AND / OR / AND-NOT passes and a population count. Because bit order is
- * sort-key order (date descending, then id), a "newest first" page is read straight off the bits.
+ * Hit sets over the catalog's rows in sort-key order. Exact totals are what cost in FTS5 (it
+ * counts by walking every matching doclist entry), and a query's parts repeat far more than whole
+ * queries do: the same frequent words, prefixes and filters turn up in thousands of different
+ * searches. So each part's rows are read from FTS5 once, kept as a set (a bitset, or the list of
+ * its members when sparse: row-set.ts), and a query becomes a few AND / OR / AND-NOT passes and a
+ * count. Because ordinal order is sort-key order (date descending, then id), a "newest first" page
+ * is read straight off the set.
  */
 
 /**
@@ -174,18 +178,26 @@ export class RowUniverse {
   /** The set of the given sort keys, which must be ascending (FTS5 returns rowids in that order); keys that are not live rows are left out. */
   setOf(ascendingKeys: readonly number[]): RowSet {
     if (ascendingKeys.length === 0) return this.none();
-    const bits = new Uint32Array(this.words);
+    const members = new Uint32Array(ascendingKeys.length);
+    let found = 0;
+    let ascending = true;
     let ordinal = 0;
     for (const key of ascendingKeys) {
       const appended = this.appended.size > 0 ? this.appended.get(key) : undefined;
-      if (appended !== undefined) {
-        setBit(bits, appended);
-        continue;
+      let member: number | undefined = appended;
+      if (member === undefined) {
+        while (ordinal < this.ordered && (this.keys[ordinal] as number) < key) ordinal += 1;
+        if (ordinal < this.ordered && this.keys[ordinal] === key) member = ordinal;
       }
-      while (ordinal < this.ordered && (this.keys[ordinal] as number) < key) ordinal += 1;
-      if (ordinal < this.ordered && this.keys[ordinal] === key) setBit(bits, ordinal);
+      if (member === undefined) continue;
+      if (found > 0 && member < (members[found - 1] as number)) ascending = false;
+      members[found] = member;
+      found += 1;
     }
-    return this.live(new RowSet(bits));
+    // Appended rows have ordinals in the order of their appends, not of their keys.
+    const held = found === members.length ? members : members.slice(0, found);
+    if (!ascending) held.sort();
+    return this.live(RowSet.ofMembers(held, this.words));
   }
 
   /** The live rows whose sort keys lie in a range, bounds included. */
@@ -195,17 +207,17 @@ export class RowUniverse {
     const to = max === Infinity ? this.ordered : searchKeys(this.keys, this.ordered, max, true);
     fillBits(bits, from, to);
     for (const [key, ordinal] of this.appended) if (key >= min && key <= max) setBit(bits, ordinal);
-    return this.live(new RowSet(bits));
+    return this.live(RowSet.ofBits(bits));
   }
 
   /** No row (a set of no words: sets of different lengths combine as if padded with zeros). */
   none(): RowSet {
-    return new RowSet(new Uint32Array(0));
+    return RowSet.ofMembers(new Uint32Array(0));
   }
 
   /** Every live row. */
   all(): RowSet {
-    this.liveSet ??= new RowSet(this.liveBits.slice(0, this.words));
+    this.liveSet ??= RowSet.ofBits(this.liveBits.slice(0, this.words), this.liveRows);
     return this.liveSet;
   }
 
@@ -261,10 +273,6 @@ function searchKeys(keys: Float64Array, end: number, key: number, above = false)
   return low;
 }
 
-function setBit(bits: Uint32Array, ordinal: number): void {
-  bits[ordinal >>> 5] = ((bits[ordinal >>> 5] ?? 0) | (1 << (ordinal & 31))) >>> 0;
-}
-
 /** Sets the bits from (included) to `to` (excluded). */
 function fillBits(bits: Uint32Array, from: number, to: number): void {
   for (let ordinal = from; ordinal < to && ordinal & 31; ordinal += 1) setBit(bits, ordinal);
@@ -280,157 +288,6 @@ function filledBits(count: number, words: number): Uint32Array {
   bits.fill(0xffffffff, 0, full);
   if (count & 31) bits[full] = 0xffffffff >>> (32 - (count & 31));
   return bits;
-}
-
-function bitCount(word: number): number {
-  let value = word - ((word >>> 1) & 0x55555555);
-  value = (value & 0x33333333) + ((value >>> 2) & 0x33333333);
-  return (((value + (value >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
-
-/** A set of rows of one RowUniverse. Immutable: every operation returns a new set. Sets made at different universe sizes combine as if the shorter were padded with zeros. */
-export class RowSet {
-  private counted: number | undefined;
-
-  constructor(readonly bits: Uint32Array) {}
-
-  get bytes(): number {
-    return this.bits.byteLength;
-  }
-
-  /** The union of sets, in one new array. */
-  static union(sets: readonly RowSet[]): RowSet {
-    let words = 0;
-    for (const set of sets) words = Math.max(words, set.bits.length);
-    const bits = new Uint32Array(words);
-    for (const set of sets) {
-      const other = set.bits;
-      for (let i = 0; i < other.length; i += 1) bits[i] = (bits[i] as number) | (other[i] as number);
-    }
-    return new RowSet(bits);
-  }
-
-  /** The intersection of sets (at least one), in one new array. */
-  static intersection(sets: readonly RowSet[]): RowSet {
-    let words = Infinity;
-    for (const set of sets) words = Math.min(words, set.bits.length);
-    const bits = (sets[0] as RowSet).bits.slice(0, words);
-    for (let s = 1; s < sets.length; s += 1) {
-      const other = (sets[s] as RowSet).bits;
-      for (let i = 0; i < words; i += 1) bits[i] = (bits[i] as number) & (other[i] as number);
-    }
-    return new RowSet(bits);
-  }
-
-  and(other: RowSet): RowSet {
-    const bits = new Uint32Array(Math.min(this.bits.length, other.bits.length));
-    for (let i = 0; i < bits.length; i += 1) bits[i] = (this.bits[i] as number) & (other.bits[i] as number);
-    return new RowSet(bits);
-  }
-
-  or(other: RowSet): RowSet {
-    const [longer, shorter] = this.bits.length >= other.bits.length ? [this.bits, other.bits] : [other.bits, this.bits];
-    const bits = longer.slice();
-    for (let i = 0; i < shorter.length; i += 1) bits[i] = (bits[i] as number) | (shorter[i] as number);
-    return new RowSet(bits);
-  }
-
-  andNot(other: RowSet): RowSet {
-    const bits = this.bits.slice();
-    const common = Math.min(bits.length, other.bits.length);
-    for (let i = 0; i < common; i += 1) bits[i] = (bits[i] as number) & ~(other.bits[i] as number);
-    return new RowSet(bits);
-  }
-
-  /** This set with the given ordinals added. */
-  with(ordinals: readonly number[], words: number): RowSet {
-    const bits = new Uint32Array(Math.max(words, this.bits.length));
-    bits.set(this.bits);
-    for (const ordinal of ordinals) setBit(bits, ordinal);
-    return new RowSet(bits);
-  }
-
-  equals(other: RowSet): boolean {
-    const words = Math.max(this.bits.length, other.bits.length);
-    for (let i = 0; i < words; i += 1) if ((this.bits[i] ?? 0) !== (other.bits[i] ?? 0)) return false;
-    return true;
-  }
-
-  has(ordinal: number): boolean {
-    return (((this.bits[ordinal >>> 5] ?? 0) >>> (ordinal & 31)) & 1) === 1;
-  }
-
-  count(): number {
-    if (this.counted === undefined) {
-      let total = 0;
-      for (let i = 0; i < this.bits.length; i += 1) total += bitCount(this.bits[i] as number);
-      this.counted = total;
-    }
-    return this.counted;
-  }
-
-  /** Members at or above an ordinal, ascending. */
-  membersFrom(first: number): number[] {
-    const members: number[] = [];
-    for (let index = first >>> 5; index < this.bits.length; index += 1) {
-      let word = this.bits[index] as number;
-      if (index === first >>> 5) word &= ~((1 << (first & 31)) - 1);
-      while (word !== 0) {
-        const bit = 31 - Math.clz32(word & -word);
-        word = (word & ~(1 << bit)) >>> 0;
-        members.push(index * 32 + bit);
-      }
-    }
-    return members;
-  }
-
-  /** The members below an ordinal. */
-  below(end: number): RowSet {
-    const bits = this.bits.slice(0, Math.ceil(end / 32));
-    if (end & 31 && bits.length > end >>> 5) bits[end >>> 5] = ((bits[end >>> 5] as number) & ((1 << (end & 31)) - 1)) >>> 0;
-    return new RowSet(bits);
-  }
-
-  /** A function counting the members below an ordinal, in constant time. */
-  rankIndex(): (ordinal: number) => number {
-    const before = new Uint32Array(this.bits.length + 1);
-    for (let i = 0; i < this.bits.length; i += 1) before[i + 1] = (before[i] as number) + bitCount(this.bits[i] as number);
-    return (ordinal) => {
-      const index = ordinal >>> 5;
-      if (index >= this.bits.length) return before[this.bits.length] as number;
-      const partial = ordinal & 31 ? bitCount(((this.bits[index] as number) & ((1 << (ordinal & 31)) - 1)) >>> 0) : 0;
-      return (before[index] as number) + partial;
-    };
-  }
-
-  /** Ordinals of one page: skip `offset` members, then take up to `limit`, from the low end (ascending) or the high end. */
-  page(offset: number, limit: number, ascending: boolean): number[] {
-    const ordinals: number[] = [];
-    if (limit <= 0) return ordinals;
-    let skip = offset;
-    const words = this.bits.length;
-    for (let step = 0; step < words; step += 1) {
-      const index = ascending ? step : words - 1 - step;
-      let word = this.bits[index] as number;
-      if (word === 0) continue;
-      const inWord = bitCount(word);
-      if (skip >= inWord) {
-        skip -= inWord;
-        continue;
-      }
-      while (word !== 0) {
-        const bit = ascending ? 31 - Math.clz32(word & -word) : 31 - Math.clz32(word);
-        word = (word & ~(1 << bit)) >>> 0;
-        if (skip > 0) {
-          skip -= 1;
-          continue;
-        }
-        ordinals.push(index * 32 + bit);
-        if (ordinals.length === limit) return ordinals;
-      }
-    }
-    return ordinals;
-  }
 }
 
 /** A cached row set, the universe size it was read at (rows appended since are yet to be tested) and the kills it has seen. */
