@@ -65,6 +65,8 @@ async function main(): Promise<void> {
   const used = process.cpuUsage(before);
   if (process.env.PROFILE) writeFileSync(process.env.PROFILE, JSON.stringify((await session.post('Profiler.stop')).profile));
   console.log(`${mode}: ${Math.round((used.user + used.system) / count)} us CPU per answer (${count} distinct searches after ${warm} others)`);
+  const kept = search.rowSetUse();
+  console.log(`  row sets kept: ${kept.sets}, ${(kept.bytes / 2 ** 20).toFixed(1)} MB of ${(kept.maxBytes / 2 ** 20).toFixed(0)} MB; heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MB, RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`);
   for (const [tag, list] of [...latencies].sort()) {
     list.sort((a, b) => a - b);
     const at = (q: number): string => (list[Math.floor(q * list.length)] ?? 0).toFixed(2);

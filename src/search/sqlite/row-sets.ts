@@ -301,8 +301,13 @@ export interface CoveredRowSet {
 export class RowSetCache {
   private readonly entries: BoundedCache<CoveredRowSet>;
 
-  constructor(maxBytes: number) {
+  constructor(readonly maxBytes: number) {
     this.entries = new BoundedCache(maxBytes, (key, entry) => key.length * 2 + entry.set.bytes);
+  }
+
+  /** Bytes the kept sets take, their keys included. */
+  get bytes(): number {
+    return this.entries.bytes;
   }
 
   get(key: string): CoveredRowSet | undefined {

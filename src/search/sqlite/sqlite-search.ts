@@ -74,6 +74,12 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     this.caches.warm();
   }
 
+  /** The row sets kept now: how many, the bytes they take and the bound on those. */
+  rowSetUse(): { sets: number; bytes: number; maxBytes: number } {
+    const { rowSets } = this.caches;
+    return { sets: rowSets.size, bytes: rowSets.bytes, maxBytes: rowSets.maxBytes };
+  }
+
   /** One search, read from one snapshot of the database so its total, sets and page agree. */
   async search(query: SearchQuery): Promise<SearchHits> {
     return this.db.transaction(() => this.searchSnapshot(query)).deferred();
