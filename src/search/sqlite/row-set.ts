@@ -15,6 +15,15 @@ function isSparse(count: number, words: number): boolean {
   return count < words;
 }
 
+/**
+ * Whether a bitset of `count` members is worth turning into a list: listing its members costs
+ * about twice a pass over its words, and a list of more than a quarter of the words saves little
+ * on what follows, so only clearly sparse bitsets are listed.
+ */
+function worthListing(count: number, words: number): boolean {
+  return count * 4 < words;
+}
+
 export function setBit(bits: Uint32Array, ordinal: number): void {
   bits[ordinal >>> 5] = ((bits[ordinal >>> 5] ?? 0) | (1 << (ordinal & 31))) >>> 0;
 }
@@ -23,27 +32,42 @@ function hasBit(bits: Uint32Array, ordinal: number): boolean {
   return (((bits[ordinal >>> 5] ?? 0) >>> (ordinal & 31)) & 1) === 1;
 }
 
+/** The bits set in a word, taken as a signed 32-bit integer (or an unsigned one: the same bits). */
 function bitCount(word: number): number {
-  let value = word - ((word >>> 1) & 0x55555555);
-  value = (value & 0x33333333) + ((value >>> 2) & 0x33333333);
-  return (((value + (value >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  let value = word | 0;
+  value -= (value >> 1) & 0x55555555;
+  value = (value & 0x33333333) + ((value >> 2) & 0x33333333);
+  return Math.imul((value + (value >> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/**
+ * The words of a bitset as signed integers: V8 reads an Int32Array element as a small integer,
+ * a Uint32Array element above 2^31 as a heap number, which makes word loops several times slower.
+ */
+function signed(bits: Uint32Array): Int32Array {
+  return new Int32Array(bits.buffer, bits.byteOffset, bits.length);
 }
 
 function countBits(bits: Uint32Array): number {
+  const words = signed(bits);
   let total = 0;
-  for (let i = 0; i < bits.length; i += 1) total += bitCount(bits[i] as number);
+  for (let i = 0; i < words.length; i += 1) {
+    const word = words[i] as number;
+    if (word !== 0) total += bitCount(word);
+  }
   return total;
 }
 
 /** The members of a bitset holding `count` of them, ascending. */
 function membersOfBits(bits: Uint32Array, count: number): Uint32Array {
   const members = new Uint32Array(count);
+  const words = signed(bits);
   let n = 0;
-  for (let index = 0; index < bits.length && n < count; index += 1) {
-    let word = bits[index] as number;
+  for (let index = 0; index < words.length && n < count; index += 1) {
+    let word = words[index] as number;
     while (word !== 0) {
       const bit = 31 - Math.clz32(word & -word);
-      word = (word & ~(1 << bit)) >>> 0;
+      word &= ~(1 << bit);
       members[n] = index * 32 + bit;
       n += 1;
     }
@@ -114,9 +138,9 @@ export class RowSet {
     this.counted = list ? list.length : counted;
   }
 
-  /** The set of a bitset (held, not copied); a list of its members when they are fewer than its words. */
+  /** The set of a bitset (held, not copied); a list of its members when they are far fewer than its words. */
   static ofBits(bits: Uint32Array, count = countBits(bits)): RowSet {
-    if (isSparse(count, bits.length)) return new RowSet(undefined, membersOfBits(bits, count));
+    if (worthListing(count, bits.length)) return new RowSet(undefined, membersOfBits(bits, count));
     return new RowSet(bits, undefined, count);
   }
 
@@ -176,10 +200,11 @@ export class RowSet {
       return new RowSet(undefined, sortedDistinct(members));
     }
     const bits = new Uint32Array(words);
+    const target = signed(bits);
     for (const set of sets) {
       if (set.bits) {
-        const other = set.bits;
-        for (let i = 0; i < other.length; i += 1) bits[i] = (bits[i] as number) | (other[i] as number);
+        const other = signed(set.bits);
+        for (let i = 0; i < other.length; i += 1) target[i] = (target[i] as number) | (other[i] as number);
       } else {
         const list = set.list as Uint32Array;
         for (let i = 0; i < list.length; i += 1) setBit(bits, list[i] as number);
@@ -200,14 +225,15 @@ export class RowSet {
     let words = Infinity;
     for (const set of sets) words = Math.min(words, (set.bits as Uint32Array).length);
     const bits = ((sets[0] as RowSet).bits as Uint32Array).slice(0, words);
+    const target = signed(bits);
     let count = 0;
     for (let s = 1; s < sets.length; s += 1) {
-      const other = (sets[s] as RowSet).bits as Uint32Array;
+      const other = signed((sets[s] as RowSet).bits as Uint32Array);
       const last = s === sets.length - 1;
       for (let i = 0; i < words; i += 1) {
-        const word = ((bits[i] as number) & (other[i] as number)) >>> 0;
-        bits[i] = word;
-        if (last) count += bitCount(word);
+        const word = (target[i] as number) & (other[i] as number);
+        target[i] = word;
+        if (last && word !== 0) count += bitCount(word);
       }
     }
     return sets.length === 1 ? RowSet.ofBits(bits) : RowSet.ofBits(bits, count);
@@ -260,13 +286,18 @@ export class RowSet {
       }
       return RowSet.ofBits(bits, count);
     }
-    const otherBits = other.bits as Uint32Array;
-    const common = Math.min(bits.length, otherBits.length);
+    const target = signed(bits);
+    const taken = signed(other.bits as Uint32Array);
+    const common = Math.min(target.length, taken.length);
     let count = 0;
-    for (let i = 0; i < bits.length; i += 1) {
-      const word = i < common ? ((bits[i] as number) & ~(otherBits[i] as number)) >>> 0 : (bits[i] as number);
-      bits[i] = word;
-      count += bitCount(word);
+    for (let i = 0; i < common; i += 1) {
+      const word = (target[i] as number) & ~(taken[i] as number);
+      target[i] = word;
+      if (word !== 0) count += bitCount(word);
+    }
+    for (let i = common; i < target.length; i += 1) {
+      const word = target[i] as number;
+      if (word !== 0) count += bitCount(word);
     }
     return RowSet.ofBits(bits, count);
   }
@@ -310,12 +341,12 @@ export class RowSet {
       for (let i = 0; i < this.list.length; i += 1) visit(this.list[i] as number);
       return;
     }
-    const bits = this.bits as Uint32Array;
+    const bits = signed(this.bits as Uint32Array);
     for (let index = 0; index < bits.length; index += 1) {
       let word = bits[index] as number;
       while (word !== 0) {
         const bit = 31 - Math.clz32(word & -word);
-        word = (word & ~(1 << bit)) >>> 0;
+        word &= ~(1 << bit);
         visit(index * 32 + bit);
       }
     }
@@ -373,7 +404,7 @@ export class RowSet {
       for (let i = list.length - 1 - offset; i >= 0 && ordinals.length < limit; i -= 1) ordinals.push(list[i] as number);
       return ordinals;
     }
-    const bits = this.bits as Uint32Array;
+    const bits = signed(this.bits as Uint32Array);
     let skip = offset;
     const words = bits.length;
     for (let step = 0; step < words; step += 1) {
@@ -387,7 +418,7 @@ export class RowSet {
       }
       while (word !== 0) {
         const bit = ascending ? 31 - Math.clz32(word & -word) : 31 - Math.clz32(word);
-        word = (word & ~(1 << bit)) >>> 0;
+        word &= ~(1 << bit);
         if (skip > 0) {
           skip -= 1;
           continue;

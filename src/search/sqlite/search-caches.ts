@@ -31,13 +31,15 @@ const MIN_CHANGES_BEFORE_REBUILD = 1024;
 /** How stale a vocabulary may grow after another process's bulk write before it is read again. */
 const VOCABULARY_RELOAD_MS = 5000;
 /**
- * Memory bound of the row sets one process keeps: room for ROW_SETS_KEPT sets of the catalog's
- * size, at least MIN_ROW_SET_CACHE_BYTES. A set takes a bit per row (12.5 KB at 100,000 records,
- * 125 KB at a million), while the sets a mix of searches keeps using (frequent words in each
- * column group, filters, common prefixes and typo candidates) are about as many whatever the
- * catalog's size; a fixed bound would hold ten times fewer of them at a million records.
+ * Memory bound of the row sets one process keeps: ROW_SETS_KEPT bitsets of the catalog's size, at
+ * least MIN_ROW_SET_CACHE_BYTES. A sparse set is kept as a list of its rows (row-set.ts), so the
+ * bound holds far more sets than that; but a mix's frequent words, filters and prefix unions are
+ * bitsets whatever the size, and the sets a mix keeps using are about as many at any size, so the
+ * bound grows with the catalog: 244 MB at a million records (in-process, 12,000 searches of the
+ * bench's mix kept 6,000 sets in 167 MB; with half this bound the costly sets were read again and
+ * again: 8 ms of CPU per answer instead of 2.3), and the floor of 48 MB up to 196,000 records.
  */
-const ROW_SETS_KEPT = 1024;
+const ROW_SETS_KEPT = 2048;
 const MIN_ROW_SET_CACHE_BYTES = 48 * 1024 * 1024;
 /** Tokens whose columns are kept (columnsOf); past this the kept ones are dropped and read again as asked. */
 const TOKEN_COLUMNS_KEPT = 65_536;
