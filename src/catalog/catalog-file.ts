@@ -9,6 +9,9 @@ import { CatalogSyntaxError, scanCatalogFile } from './catalog-stream.ts';
 import type { CatalogEnvelope } from './catalog-stream.ts';
 import { isPreparedRecordWriter } from '../store/sqlite/prepared-record.ts';
 import { PreparedBatches } from './prepared-batches.ts';
+import { CatalogFileError } from './catalog-file-error.ts';
+
+export { CatalogFileError } from './catalog-file-error.ts';
 import canonicalRecordSchema from '../../schemas/canonical-record.schema.json' with { type: 'json' };
 import catalogSchema from '../../schemas/catalog.schema.json' with { type: 'json' };
 
@@ -23,12 +26,6 @@ export interface CatalogFile {
 const validateRecord = compile<CanonicalRecord>(canonicalRecordSchema);
 const validateEnvelope = compile<CatalogFile>({ ...catalogSchema, $id: 'catalog-envelope.schema.json', properties: { ...catalogSchema.properties, records: { type: 'array' } } });
 
-export class CatalogFileError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`invalid catalog file:\n- ${problems.slice(0, 20).join('\n- ')}${problems.length > 20 ? `\n- … and ${problems.length - 20} more` : ''}`);
-    this.name = 'CatalogFileError';
-  }
-}
 
 /**
  * Checks records one at a time (schema, calendar date, no id or source URL twice), remembering
@@ -110,10 +107,11 @@ export interface ImportOptions {
  * Imports a catalog file of any size in flat memory, in two passes over the file: the first checks
  * every record (and names every problem, writing nothing when there is one), the second writes
  * them in batches. Into the embedded store, a worker thread makes the second pass and prepares
- * each batch while the store writes the one before. Returns the number of records written.
+ * each batch while the store writes the one before, the first one while this thread checks the
+ * file. Returns the number of records written.
  */
 export async function importCatalogFile(store: RecordStore, path: string, { batchSize = IMPORT_BATCH, sourceKeys }: ImportOptions = {}): Promise<number> {
-  // Started first, so the worker loads its modules while this thread checks the file.
+  // Started first: the worker loads its modules and prepares the first batch while this thread checks the file.
   const prepared = isPreparedRecordWriter(store)
     ? { writer: store, batches: new PreparedBatches({ path, batchSize, chunkSize: PREPARED_CHUNK, withIndex: store.indexesRecords, ahead: Math.ceil(batchSize / PREPARED_CHUNK) }) }
     : undefined;

@@ -42,8 +42,14 @@ function isSpace(code: number): boolean {
  * awaiting it when it returns a promise, so a slow consumer holds the reading back). Returns the
  * other top-level fields. Throws CatalogSyntaxError when the file is not one JSON object.
  * chunkBytes is the read size (tests make it tiny, so values straddle every chunk boundary).
+ * onRecordsStart, when given, is called as `records` opens, with the fields read before it.
  */
-export async function scanCatalogFile(path: string, onRecord: (record: unknown, index: number) => void | Promise<void>, chunkBytes = CHUNK_BYTES): Promise<CatalogEnvelope> {
+export async function scanCatalogFile(
+  path: string,
+  onRecord: (record: unknown, index: number) => void | Promise<void>,
+  chunkBytes = CHUNK_BYTES,
+  onRecordsStart?: (fieldsBefore: Readonly<Record<string, unknown>>) => void,
+): Promise<CatalogEnvelope> {
   const handle = await open(path, 'r');
   const decoder = new StringDecoder('utf8');
   const buffer = Buffer.allocUnsafe(chunkBytes);
@@ -182,6 +188,7 @@ export async function scanCatalogFile(path: string, onRecord: (record: unknown, 
               hasRecords = true;
               inRecords = true;
               state = 'records';
+              onRecordsStart?.(fields);
             } else {
               begin('value', code);
               start = i - 1;

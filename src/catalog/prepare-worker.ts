@@ -1,9 +1,11 @@
 /**
  * The worker thread of a catalog import into the embedded store (started by prepared-batches.ts):
- * reads the catalog file again once the first pass has checked it, prepares each record for the
- * store's write (its JSON, key columns and search-index row) and posts them in chunks of at most
+ * reads the catalog file while another thread checks it, prepares each record for the store's
+ * write (its JSON, key columns and search-index row) and posts them in chunks of at most
  * `chunkSize` records, each batch of `batchSize` records ending with a chunk marked as its end, at
  * most `ahead` chunks before the writer has taken them (small chunks keep both threads' memory flat).
+ * Every record takes the catalog's date (`updated`): read from the file when it comes before
+ * `records` (as in every file the archive writes), else sent by the writer once the check has passed.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
@@ -22,29 +24,31 @@ export interface PrepareWorkerData {
   ahead: number;
 }
 
-/** Sent by the writer: first `{ updated }` (the checked catalog's date, which every record takes), then `{ taken: true }` for each chunk it took. */
+/** Sent by the writer: `{ updated }` (the checked catalog's date) once the check has passed, and `{ taken: true }` for each chunk it took. */
 export type ToPrepareWorker = { updated: string } | { taken: true };
 
-/** Sent by the worker: chunks of prepared records (`ends`: the last of its batch), then the number of records read. */
-export type FromPrepareWorker = { chunk: PackedRecords; ends: boolean } | { done: number };
+/**
+ * Sent by the worker: as `records` opens, the date it prepares records with (`dated`; null when
+ * the file gives none before `records` and it waits for the writer's), chunks of prepared records
+ * (`ends`: the last of its batch), then the number of records read.
+ */
+export type FromPrepareWorker = { dated: string | null } | { chunk: PackedRecords; ends: boolean } | { done: number };
 
 async function prepare(port: MessagePort, { path, batchSize, chunkSize, withIndex, ahead }: PrepareWorkerData): Promise<void> {
   let updated: string | undefined;
+  let checkedDate: (date: string) => void = () => {};
+  const checked = new Promise<string>((resolve) => (checkedDate = resolve));
   let credits = ahead;
   let wake: (() => void) | undefined;
-  const started = new Promise<void>((resolve) => {
-    port.on('message', (message: ToPrepareWorker) => {
-      if ('updated' in message) {
-        updated = message.updated;
-        resolve();
-        return;
-      }
-      credits += 1;
-      wake?.();
-      wake = undefined;
-    });
+  port.on('message', (message: ToPrepareWorker) => {
+    if ('updated' in message) {
+      checkedDate(message.updated);
+      return;
+    }
+    credits += 1;
+    wake?.();
+    wake = undefined;
   });
-  await started;
   let chunk: PreparedRecord[] = [];
   let inBatch = 0;
   const post = async (ends: boolean): Promise<void> => {
@@ -54,15 +58,25 @@ async function prepare(port: MessagePort, { path, batchSize, chunkSize, withInde
     port.postMessage({ chunk: packed, ends } satisfies FromPrepareWorker, [packed.lengths.buffer as ArrayBuffer]);
     chunk = [];
   };
-  const { records } = await scanCatalogFile(path, (record) => {
-    chunk.push(prepareRecord({ ...(record as CanonicalRecord), updated: updated as string }, withIndex));
+  const add = (record: unknown, date: string): Promise<void> | undefined => {
+    chunk.push(prepareRecord({ ...(record as CanonicalRecord), updated: date }, withIndex));
     inBatch += 1;
     if (inBatch === batchSize) {
       inBatch = 0;
       return post(true);
     }
     if (chunk.length === chunkSize) return post(false);
-  });
+    return undefined;
+  };
+  const { records } = await scanCatalogFile(
+    path,
+    (record) => (updated === undefined ? checked.then((date) => add(record, (updated = date))) : add(record, updated)),
+    undefined,
+    (fields) => {
+      if (typeof fields.updated === 'string') updated = fields.updated;
+      port.postMessage({ dated: updated ?? null } satisfies FromPrepareWorker);
+    },
+  );
   if (inBatch > 0) await post(true);
   port.postMessage({ done: records } satisfies FromPrepareWorker);
   port.close();

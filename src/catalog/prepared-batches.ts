@@ -11,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { unpackRecords } from '../store/sqlite/prepared-record.ts';
 import type { PreparedRecord } from '../store/sqlite/prepared-record.ts';
 import type { FromPrepareWorker, PrepareWorkerData, ToPrepareWorker } from './prepare-worker.ts';
+import { CatalogFileError } from './catalog-file-error.ts';
 
 const WORKER_MODULE = new URL('./prepare-worker.ts', import.meta.url);
 
@@ -30,7 +31,7 @@ function startWorker(data: PrepareWorkerData): Worker {
   return new Worker(boot, { eval: true, workerData: data });
 }
 
-/** A worker preparing one catalog file's records in batches; start it early, it waits for the catalog's date. */
+/** A worker preparing one catalog file's records in batches; it starts reading at once, while the file is checked. */
 export class PreparedBatches {
   private readonly worker: Worker;
   private readonly received: FromPrepareWorker[] = [];
@@ -60,8 +61,9 @@ export class PreparedBatches {
   }
 
   /**
-   * Prepares every record with the checked catalog's date and hands each batch to `write` in file
-   * order, the next one being prepared meanwhile. Returns the number of records read.
+   * Hands each batch to `write` in file order, the next one being prepared meanwhile, once the
+   * file has been checked (`updated`: its date). The worker prepares the first batch during the
+   * check when the file gives its date before its records. Returns the number of records read.
    */
   async writeAll(updated: string, write: (batch: PreparedRecord[]) => void): Promise<number> {
     this.worker.postMessage({ updated } satisfies ToPrepareWorker);
@@ -69,6 +71,11 @@ export class PreparedBatches {
     for (;;) {
       const message = await this.next();
       if ('done' in message) return message.done;
+      if ('dated' in message) {
+        // A name given twice keeps its last value in the check: records would carry another date than the catalog.
+        if (message.dated !== null && message.dated !== updated) throw new CatalogFileError([`updated: the file gives two compilation dates, ${message.dated} and ${updated}`]);
+        continue;
+      }
       for (const record of unpackRecords(message.chunk)) batch.push(record);
       this.worker.postMessage({ taken: true } satisfies ToPrepareWorker);
       if (message.ends) {

@@ -78,6 +78,14 @@ describe('catalog files, streamed', () => {
       expect((await backend.store.catalogState()).updated).to.equal('2026-11-21');
       expect((await backend.search.search({ lang: 'en', filters: {}, order: 'newest', offset: 0, limit: 50 })).total).to.equal(12);
 
+      // The worker prepares records with the date it reads before them while the file is checked; the check reads a name given twice as its last value.
+      writeFileSync(file, `{"version":"1.0","updated":"2026-11-22","records":${JSON.stringify(good.slice(0, 3))},"updated":"2026-11-23"}`);
+      await importCatalogFile(backend.store, file, { batchSize: 5 }).catch((caught: unknown) => {
+        error = caught;
+      });
+      expect((error as CatalogFileError).problems).to.deep.equal(['updated: the file gives two compilation dates, 2026-11-22 and 2026-11-23']);
+      expect((await backend.store.catalogState()).updated).to.equal('2026-11-21');
+
       writeFileSync(file, '{"version":"1.0","updated":"2026-11-21","records":[{"id":');
       await importCatalogFile(backend.store, file).catch((caught: unknown) => {
         error = caught;
