@@ -58,6 +58,20 @@ function createSearchTables(columns: readonly string[]): string {
   ).join('\n');
 }
 
+/**
+ * Creates SEARCH_TABLE (FTS5 `options` after its tokenizer) and its vocabulary, fills it from the
+ * records, and tells every process's caches that anything may have changed (search v5 and v6).
+ */
+function createAndFillSearchTable(options: string): string {
+  return `CREATE VIRTUAL TABLE ${SEARCH_TABLE} USING fts5(${SEARCH_COLUMNS.join(', ')}, tokenize = "unicode61 remove_diacritics 2"${options});
+      CREATE VIRTUAL TABLE ${SEARCH_TABLE}_vocab USING fts5vocab(${SEARCH_TABLE}, row);
+      INSERT INTO ${SEARCH_TABLE} (rowid, ${SEARCH_COLUMNS.join(', ')})
+        SELECT k.sort_key, ${SEARCH_COLUMNS.map((_, i) => `archive_search_text(r.doc, ${i})`).join(', ')}
+        FROM search_keys k JOIN records r ON r.id = k.id
+        ORDER BY k.sort_key;
+      INSERT INTO search_changes (sort_key) VALUES (NULL);`;
+}
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     area: 'store',
@@ -266,13 +280,7 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'one search table with the texts of both languages instead of one per language holding both: each text indexed once; every record re-indexed',
     sql: `
       ${LANGS.map((lang) => `DROP TABLE ${searchTable(lang)}_vocab; DROP TABLE ${searchTable(lang)};`).join('\n      ')}
-      CREATE VIRTUAL TABLE ${SEARCH_TABLE} USING fts5(${SEARCH_COLUMNS.join(', ')}, tokenize = "unicode61 remove_diacritics 2");
-      CREATE VIRTUAL TABLE ${SEARCH_TABLE}_vocab USING fts5vocab(${SEARCH_TABLE}, row);
-      INSERT INTO ${SEARCH_TABLE} (rowid, ${SEARCH_COLUMNS.join(', ')})
-        SELECT k.sort_key, ${SEARCH_COLUMNS.map((_, i) => `archive_search_text(r.doc, ${i})`).join(', ')}
-        FROM search_keys k JOIN records r ON r.id = k.id
-        ORDER BY k.sort_key;
-      INSERT INTO search_changes (sort_key) VALUES (NULL);
+      ${createAndFillSearchTable('')}
     `,
   },
   {
@@ -282,13 +290,7 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `
       CREATE TABLE search_docs (id TEXT PRIMARY KEY, doc TEXT NOT NULL);
       DROP TABLE ${SEARCH_TABLE}_vocab; DROP TABLE ${SEARCH_TABLE};
-      CREATE VIRTUAL TABLE ${SEARCH_TABLE} USING fts5(${SEARCH_COLUMNS.join(', ')}, tokenize = "unicode61 remove_diacritics 2", content = '', contentless_delete = 1);
-      CREATE VIRTUAL TABLE ${SEARCH_TABLE}_vocab USING fts5vocab(${SEARCH_TABLE}, row);
-      INSERT INTO ${SEARCH_TABLE} (rowid, ${SEARCH_COLUMNS.join(', ')})
-        SELECT k.sort_key, ${SEARCH_COLUMNS.map((_, i) => `archive_search_text(r.doc, ${i})`).join(', ')}
-        FROM search_keys k JOIN records r ON r.id = k.id
-        ORDER BY k.sort_key;
-      INSERT INTO search_changes (sort_key) VALUES (NULL);
+      ${createAndFillSearchTable(", content = '', contentless_delete = 1")}
     `,
   },
   // Append new migrations here: { area, version: that area's next version, description, sql }.
