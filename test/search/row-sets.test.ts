@@ -75,6 +75,30 @@ describe('row sets', () => {
     expect(set.has(1)).to.equal(false);
   });
 
+  it('maps any ascending keys to the ordinals of those in a large universe, sparse or dense (randomised, seeded)', () => {
+    const random = seededRandom(7);
+    const keys = new Float64Array(20_000);
+    let key = 0;
+    for (let i = 0; i < keys.length; i += 1) keys[i] = key += 1 + Math.floor(random() * 5);
+    const large = new RowUniverse(keys);
+    for (let round = 0; round < 40; round += 1) {
+      const share = [0.0002, 0.003, 0.05, 0.5][round % 4] as number;
+      const asked: number[] = [];
+      const expected: number[] = [];
+      for (let ordinal = 0; ordinal < keys.length; ordinal += 1) {
+        // A key just below each row's, which no row has, now and then.
+        if (random() < share) asked.push((keys[ordinal] as number) - 0.5);
+        if (random() < share) {
+          asked.push(keys[ordinal] as number);
+          expected.push(ordinal);
+        }
+      }
+      if (round % 3 === 0) asked.push(key + 10);
+      const set = large.setOf(asked);
+      expect(set.page(0, keys.length, true), `round ${round}`).to.deep.equal(expected);
+    }
+  });
+
   it('combines sets with AND, OR and AND NOT across word boundaries', () => {
     const a = universe.setOf([10, 20, 320, 330, 340]);
     const b = universe.setOf([20, 330, 350]);

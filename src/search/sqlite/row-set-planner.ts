@@ -189,7 +189,10 @@ export class RowSetPlanner {
 
   /** The hits of a tier's match: the text, the filters and the range, without excluded rows. */
   private hits(universe: RowUniverse, plan: SearchPlan, match: TermMatch, range: KeyRange = plan.dates, leaveOut?: FacetName): RowSet {
-    const hits = this.textSet(universe, plan, match).and(this.filterSet(universe, plan, range, leaveOut));
+    // Without filters the filter set is every live row, which every set is within already.
+    const text = this.textSet(universe, plan, match);
+    const filters = this.filterSet(universe, plan, range, leaveOut);
+    const hits = filters === universe.all() ? text : text.and(filters);
     const excluded = plan.parsed?.excluded ?? [];
     if (excluded.length === 0) return hits;
     return hits.andNot(this.union(universe, excluded.map((term) => this.termSet(universe, plan.lang, term, 'exact', TEXT_COLUMNS))));

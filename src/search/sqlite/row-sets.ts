@@ -186,7 +186,7 @@ export class RowUniverse {
       const appended = this.appended.size > 0 ? this.appended.get(key) : undefined;
       let member: number | undefined = appended;
       if (member === undefined) {
-        while (ordinal < this.ordered && (this.keys[ordinal] as number) < key) ordinal += 1;
+        ordinal = seekKey(this.keys, ordinal, this.ordered, key);
         if (ordinal < this.ordered && this.keys[ordinal] === key) member = ordinal;
       }
       if (member === undefined) continue;
@@ -258,6 +258,28 @@ export class RowUniverse {
     }
     return merged;
   }
+}
+
+/**
+ * The first index from `from` (below `end`) whose key is at least `key`: steps doubling from
+ * `from`, then halving, so a set of a few rows is placed in a million keys without walking them.
+ */
+function seekKey(keys: Float64Array, from: number, end: number, key: number): number {
+  if (from >= end || (keys[from] as number) >= key) return from;
+  let low = from;
+  let step = 1;
+  while (low + step < end && (keys[low + step] as number) < key) {
+    low += step;
+    step *= 2;
+  }
+  let high = Math.min(low + step, end);
+  low += 1;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((keys[middle] as number) < key) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** The first index below end whose key is at least key (or, when above is set, above key). */
