@@ -28,7 +28,7 @@
  * BENCH_SLOWEST=1 (print each scenario's slowest requests), BENCH_HASHES (1000000),
  * BENCH_SUBMISSIONS (100), BENCH_PUBLISHER_RUNS (publisher runs as "concurrency[:models]",
  * comma-separated; default "8,4,8:1", the first is the goal's), BENCH_SOAK_SECONDS (60),
- * BENCH_SOAK_WARMUP seconds (30), BENCH_SOAK_CONNECTIONS (100), BENCH_SOAK_SUBMISSIONS (300),
+ * BENCH_SOAK_WARMUP seconds (90), BENCH_SOAK_CONNECTIONS (100), BENCH_SOAK_SUBMISSIONS (300),
  * BENCH_SOAK_DRAIN (180: seconds to wait after the soak for its submissions to become final),
  * BENCH_PROFILE_DIR (a folder for V8 CPU profiles of every server process, written as they exit).
  * BENCH_SEARCH=both adds the two search engines side by side at the main size (engines.ts: the

@@ -28,7 +28,7 @@ export interface SoakSettings {
 export function soakSettings(): SoakSettings {
   return {
     seconds: setting('BENCH_SOAK_SECONDS', 60),
-    warmupSeconds: setting('BENCH_SOAK_WARMUP', 30),
+    warmupSeconds: setting('BENCH_SOAK_WARMUP', 90),
     connections: setting('BENCH_SOAK_CONNECTIONS', 100),
     submissions: setting('BENCH_SOAK_SUBMISSIONS', 300),
     drainSeconds: setting('BENCH_SOAK_DRAIN', 180),
