@@ -47,6 +47,11 @@ function languageColumnValues(record: CanonicalRecord, lang: Lang): string[] {
   ];
 }
 
+/** The search table's column values of a record given as its JSON (`records.doc`). */
+export function textColumnsOfDoc(doc: string): string[] {
+  return textColumnValues(JSON.parse(doc) as CanonicalRecord);
+}
+
 /** The facet values of a record kept in `search_keys`, in its column order (kind, format, source, year, model, model_key). */
 export function keyColumns(record: CanonicalRecord): KeyColumnValues {
   return [record.kind, record.format, record.source, yearOf(record.date), record.model, facetValueKey(record.model)];

@@ -9,16 +9,18 @@ import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../../store/sqlite/database.ts';
 import { SEARCH_COLUMNS, SEARCH_KEY_COLUMNS, SEARCH_TABLE } from '../../store/sqlite/schema.ts';
 import type { SearchChangeLog } from './change-log.ts';
-import { indexRow, textColumnValues } from './index-row.ts';
+import { indexRow, textColumnsOfDoc } from './index-row.ts';
 import type { IndexRow } from './index-row.ts';
-import type { CanonicalRecord } from '../../domain/record.ts';
 import { dayNumber, dayOfKey, keyBetween, spreadKeys } from './sort-key.ts';
 
 /**
- * The JSON of the record a row is made from, by id: the copy the index kept when it was given the
- * record alone (see SearchIndexWriter.upsert), else the store's record. NULL when there is neither.
+ * SQL for the JSON of the record a row is made from, by the id `id` names (a parameter or a
+ * column): the copy the index kept when it was given the record alone (see
+ * SearchIndexWriter.upsert), else the store's record. NULL when there is neither.
  */
-export const DOC_OF_ID = 'SELECT coalesce((SELECT doc FROM search_docs WHERE id = @id), (SELECT doc FROM records WHERE id = @id))';
+export function docOfIdSql(id: string): string {
+  return `SELECT coalesce((SELECT doc FROM search_docs WHERE id = ${id}), (SELECT doc FROM records WHERE id = ${id}))`;
+}
 
 /**
  * The records of one write, the last of each id only, in the order their sort keys ascend (date
@@ -94,7 +96,7 @@ export class SearchIndexWriter {
       updateKey: db.prepare(`UPDATE search_keys SET seq = ?, ${SEARCH_KEY_COLUMNS.map((column) => `${column} = ?`).join(', ')} WHERE sort_key = ?`),
       moveKey: db.prepare('UPDATE search_keys SET sort_key = ? WHERE sort_key = ?'),
       deleteKey: db.prepare('DELETE FROM search_keys WHERE sort_key = ?'),
-      docOf: db.prepare<[{ id: string }], string | null>(DOC_OF_ID).pluck(),
+      docOf: db.prepare<[{ id: string }], string | null>(docOfIdSql('@id')).pluck(),
       keepDoc: db.prepare('INSERT INTO search_docs (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc'),
       forgetDoc: db.prepare('DELETE FROM search_docs WHERE id = ?'),
       anyDoc: db.prepare<[], number>('SELECT EXISTS (SELECT 1 FROM search_docs)').pluck(),
@@ -210,7 +212,7 @@ export class SearchIndexWriter {
     const texts = rows.map((row) => {
       const doc = this.statements.docOf.get({ id: row.id });
       if (typeof doc !== 'string') throw new Error(`search index: no record ${row.id} to index again under a new sort key`);
-      return textColumnValues(JSON.parse(doc) as CanonicalRecord);
+      return textColumnsOfDoc(doc);
     });
     // FTS5 takes a new rowid only as an SQL integer, so keys are bound as BigInts rather than doubles.
     for (const row of rows) this.table.remove.run(BigInt(row.sort_key));

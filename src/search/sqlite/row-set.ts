@@ -87,6 +87,13 @@ function lowerBound(list: Uint32Array, value: number, from = 0): number {
   return low;
 }
 
+/** The bitset of ascending members, at least `words` words long. */
+function bitsOfMembers(members: Uint32Array, words: number): Uint32Array {
+  const bits = new Uint32Array(Math.max(words, wordsFor(members)));
+  for (let i = 0; i < members.length; i += 1) setBit(bits, members[i] as number);
+  return bits;
+}
+
 /** Words a bitset needs to hold ascending members. */
 function wordsFor(members: Uint32Array): number {
   return members.length === 0 ? 0 : ((members[members.length - 1] as number) >>> 5) + 1;
@@ -148,18 +155,13 @@ export class RowSet {
   static ofMembers(members: Uint32Array, words = 0): RowSet {
     const length = Math.max(words, wordsFor(members));
     if (isSparse(members.length, length)) return new RowSet(undefined, members);
-    const bits = new Uint32Array(length);
-    for (let i = 0; i < members.length; i += 1) setBit(bits, members[i] as number);
-    return new RowSet(bits, undefined, members.length);
+    return new RowSet(bitsOfMembers(members, length), undefined, members.length);
   }
 
   /** The set of distinct ordinals in the form asked, whatever their density; a bitset of at least `words` words. */
   static inForm(ordinals: readonly number[], form: 'bits' | 'list', words = 0): RowSet {
     const members = sortedDistinct(Uint32Array.from(ordinals));
-    if (form === 'list') return new RowSet(undefined, members);
-    const bits = new Uint32Array(Math.max(words, wordsFor(members)));
-    for (let i = 0; i < members.length; i += 1) setBit(bits, members[i] as number);
-    return new RowSet(bits, undefined);
+    return form === 'list' ? new RowSet(undefined, members) : new RowSet(bitsOfMembers(members, words), undefined);
   }
 
   /** Whether the set is kept as a list of members rather than a bitset. */

@@ -272,19 +272,12 @@ function seekKey(keys: Float64Array, from: number, end: number, key: number): nu
     low += step;
     step *= 2;
   }
-  let high = Math.min(low + step, end);
-  low += 1;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((keys[middle] as number) < key) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+  return searchKeys(keys, Math.min(low + step, end), key, false, low + 1);
 }
 
-/** The first index below end whose key is at least key (or, when above is set, above key). */
-function searchKeys(keys: Float64Array, end: number, key: number, above = false): number {
-  let low = 0;
+/** The first index from `start` below end whose key is at least key (or, when above is set, above key). */
+function searchKeys(keys: Float64Array, end: number, key: number, above = false, start = 0): number {
+  let low = start;
   let high = end;
   while (low < high) {
     const middle = (low + high) >>> 1;

@@ -9,13 +9,12 @@ import type { SqliteDatabase } from '../../store/sqlite/database.ts';
 import { SEARCH_COLUMNS, SEARCH_TABLE } from '../../store/sqlite/schema.ts';
 import type { SearchChangeLog } from './change-log.ts';
 import { FACET_TOKEN } from './facets.ts';
-import { DOC_OF_ID } from './index-writer.ts';
+import { docOfIdSql } from './index-writer.ts';
 import type { SearchIndexWriter } from './index-writer.ts';
 import { rowTokens } from './row-match.ts';
 import { RowSetCache, RowUniverse } from './row-sets.ts';
 import { indexTerms } from './text.ts';
-import { textColumnValues } from './index-row.ts';
-import type { CanonicalRecord } from '../../domain/record.ts';
+import { textColumnsOfDoc } from './index-row.ts';
 import { Vocabulary } from './typo.ts';
 
 /**
@@ -88,7 +87,7 @@ export class SearchCaches {
       dataVersion: db.prepare<[], { data_version: number }>('PRAGMA data_version'),
       allKeys: db.prepare<[], [number, string]>('SELECT sort_key, id FROM search_keys ORDER BY sort_key').raw(),
       idOfKey: db.prepare<[bigint], string>('SELECT id FROM search_keys WHERE sort_key = ?').pluck(),
-      rowDoc: db.prepare<[bigint], [string, string | null]>(`SELECT id, (${DOC_OF_ID.replaceAll('@id', 'k.id')}) FROM search_keys k WHERE sort_key = ?`).raw(),
+      rowDoc: db.prepare<[bigint], [string, string | null]>(`SELECT id, (${docOfIdSql('k.id')}) FROM search_keys k WHERE sort_key = ?`).raw(),
       vocabulary: db.prepare<[], { term: string; doc: number }>(`SELECT term, doc FROM ${SEARCH_TABLE}_vocab`),
     };
   }
@@ -174,7 +173,7 @@ export class SearchCaches {
     if (!this.appendedRows.has(key)) {
       const row = this.statements.rowDoc.get(BigInt(key));
       const doc = row?.[1];
-      const values = typeof doc === 'string' ? textColumnValues(JSON.parse(doc) as CanonicalRecord) : undefined;
+      const values = typeof doc === 'string' ? textColumnsOfDoc(doc) : undefined;
       this.appendedRows.set(key, row ? (values ? { values, tokens: rowTokens(SEARCH_COLUMNS, values) } : { values: [], tokens: undefined }) : undefined);
     }
     return this.appendedRows.get(key);
