@@ -13,11 +13,17 @@ export const COMPACT_FIELDS = ['id', 'title', 'model', 'date', 'format', 'kind',
 export const EXTRA_FIELDS = ['notes', 'source', 'sourceUrl', 'markdown', 'author', 'year', 'promptCategory', 'prompt', 'mediaStatus', 'media', 'thumbnail', 'citation', 'updated'] as const;
 export type ExtraField = (typeof EXTRA_FIELDS)[number] | 'all';
 
-/**
- * UTF-8 bytes a notes excerpt may take (about 60 Latin letters or 20 Chinese characters): with
- * the other compact fields and the summary line, a 20-record page stays within 2,000 tokens.
- */
+/** UTF-8 bytes a notes excerpt may take at most (about 60 Latin letters or 20 Chinese characters). */
 export const EXCERPT_BYTES = 64;
+
+/**
+ * UTF-8 bytes a list result (its text content and structuredContent as JSON) is kept within where
+ * shorter excerpts can do it: 2,000 tokens counted as bytes / 4, less the JSON-RPC envelope.
+ */
+export const LIST_RESULT_BYTES = 2000 * 4 - 64;
+
+/** Below this many bytes an excerpt says too little to keep; the page's excerpts are left out instead. */
+const SHORTEST_EXCERPT_BYTES = 24;
 
 /** The start of a text, cut at a word boundary where there is one, with an ellipsis when cut. */
 export function excerpt(text: string, maxBytes = EXCERPT_BYTES): string {
@@ -34,11 +40,12 @@ export function excerpt(text: string, maxBytes = EXCERPT_BYTES): string {
 
 export type CompactRecord = Pick<LocalizedRecord, (typeof COMPACT_FIELDS)[number]> & Partial<LocalizedRecord>;
 
-/** A record in compact form, with the asked extra fields. */
-export function compactRecord(record: LocalizedRecord, fields: readonly ExtraField[] = []): CompactRecord {
+/** A record in compact form, with the asked extra fields and notes cut to excerptBytes (0: none) unless whole notes are asked. */
+export function compactRecord(record: LocalizedRecord, fields: readonly ExtraField[] = [], excerptBytes = EXCERPT_BYTES): CompactRecord {
   if (fields.includes('all')) return record;
   const compact: CompactRecord = { id: record.id, title: record.title, model: record.model, date: record.date, format: record.format, kind: record.kind, url: record.url };
-  compact.notes = fields.includes('notes') ? record.notes : excerpt(record.notes);
+  if (fields.includes('notes')) compact.notes = record.notes;
+  else if (excerptBytes > 0) compact.notes = excerpt(record.notes, excerptBytes);
   for (const field of fields) {
     if (field === 'all' || field === 'notes') continue;
     const value = record[field];
@@ -48,8 +55,38 @@ export function compactRecord(record: LocalizedRecord, fields: readonly ExtraFie
 }
 
 /** A list page with compact records. */
-export function compactList(list: ListResponse, fields: readonly ExtraField[] = []): ListResponse<CompactRecord> {
-  return { ...list, items: list.items.map((record) => compactRecord(record, fields)) };
+export function compactList(list: ListResponse, fields: readonly ExtraField[] = [], excerptBytes = EXCERPT_BYTES): ListResponse<CompactRecord> {
+  return { ...list, items: list.items.map((record) => compactRecord(record, fields, excerptBytes)) };
+}
+
+/** A list tool's answer: the compact page and its summary. */
+export interface ListResult {
+  list: ListResponse<CompactRecord>;
+  text: string;
+}
+
+const resultBytes = ({ list, text }: ListResult): number => Buffer.byteLength(JSON.stringify({ content: [{ type: 'text', text }], structuredContent: list }));
+
+/**
+ * The compact page and its summary, the notes excerpts shortened as far as the page needs to stay
+ * within LIST_RESULT_BYTES (all alike, each time by the excess's share of one, never below 24
+ * bytes, else left out). Only the excerpts give way: a page over the bound without them (asked
+ * fields, long titles) is answered whole.
+ */
+export function compactListResult(list: ListResponse, fields: readonly ExtraField[] = []): ListResult {
+  const at = (excerptBytes: number): ListResult => {
+    const compact = compactList(list, fields, excerptBytes);
+    return { list: compact, text: listSummary(compact) };
+  };
+  let result = at(EXCERPT_BYTES);
+  if (fields.includes('notes') || fields.includes('all') || list.items.length === 0) return result;
+  // An excerpt ends at a word and may fall short of its bound, so one step may not save its share.
+  for (let excerptBytes = EXCERPT_BYTES, excess = resultBytes(result) - LIST_RESULT_BYTES; excess > 0; excess = resultBytes(result) - LIST_RESULT_BYTES) {
+    excerptBytes -= Math.ceil(excess / list.items.length);
+    if (excerptBytes < SHORTEST_EXCERPT_BYTES) return at(0);
+    result = at(excerptBytes);
+  }
+  return result;
 }
 
 function facetLine(name: string, counts: Record<string, number>): string {

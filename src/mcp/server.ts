@@ -21,7 +21,7 @@ import type { GuideSettings } from '../guides/llms-text.ts';
 import { parseRecordParams, parseSearchParams } from '../validation/read-params.ts';
 import { coerceParameters } from '../validation/coerce.ts';
 import { compile, describeErrors } from '../validation/schemas.ts';
-import { compactList, listSummary, recordSummary } from './compact.ts';
+import { compactListResult, recordSummary } from './compact.ts';
 import type { ExtraField } from './compact.ts';
 import { getPrompt, PROMPTS } from './prompts.ts';
 import { missingRecordMessage, readResource, RESOURCE_TEMPLATES, resourceList } from './resources.ts';
@@ -96,8 +96,8 @@ async function callTool(context: ReadContext, failures: RequestFailures, name: T
     }
     const scope = name === 'get_timeline' ? 'timeline' : 'specimens';
     const { params, fields } = parseListArguments(args, scope, exportsHint, (await sourceTableOf(context)).keys);
-    const list = compactList(await listSpecimens(context, params, scope), fields);
-    return { content: [{ type: 'text', text: listSummary(list) }], structuredContent: { ...list } };
+    const { list, text } = compactListResult(await listSpecimens(context, params, scope), fields);
+    return { content: [{ type: 'text', text }], structuredContent: { ...list } };
   } catch (error) {
     if (error instanceof ProblemError) return errorResult(describeProblem(error));
     if (failures.isUnavailable(error)) return errorResult(UNAVAILABLE_TEXT);

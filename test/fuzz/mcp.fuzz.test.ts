@@ -13,7 +13,7 @@ import { startTestServer } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { expectNoServerError, fuzzCatalog, fuzzParameters, isBlank, matchingIds, MODELS, runsFor, timeoutFor } from './support.ts';
 import type { ListFilters } from './support.ts';
-import { compactList } from '../../src/mcp/compact.ts';
+import { compactListResult } from '../../src/mcp/compact.ts';
 import type { CompactRecord, ExtraField } from '../../src/mcp/compact.ts';
 import { splitList } from '../../src/validation/coerce.ts';
 
@@ -249,7 +249,7 @@ describe('fuzz: MCP tool arguments through the SDK client', function () {
           const http = await server.get(path);
           expect(http.status, path).to.equal(200);
           const fields = isAbsent(args.fields) ? [] : Array.isArray(args.fields) ? (args.fields as ExtraField[]) : ((splitList(String(args.fields)) ?? []) as ExtraField[]);
-          expect(list, `${what}: the compact form of ${path}`).to.deep.equal(compactList((await http.json()) as ListResponse, fields));
+          expect(list, `${what}: the compact form of ${path}`).to.deep.equal(compactListResult((await http.json()) as ListResponse, fields).list);
         }),
         fuzzParameters(LIST_TOOL_RUNS),
       );

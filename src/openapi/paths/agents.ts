@@ -1,7 +1,7 @@
 import { guideText } from '../../guides/llms-text.ts';
 import { MCP_BODY_LIMIT } from '../../mcp/koa-route.ts';
 import { exampleList } from '../examples.ts';
-import { compactList, listSummary } from '../../mcp/compact.ts';
+import { compactListResult } from '../../mcp/compact.ts';
 import { CACHE_HEADERS, jsonResponse, NOT_MODIFIED, operation, problem, textResponse } from '../responses.ts';
 import type { DocContext, JsonObject } from '../responses.ts';
 
@@ -27,8 +27,8 @@ function guide(doc: DocContext, path: string, lang: 'zh' | 'en'): JsonObject {
 /** The MCP endpoint, the agent guides and this description. */
 export function agentPaths(doc: DocContext): JsonObject {
   const request = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_specimens', arguments: { q: 'pelican', lang: 'en', limit: 1 } } };
-  const list = compactList(exampleList(doc.baseUrl));
-  const response = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: listSummary(list) }], structuredContent: list, isError: false } };
+  const { list, text } = compactListResult(exampleList(doc.baseUrl));
+  const response = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text }], structuredContent: list, isError: false } };
   return {
     '/mcp': {
       post: operation(doc, {
