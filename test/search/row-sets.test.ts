@@ -117,18 +117,59 @@ describe('row sets', () => {
     expect(all.page(40, 3, true)).to.deep.equal([]);
   });
 
-  it('keeps cached sets within the byte bound, dropping the least recently used', () => {
+  describe('the cache of row sets', () => {
     const entry = () => ({ set: universe.all(), covered: universe.size, kills: universe.kills });
-    // Room for four sets: two generations of two.
-    const cache = new RowSetCache((universe.all().bytes + 2) * 4);
-    cache.set('a', entry());
-    cache.set('b', entry());
-    cache.set('c', entry());
-    expect(cache.get('a')).to.not.equal(undefined);
-    cache.set('d', entry());
-    expect(cache.get('b')).to.equal(undefined);
-    for (const key of ['a', 'c', 'd']) expect(cache.get(key), key).to.not.equal(undefined);
-    expect(cache.size).to.be.at.most(4);
+    // A set and its key; a cache of 32 has room for 4 on trial (two generations of two) and 28 kept.
+    const unit = universe.all().bytes + 64;
+    const bound = unit * 32;
+    const flood = (cache: RowSetCache, from: number, count: number): void => {
+      for (let i = from; i < from + count; i += 1) {
+        cache.nextSearch();
+        cache.set(`one-off ${i}`, entry());
+      }
+    };
+
+    it('keeps a set a later search asks again while one search\'s sets push out one another', () => {
+      const cache = new RowSetCache(bound);
+      cache.nextSearch();
+      cache.set('word', entry());
+      cache.set('phrase', entry());
+      expect(cache.get('phrase'), 'asked again by the same search').to.not.equal(undefined);
+      cache.nextSearch();
+      expect(cache.get('word'), 'asked by a later search').to.not.equal(undefined);
+      flood(cache, 0, 100);
+      expect(cache.get('word')).to.not.equal(undefined);
+      expect(cache.get('phrase')).to.equal(undefined);
+      expect(cache.get('one-off 0')).to.equal(undefined);
+      expect(cache.get('one-off 99')).to.not.equal(undefined);
+      expect(cache.bytes).to.be.at.most(bound);
+    });
+
+    it('keeps a set read again after it left among the kept ones at once', () => {
+      const cache = new RowSetCache(bound);
+      cache.nextSearch();
+      cache.set('typo', entry());
+      flood(cache, 0, 10);
+      expect(cache.get('typo')).to.equal(undefined);
+      cache.nextSearch();
+      cache.set('typo', entry());
+      flood(cache, 10, 100);
+      expect(cache.get('typo')).to.not.equal(undefined);
+    });
+
+    it('drops the least recently used of the kept sets at the byte bound', () => {
+      const cache = new RowSetCache(bound);
+      for (let i = 0; i < 60; i += 1) {
+        cache.nextSearch();
+        cache.set(`kept ${i}`, entry());
+        cache.nextSearch();
+        expect(cache.get(`kept ${i}`)).to.not.equal(undefined);
+        expect(cache.get('kept 0'), 'asked by every search').to.not.equal(undefined);
+        expect(cache.bytes).to.be.at.most(bound);
+      }
+      expect(cache.get('kept 1')).to.equal(undefined);
+      for (const i of [0, 58, 59]) expect(cache.get(`kept ${i}`), `kept ${i}`).to.not.equal(undefined);
+    });
   });
 
   it('answers the record id of an ordinal and of a live key, appended rows included', () => {

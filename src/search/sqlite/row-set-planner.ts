@@ -204,6 +204,7 @@ export class RowSetPlanner {
   }
 
   search(universe: RowUniverse, plan: SearchPlan, query: SearchQuery): SearchHits {
+    this.caches.rowSets.nextSearch();
     const all = this.hits(universe, plan, 'typo');
     const result: SearchHits = { total: all.count(), ids: [] };
     const page = plan.dateOrder ? this.datePage(universe, plan, query, all) : this.relevancePage(universe, plan, query, all);

@@ -312,32 +312,76 @@ export interface CoveredRowSet {
   kills: number;
 }
 
-/** Row sets of query parts, kept up to a byte bound; the least recently used go first (two generations, see BoundedCache). */
+/** Share of a row-set cache's bound for sets on trial: read by one search and not yet asked by another. */
+const TRIAL_SHARE = 1 / 8;
+/** Keys of sets ever put on trial that a cache remembers, to know a set asked again after it left. */
+const REMEMBERED_KEYS = 32_768;
+
+/** A set on trial, with the number of the search that read it. */
+interface TrialRowSet {
+  entry: CoveredRowSet;
+  search: number;
+}
+
+/**
+ * Row sets of query parts, kept up to a byte bound, the least recently used first out (BoundedCache).
+ * A set one search reads is kept on trial, in an eighth of the bound; asked again by a later
+ * search, it moves to the rest. A search's one-off sets (a Chinese phrase, a word with a typo,
+ * each set dense at a million records) then push out one another instead of the words and
+ * bigrams every other search asks, which would each have to be read from FTS5 again. A set read
+ * again after it left (its key remembered) goes straight to the rest.
+ */
 export class RowSetCache {
-  private readonly entries: BoundedCache<CoveredRowSet>;
+  private readonly kept: BoundedCache<CoveredRowSet>;
+  private readonly trial: BoundedCache<TrialRowSet>;
+  private readonly triedKeys = new Set<string>();
+  private search = 0;
 
   constructor(readonly maxBytes: number) {
-    this.entries = new BoundedCache(maxBytes, (key, entry) => key.length * 2 + entry.set.bytes);
+    const bytesOf = (key: string, set: RowSet): number => key.length * 2 + set.bytes;
+    this.kept = new BoundedCache(maxBytes * (1 - TRIAL_SHARE), (key, entry) => bytesOf(key, entry.set));
+    this.trial = new BoundedCache(maxBytes * TRIAL_SHARE, (key, { entry }) => bytesOf(key, entry.set));
   }
 
   /** Bytes the kept sets take, their keys included. */
   get bytes(): number {
-    return this.entries.bytes;
+    return this.kept.bytes + this.trial.bytes;
+  }
+
+  /** Marks the start of a search: sets it asks that earlier searches read are no longer on trial. */
+  nextSearch(): void {
+    this.search += 1;
   }
 
   get(key: string): CoveredRowSet | undefined {
-    return this.entries.get(key);
+    const kept = this.kept.get(key);
+    if (kept) return kept;
+    const tried = this.trial.get(key);
+    if (tried && tried.search < this.search) {
+      this.trial.delete(key);
+      this.kept.set(key, tried.entry);
+    }
+    return tried?.entry;
   }
 
   set(key: string, entry: CoveredRowSet): void {
-    this.entries.set(key, entry);
+    const tried = this.trial.get(key);
+    if (this.kept.get(key) !== undefined || (tried ? tried.search < this.search : this.triedKeys.has(key))) {
+      this.trial.delete(key);
+      this.kept.set(key, entry);
+      return;
+    }
+    if (this.triedKeys.size >= REMEMBERED_KEYS) this.triedKeys.clear();
+    this.triedKeys.add(key);
+    this.trial.set(key, { entry, search: this.search });
   }
 
   clear(): void {
-    this.entries.clear();
+    this.kept.clear();
+    this.trial.clear();
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.kept.size + this.trial.size;
   }
 }
