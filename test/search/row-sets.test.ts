@@ -10,6 +10,7 @@ import { syntheticCatalog } from '../../src/catalog/synthetic.ts';
 import { distinctSearches } from '../../scripts/bench/queries.ts';
 import type { SearchQuery } from '../../src/domain/search-query.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
+import { makeRecord } from '../helpers/factories.ts';
 import { seededRandom } from '../../src/random.ts';
 import type { CanonicalRecord } from '../../src/domain/record.ts';
 import { SearchCaches } from '../../src/search/sqlite/search-caches.ts';
@@ -267,6 +268,30 @@ describe('search with row sets and with FTS5 counting give the same answers', fu
     }
     expect(compared).to.equal(1200);
     expect(ranked).to.be.above(200);
+  });
+
+  it('pages a large filtered tier title holders first, by offset and by cursor, as FTS5 counting does', async () => {
+    // 1,200 records hold the word in title and notes; the 600 SVGs are the oldest, so a search
+    // filtered to SVG finds its title holders only after the other 600 in the title's own order.
+    dataDir ||= temporaryDataDir();
+    const db = openDatabase(join(dataDir, 'late-holders.sqlite'));
+    migrateSchema(db);
+    const sets = new SqliteSearchIndex(db, 'always');
+    const fts = new SqliteSearchIndex(db, 'never');
+    const day = (i: number): string => new Date(Date.UTC(2025, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
+    await sets.upsert(
+      Array.from({ length: 1200 }, (_, i) =>
+        makeRecord({ format: i < 600 ? 'svg' : 'game', date: day(i), title: { zh: `灯塔 ${i}`, en: `Lighthouse ${i}` }, notes: { zh: '灯塔', en: 'A lighthouse.' } }),
+      ),
+    );
+    for (const offset of [0, 37, 580, 599]) {
+      const query: SearchQuery = { lang: 'en', text: 'lighthouse', filters: { format: ['svg'] }, order: 'relevance', offset, limit: 20 };
+      const expected = await fts.search(query);
+      expect(expected.total).to.equal(600);
+      expect(await sets.search(query), `offset ${offset}`).to.deep.equal(expected);
+      if (expected.next) expect(await sets.search({ ...query, after: expected.next })).to.deep.equal(await fts.search({ ...query, after: expected.next }));
+    }
+    db.close();
   });
 });
 
