@@ -343,7 +343,7 @@ export class RowSetCache {
     this.trial = new BoundedCache(maxBytes * TRIAL_SHARE, (key, { entry }) => bytesOf(key, entry.set));
   }
 
-  /** Bytes the kept sets take, their keys included. */
+  /** Bytes the sets take, on trial or not, their keys included. */
   get bytes(): number {
     return this.kept.bytes + this.trial.bytes;
   }
