@@ -271,7 +271,7 @@ describe('search with row sets and with FTS5 counting give the same answers', fu
   });
 
   it('pages a large filtered tier title holders first, by offset and by cursor, as FTS5 counting does', async () => {
-    // 1,200 records hold the word in title and notes; the 600 SVGs are the oldest, so a search
+    // 1,200 records hold the words in title and notes; the 600 SVGs are the oldest, so a search
     // filtered to SVG finds its title holders only after the other 600 in the title's own order.
     dataDir ||= temporaryDataDir();
     const db = openDatabase(join(dataDir, 'late-holders.sqlite'));
@@ -281,14 +281,15 @@ describe('search with row sets and with FTS5 counting give the same answers', fu
     const day = (i: number): string => new Date(Date.UTC(2025, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
     await sets.upsert(
       Array.from({ length: 1200 }, (_, i) =>
-        makeRecord({ format: i < 600 ? 'svg' : 'game', date: day(i), title: { zh: `灯塔 ${i}`, en: `Lighthouse ${i}` }, notes: { zh: '灯塔', en: 'A lighthouse.' } }),
+        makeRecord({ format: i < 600 ? 'svg' : 'game', date: day(i), title: { zh: `望远镜 ${i}`, en: `Lighthouse ${i}` }, notes: { zh: '望远镜', en: 'A lighthouse.' } }),
       ),
     );
-    for (const offset of [0, 37, 580, 599]) {
-      const query: SearchQuery = { lang: 'en', text: 'lighthouse', filters: { format: ['svg'] }, order: 'relevance', offset, limit: 20 };
+    // A word, and a Chinese substring that is a phrase of two bigrams.
+    for (const [lang, text] of [['en', 'lighthouse'], ['zh', '望远镜']] as const) for (const offset of [0, 37, 580, 599]) {
+      const query: SearchQuery = { lang, text, filters: { format: ['svg'] }, order: 'relevance', offset, limit: 20 };
       const expected = await fts.search(query);
       expect(expected.total).to.equal(600);
-      expect(await sets.search(query), `offset ${offset}`).to.deep.equal(expected);
+      expect(await sets.search(query), `${text}, offset ${offset}`).to.deep.equal(expected);
       if (expected.next) expect(await sets.search({ ...query, after: expected.next })).to.deep.equal(await fts.search({ ...query, after: expected.next }));
     }
     db.close();
