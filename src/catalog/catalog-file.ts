@@ -10,10 +10,11 @@ import type { CatalogEnvelope } from './catalog-stream.ts';
 import { isPreparedRecordWriter } from '../store/sqlite/prepared-record.ts';
 import { PreparedBatches } from './prepared-batches.ts';
 import { CatalogFileError } from './catalog-file-error.ts';
-
-export { CatalogFileError } from './catalog-file-error.ts';
 import canonicalRecordSchema from '../../schemas/canonical-record.schema.json' with { type: 'json' };
 import catalogSchema from '../../schemas/catalog.schema.json' with { type: 'json' };
+
+// In a module of its own so prepared-batches.ts, which this one imports, can throw it too; offered here with the rest.
+export { CatalogFileError } from './catalog-file-error.ts';
 
 /** A catalog file: version 1.0, its compilation date and canonical records. */
 export interface CatalogFile {
@@ -25,7 +26,6 @@ export interface CatalogFile {
 
 const validateRecord = compile<CanonicalRecord>(canonicalRecordSchema);
 const validateEnvelope = compile<CatalogFile>({ ...catalogSchema, $id: 'catalog-envelope.schema.json', properties: { ...catalogSchema.properties, records: { type: 'array' } } });
-
 
 /**
  * Checks records one at a time (schema, calendar date, no id or source URL twice), remembering
