@@ -118,6 +118,7 @@ export async function importCatalogFile(store: RecordStore, path: string, { batc
   try {
     const updated = await checkCatalogFile(path, sourceKeys);
     const records = prepared ? await prepared.batches.writeAll(updated, (batch) => prepared.writer.putPreparedRecords(batch)) : await writeCatalogFile(store, path, updated, batchSize);
+    prepared?.writer.finishBulkWrite(records);
     await store.setCatalogUpdated(updated);
     return records;
   } finally {

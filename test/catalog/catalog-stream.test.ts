@@ -4,6 +4,10 @@ import { join } from 'node:path';
 import { CatalogSyntaxError, scanCatalogFile } from '../../src/catalog/catalog-stream.ts';
 import { openBackend } from '../../src/backend.ts';
 import { CatalogFileError, importCatalogFile, toCatalogRecord } from '../../src/catalog/catalog-file.ts';
+import { syntheticRecord } from '../../src/catalog/synthetic.ts';
+import type { CanonicalRecord } from '../../src/domain/record.ts';
+import { openDatabase } from '../../src/store/sqlite/database.ts';
+import { SEARCH_TABLE } from '../../src/store/sqlite/schema.ts';
 import { makeRecord } from '../helpers/factories.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
 
@@ -91,6 +95,59 @@ describe('catalog files, streamed', () => {
         error = caught;
       });
       expect((error as CatalogFileError).problems[0]).to.match(/^not a catalog file/);
+    } finally {
+      await backend.close();
+    }
+  });
+
+  /**
+   * The number of segments of the search table, from FTS5's structure record (row 10 of its data
+   * table, laid out as fts5_index.c describes: a 4-byte cookie, the 4-byte mark of version 2 when
+   * present, then varints: levels, segments).
+   */
+  function searchSegments(databaseFile: string): number {
+    const db = openDatabase(databaseFile);
+    try {
+      const block = db.prepare<[], Buffer>(`SELECT block FROM ${SEARCH_TABLE}_data WHERE id = 10`).pluck().get();
+      if (!block) throw new Error('no structure record');
+      let at = block.subarray(4, 8).equals(Buffer.from([0xff, 0, 0, 1])) ? 8 : 4;
+      const varint = (): number => {
+        let value = 0;
+        for (;;) {
+          const byte = block[at++] as number;
+          value = value * 128 + (byte & 0x7f);
+          if (byte < 0x80) return value;
+        }
+      };
+      varint();
+      return varint();
+    } finally {
+      db.close();
+    }
+  }
+
+  it('merges the search table into one segment after an import that wrote much of the catalog, not after a small one', async () => {
+    const databaseFile = join(dataDir, 'archive.sqlite');
+    const backend = await openBackend({ databaseFile }, { migrate: true });
+    const catalogFile = (records: readonly CanonicalRecord[]): string => {
+      const file = join(dataDir, 'import.json');
+      writeFileSync(file, JSON.stringify({ version: '1.0', updated: '2026-11-21', records }));
+      return file;
+    };
+    const pelicans = (records: readonly CanonicalRecord[]): number => records.filter((record) => /\bpelican\b/.test(`${record.title.en} ${record.notes.en} ${record.prompt ?? ''} ${record.promptCategory}`)).length;
+    try {
+      const first = Array.from({ length: 3000 }, (_, i) => syntheticRecord(i, '2026-11-21'));
+      // Batches of 300 are ten transactions, each writing segments of its own.
+      expect(await importCatalogFile(backend.store, catalogFile(first), { batchSize: 300 })).to.equal(3000);
+      expect(searchSegments(databaseFile)).to.equal(1);
+      const search = async (text: string): Promise<number> => (await backend.search.search({ lang: 'en', text, filters: {}, order: 'relevance', offset: 0, limit: 10 })).total;
+      expect(await search('"pelican"')).to.equal(pelicans(first)).and.be.above(0);
+
+      // 400 records into 3,400: under a quarter, so FTS5's own merging is left to it.
+      const second = Array.from({ length: 400 }, (_, i) => syntheticRecord(3000 + i, '2026-11-21'));
+      await importCatalogFile(backend.store, catalogFile(second), { batchSize: 100 });
+      expect(searchSegments(databaseFile)).to.be.above(1);
+      expect(await search('"pelican"')).to.equal(pelicans([...first, ...second]));
     } finally {
       await backend.close();
     }

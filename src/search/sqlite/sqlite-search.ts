@@ -69,6 +69,11 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     this.writer.remove(ids);
   }
 
+  /** After a bulk write: the search table's segments merged into one (see SearchIndexWriter.mergeSegments). */
+  settleAfterBulkWrite(): void {
+    this.db.transaction(() => this.writer.mergeSegments()).immediate();
+  }
+
   /** Loads the vocabularies ahead of the first query (see SearchCaches.warm). */
   warm(): void {
     this.caches.warm();

@@ -23,6 +23,8 @@ export interface PreparedRecordWriter {
   readonly indexesRecords: boolean;
   /** putRecords for prepared records: the same write, change numbers and index rows. */
   putPreparedRecords(records: readonly PreparedRecord[]): void;
+  /** Tells the store a bulk write of this many records (a catalog import) is over, so it can settle its index. */
+  finishBulkWrite(written: number): void;
 }
 
 /** Whether a store takes prepared records. */

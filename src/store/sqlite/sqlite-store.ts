@@ -13,7 +13,12 @@ export interface SameTransactionIndex {
   /** Writes the rows of records (see IndexRow), each with its change number. */
   upsertInTransaction(rows: readonly IndexRow[]): void;
   removeInTransaction(ids: readonly string[]): void;
+  /** Puts the index in its best shape for reading after a bulk write (a catalog import). */
+  settleAfterBulkWrite(): void;
 }
+
+/** A bulk write settles the index when it wrote at least 1 / BULK_SHARE_TO_SETTLE of the records (see finishBulkWrite). */
+const BULK_SHARE_TO_SETTLE = 4;
 
 interface RecordRow {
   doc: string;
@@ -109,6 +114,17 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
       this.index?.upsertInTransaction(written);
     }).immediate();
     this.localWrites += 1;
+  }
+
+  /**
+   * Settles the index after a bulk write that wrote at least a quarter of the records the store now
+   * holds: settling rewrites the whole index, which pays when much of it is new (a first import, a
+   * catalog replaced), not for a small import into a large catalog, whose few new segments FTS5
+   * merges as it goes.
+   */
+  finishBulkWrite(written: number): void {
+    if (!this.index || written * BULK_SHARE_TO_SETTLE < (this.statements.count.get()?.total ?? 0)) return;
+    this.index.settleAfterBulkWrite();
   }
 
   async deleteRecords(ids: readonly string[], reason = DEFAULT_WITHDRAWAL_REASON): Promise<void> {
