@@ -71,6 +71,11 @@ describe('SQLite schema', () => {
       expect((await backend.search.search({ lang: 'en', filters: { kind: ['timeline'] }, order: 'newest', offset: 0, limit: 10 })).total).to.equal(1);
       expect((await backend.tokens.findActiveToken('a'.repeat(64)))?.name).to.equal('fixture-bot');
       expect(await backend.submissions.countByStatus()).to.deep.equal({ queued: 1 });
+      // The fixture's key was written on 2026-11-23; keys are kept 24 hours, so it is made recent
+      // (in this copy) for the replay to test what the upgrade kept rather than today's date.
+      const clock = openDatabase(file);
+      clock.prepare('UPDATE idempotency_requests SET created_at = ?').run(Date.now());
+      clock.close();
       const replay = await backend.submissions.enqueue([], { tokenName: 'fixture-bot', key: 'k1', requestSha256: 'b'.repeat(64) });
       expect(replay.kind).to.equal('replay');
       const [queued] = await backend.submissions.listSubmissions({ status: 'queued', limit: 5 });
