@@ -81,7 +81,9 @@ function openEmbeddedBackend(db: SqliteDatabase): Backend {
     submissions: new SqliteSubmissionQueue(db),
     searchFollowsStore: false,
     isUnavailable: isSqliteUnavailable,
-    warm: async () => search.warm(),
+    warm: async () => {
+      search.warm();
+    },
     close: async () => {
       if (db.open) db.close();
     },

@@ -158,6 +158,14 @@ describe('row sets', () => {
       expect(cache.get('typo')).to.not.equal(undefined);
     });
 
+    it('keeps a set it is told to keep outside the trial part, from its first read', () => {
+      const cache = new RowSetCache(bound);
+      cache.nextSearch();
+      cache.keep('dense word', entry());
+      flood(cache, 0, 100);
+      expect(cache.get('dense word')).to.not.equal(undefined);
+    });
+
     it('drops the least recently used of the kept sets at the byte bound', () => {
       const cache = new RowSetCache(bound);
       for (let i = 0; i < 60; i += 1) {
@@ -268,6 +276,29 @@ describe('search with row sets and with FTS5 counting give the same answers', fu
     }
     expect(compared).to.equal(1200);
     expect(ranked).to.be.above(200);
+  });
+
+  it('reads ahead at start the rows of every term held by 1/64 to 1/2 of the rows, and answers the same from them', async () => {
+    const db = openDatabase(join(dataDir, 'archive.sqlite'));
+    try {
+      const rows = 3000;
+      const dense = db
+        .prepare<[number, number], number>('SELECT count(*) FROM search_text_vocab WHERE doc >= ? AND doc <= ?')
+        .pluck()
+        .get(rows / 64, rows / 2);
+      expect(dense).to.be.above(100);
+      expect(new SqliteSearchIndex(db, 'always').warm(0), 'no time to read ahead').to.equal(0);
+      const warmed = new SqliteSearchIndex(db, 'always');
+      expect(warmed.warm()).to.equal(dense);
+      expect(warmed.rowSetUse().sets).to.equal(dense);
+      const { paths } = distinctSearches(200, 2027);
+      for (const [index, path] of paths.entries()) {
+        const query = enriched(queryOf(path), index);
+        expect(await warmed.search(query), `${path} ${JSON.stringify(query)}`).to.deep.equal(await withoutSets.search(query));
+      }
+    } finally {
+      db.close();
+    }
   });
 
   it('pages a large filtered tier title holders first, by offset and by cursor, as FTS5 counting does', async () => {

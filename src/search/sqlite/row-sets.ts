@@ -376,6 +376,12 @@ export class RowSetCache {
     this.trial.set(key, { entry, search: this.search });
   }
 
+  /** Keeps a set outside the trial part: one known to be asked often (see RowSetPlanner.readAhead). */
+  keep(key: string, entry: CoveredRowSet): void {
+    this.trial.delete(key);
+    this.kept.set(key, entry);
+  }
+
   clear(): void {
     this.kept.clear();
     this.trial.clear();

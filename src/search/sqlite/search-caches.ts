@@ -42,6 +42,8 @@ const ROW_SETS_KEPT = 2048;
 const MIN_ROW_SET_CACHE_BYTES = 48 * 1024 * 1024;
 /** Tokens whose columns are kept (columnsOf); past this the kept ones are dropped and read again as asked. */
 const TOKEN_COLUMNS_KEPT = 65_536;
+/** The most held terms kept from a vocabulary load, for reading their rows ahead (mostHeldTerms). */
+const MOST_HELD_KEPT = 1024;
 /** Dictionary words only: typo candidates are never numbers, facet tokens or Chinese bigrams. */
 const DICTIONARY_WORD = /^[a-z\u00df-\u024f]{3,}$/;
 
@@ -55,11 +57,19 @@ export interface AppendedRow {
   tokens: Map<string, string[]> | undefined;
 }
 
+/** A term of the search table and the number of rows holding it. */
+export interface VocabularyTerm {
+  term: string;
+  rows: number;
+}
+
 export class SearchCaches {
   private readonly statements;
   private vocabularyHeld: Vocabulary | undefined;
   /** The facet tokens of the index, which the vocabulary leaves out, loaded and kept with it. */
   private facetTerms = new Set<string>();
+  /** Terms (words, bigrams, facet tokens) by the rows holding them, most held first, as the vocabulary was last read. */
+  private mostHeld: readonly VocabularyTerm[] = [];
   private vocabularyBuiltAt = 0;
   /** A bulk write happened since the vocabulary was read. */
   private vocabularyStale = false;
@@ -225,6 +235,10 @@ export class SearchCaches {
       const rows = this.statements.vocabulary.all();
       const facets = rows.filter((row) => FACET_TOKEN.test(row.term));
       this.facetTerms = new Set(facets.map((row) => row.term));
+      this.mostHeld = rows
+        .map((row) => ({ term: row.term, rows: row.doc }))
+        .sort((a, b) => b.rows - a.rows)
+        .slice(0, MOST_HELD_KEPT);
       this.vocabularyHeld = new Vocabulary(
         rows.filter((row) => !FACET_TOKEN.test(row.term)).map((row) => ({ term: row.term, documents: row.doc })),
         (term) => DICTIONARY_WORD.test(term),
@@ -233,6 +247,11 @@ export class SearchCaches {
       this.vocabularyStale = false;
     }
     return this.vocabularyHeld;
+  }
+
+  /** The terms held by the most rows (up to MOST_HELD_KEPT), most held first, as of the last vocabulary load. */
+  mostHeldTerms(): readonly VocabularyTerm[] {
+    return this.mostHeld;
   }
 
   /**
