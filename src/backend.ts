@@ -27,7 +27,7 @@ export interface Backend {
   searchFollowsStore: boolean;
   /** Whether an error thrown by these adapters means a backing service is unreachable or busy (answered 503). */
   isUnavailable(error: unknown): boolean;
-  /** Loads caches ahead of the first request (e.g. the typo vocabulary). */
+  /** Loads caches ahead of the first request (e.g. the typo vocabulary), and goes on filling them in the background. */
   warm(): Promise<void>;
   close(): Promise<void>;
 }
@@ -83,6 +83,7 @@ function openEmbeddedBackend(db: SqliteDatabase): Backend {
     isUnavailable: isSqliteUnavailable,
     warm: async () => {
       search.warm();
+      search.readAheadInBackground();
     },
     close: async () => {
       if (db.open) db.close();

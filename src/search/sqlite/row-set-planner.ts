@@ -8,6 +8,7 @@ import type { Lang } from '../../domain/record.ts';
 import type { FacetName, SearchHits, SearchQuery } from '../../domain/search-query.ts';
 import type { SqliteDatabase } from '../../store/sqlite/database.ts';
 import { SEARCH_TABLE } from '../../store/sqlite/schema.ts';
+import { CJK_CHARACTER } from '../search-text.ts';
 import type { QueryGroup } from '../search-text.ts';
 import { countFacets } from './facet-counts.ts';
 import type { RowFacetColumns } from './facet-counts.ts';
@@ -52,8 +53,16 @@ function couldBeInFacets(tokens: readonly string[], prefix: boolean): boolean {
   return tokens.every((token, i) => FACET_TOKEN.test(token) || (prefix && i === tokens.length - 1 && TOKEN_FIELDS.some((name) => `${name}0`.startsWith(token))));
 }
 
+/** One set to read ahead: a term in some columns. */
+export interface ReadAheadStep {
+  columns: string;
+  term: string;
+}
+
 export class RowSetPlanner {
   private readonly keyIds: KeyIds;
+  /** The hits and filter sets made in the search under way (see hits, filterSet), dropped when it ends. */
+  private readonly searchHits = new Map<string, RowSet>();
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -148,25 +157,40 @@ export class RowSetPlanner {
   }
 
   /**
-   * Reads ahead, most held first until the deadline, the rows of the terms held by at least
-   * READ_AHEAD_MIN_SHARE of the rows, as searches ask them first: a facet token in the facets
-   * column, any other term in every text column. Kept outside the cache's trial part. Returns how
-   * many sets were read. A process that starts cold otherwise reads each of them from FTS5 in its
-   * first searches (at a million records 10-30 ms each), while the searches behind them wait.
+   * The sets to read ahead (readAhead) for the terms held by READ_AHEAD_MIN_SHARE to
+   * READ_AHEAD_MAX_SHARE of the rows, in the order searches need them: first each term where a
+   * search looks for it (a facet token in the facets column, any other term in every text
+   * column), most held first; then where ranking looks for it, in the title of its script's
+   * language and in the metadata columns.
    */
-  readAhead(universe: RowUniverse, terms: readonly VocabularyTerm[], deadline: number): number {
-    let read = 0;
-    for (const { term, rows } of terms) {
-      if (rows < universe.rows * READ_AHEAD_MIN_SHARE || performance.now() >= deadline) break;
-      if (rows > universe.rows * READ_AHEAD_MAX_SHARE) continue;
-      const columns = FACET_TOKEN.test(term) ? FACETS_COLUMN : TEXT_COLUMNS;
+  readAheadSteps(universe: RowUniverse, terms: readonly VocabularyTerm[]): ReadAheadStep[] {
+    const dense = terms.filter(({ rows }) => rows >= universe.rows * READ_AHEAD_MIN_SHARE && rows <= universe.rows * READ_AHEAD_MAX_SHARE).map(({ term }) => term);
+    const words = dense.filter((term) => !FACET_TOKEN.test(term));
+    return [
+      ...dense.map((term) => ({ columns: FACET_TOKEN.test(term) ? FACETS_COLUMN : TEXT_COLUMNS, term })),
+      ...words.flatMap((term) => [
+        { columns: titleColumn(CJK_CHARACTER.test(term) ? 'zh' : 'en'), term },
+        { columns: METADATA_COLUMNS, term },
+      ]),
+    ];
+  }
+
+  /**
+   * Reads the sets of steps from `from` on, until the deadline (at least one), and keeps them
+   * outside the cache's trial part; returns the step to go on from. A process that starts cold
+   * otherwise reads each of them from FTS5 in its first searches (at a million records 10-30 ms
+   * each), while the searches behind them wait.
+   */
+  readAhead(universe: RowUniverse, steps: readonly ReadAheadStep[], from: number, deadline: number): number {
+    let next = from;
+    while (next < steps.length && (next === from || performance.now() < deadline)) {
+      const { columns, term } = steps[next] as ReadAheadStep;
       const alternative: Alternative = { tokens: [term], prefix: false };
-      const expression = `${columns} : ${ftsAlternative(alternative)}`;
-      if (this.caches.rowSets.get(expression)) continue;
-      this.caches.rowSets.keep(expression, { set: this.readSet(universe, columns, alternative, expression), covered: universe.size, kills: universe.kills });
-      read += 1;
+      const set = this.rowSet(universe, columns, alternative);
+      this.caches.rowSets.keep(`${columns} : ${ftsAlternative(alternative)}`, { set, covered: universe.size, kills: universe.kills });
+      next += 1;
     }
-    return read;
+    return next;
   }
 
   private union(universe: RowUniverse, sets: readonly RowSet[]): RowSet {
@@ -213,8 +237,18 @@ export class RowSetPlanner {
     return this.rowSet(universe, FACETS_COLUMN, { tokens: [token], prefix: false });
   }
 
-  /** Rows passing the filters (one facet's left out when named) and lying in the key range. */
+  /** Rows passing the filters (one facet's left out when named) and lying in the key range; made once per search, as hits are. */
   private filterSet(universe: RowUniverse, plan: SearchPlan, range: KeyRange, leaveOut?: FacetName): RowSet {
+    const key = `filters\n${range.min} ${range.max} ${leaveOut ?? ''}`;
+    let filters = this.searchHits.get(key);
+    if (!filters) {
+      filters = this.makeFilterSet(universe, plan, range, leaveOut);
+      this.searchHits.set(key, filters);
+    }
+    return filters;
+  }
+
+  private makeFilterSet(universe: RowUniverse, plan: SearchPlan, range: KeyRange, leaveOut: FacetName | undefined): RowSet {
     const sets: RowSet[] = [];
     for (const [name, tokens] of plan.filters) if (name !== leaveOut) sets.push(this.union(universe, tokens.map((token) => this.tokenSet(universe, plan.lang, token))));
     if (plan.since) sets.push(this.union(universe, plan.since.map((token) => this.tokenSet(universe, plan.lang, token))));
@@ -222,8 +256,22 @@ export class RowSetPlanner {
     return this.intersection(universe, sets);
   }
 
-  /** The hits of a tier's match: the text, the filters and the range, without excluded rows. */
+  /**
+   * The hits of a tier's match: the text, the filters and the range, without excluded rows. Made
+   * once per search for what they are made of: tiers whose texts expand alike (a word without
+   * typo candidates matches the same in the prefix and the typo tier) share them.
+   */
   private hits(universe: RowUniverse, plan: SearchPlan, match: TermMatch, range: KeyRange = plan.dates, leaveOut?: FacetName): RowSet {
+    const key = `${this.expansion.textExpression(plan.parsed?.groups ?? [], plan.lang, match)}\n${range.min} ${range.max} ${leaveOut ?? ''}`;
+    let hits = this.searchHits.get(key);
+    if (!hits) {
+      hits = this.makeHits(universe, plan, match, range, leaveOut);
+      this.searchHits.set(key, hits);
+    }
+    return hits;
+  }
+
+  private makeHits(universe: RowUniverse, plan: SearchPlan, match: TermMatch, range: KeyRange, leaveOut: FacetName | undefined): RowSet {
     // Without filters the filter set is every live row, which every set is within already.
     const text = this.textSet(universe, plan, match);
     const filters = this.filterSet(universe, plan, range, leaveOut);
@@ -239,6 +287,14 @@ export class RowSetPlanner {
   }
 
   search(universe: RowUniverse, plan: SearchPlan, query: SearchQuery): SearchHits {
+    try {
+      return this.searchWithHits(universe, plan, query);
+    } finally {
+      this.searchHits.clear();
+    }
+  }
+
+  private searchWithHits(universe: RowUniverse, plan: SearchPlan, query: SearchQuery): SearchHits {
     this.caches.rowSets.nextSearch();
     const all = this.hits(universe, plan, 'typo');
     const result: SearchHits = { total: all.count(), ids: [] };

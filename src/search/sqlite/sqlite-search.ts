@@ -20,6 +20,7 @@ import { SearchIndexWriter } from './index-writer.ts';
 import type { IndexRow } from './index-row.ts';
 import { planSearch } from './query-plan.ts';
 import { RowSetPlanner } from './row-set-planner.ts';
+import type { ReadAheadStep } from './row-set-planner.ts';
 import { SearchCaches } from './search-caches.ts';
 import type { RowSetMode } from './search-caches.ts';
 import { StatementCache } from './statement-cache.ts';
@@ -30,10 +31,13 @@ export type { RowSetMode } from './search-caches.ts';
 
 /**
  * How long a starting process reads sets ahead before it reports ready: at a million records about
- * 160 of the densest sets (of some 460 held by 1/64 to 1/2 of the rows), at 100,000 all of them in
- * about a second; a few seconds of the start's budget of 15 (docs/operations.md).
+ * 160 of the densest terms' sets (of some 460 terms held by 1/64 to 1/2 of the rows, each read in
+ * up to three places), at 100,000 nearly all of them; a few seconds of the start's budget of 15
+ * (docs/operations.md). The rest is read in the background after (readAheadInBackground).
  */
 const READ_AHEAD_MS = 4000;
+/** The longest a request waits behind the reading ahead that goes on after the start (at least one set). */
+const READ_AHEAD_SLICE_MS = 20;
 
 export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
   private readonly writer: SearchIndexWriter;
@@ -43,6 +47,10 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
   private readonly ftsPlanner: FtsPlanner;
   private readonly countKeys;
   private readonly versions;
+  /** What warm has left to read ahead (readAheadMore), and the timer of the background reading. */
+  private readAheadSteps: ReadAheadStep[] = [];
+  private readAheadNext = 0;
+  private readAheadTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -83,17 +91,60 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
 
   /**
    * Loads the vocabulary and the rows' keys ahead of the first query (see SearchCaches.warm), then
-   * reads ahead the densest terms' rows for up to readAheadMs (see RowSetPlanner.readAhead), all in
-   * one snapshot. Returns the number of sets read ahead.
+   * reads ahead the densest terms' sets for up to readAheadMs (see RowSetPlanner.readAhead), all
+   * in one snapshot. Returns the number of sets read ahead; readAheadMore and
+   * readAheadInBackground go on with the rest.
    */
   warm(readAheadMs = READ_AHEAD_MS): number {
     return this.db
       .transaction(() => {
         this.caches.warm();
         const universe = this.caches.currentUniverse();
-        return universe ? this.rowSetPlanner.readAhead(universe, this.caches.mostHeldTerms(), performance.now() + readAheadMs) : 0;
+        this.readAheadSteps = universe ? this.rowSetPlanner.readAheadSteps(universe, this.caches.mostHeldTerms()) : [];
+        this.readAheadNext = 0;
+        return readAheadMs > 0 ? this.readAheadMore(readAheadMs) : 0;
       })
       .deferred();
+  }
+
+  /** Reads ahead the next sets for up to sliceMs (at least one, when any is left), in one snapshot; returns how many it read. */
+  readAheadMore(sliceMs: number): number {
+    if (this.readAheadNext >= this.readAheadSteps.length) return 0;
+    return this.db
+      .transaction(() => {
+        this.caches.refresh();
+        const universe = this.caches.currentUniverse();
+        // Rows rebuilt since (a bulk write): what the steps named may no longer be dense; read ahead no more.
+        if (!universe) return 0;
+        const from = this.readAheadNext;
+        this.readAheadNext = this.rowSetPlanner.readAhead(universe, this.readAheadSteps, from, performance.now() + sliceMs);
+        return this.readAheadNext - from;
+      })
+      .deferred();
+  }
+
+  /** The sets warm left to read ahead. */
+  get readAheadLeft(): number {
+    return this.readAheadSteps.length - this.readAheadNext;
+  }
+
+  /**
+   * Goes on reading ahead after the start, one slice of READ_AHEAD_SLICE_MS at a time with the
+   * event loop free in between, so requests are answered meanwhile (each waits at most a slice);
+   * `done` is called when every set is read (at once when none is left).
+   */
+  readAheadInBackground(done?: () => void): void {
+    const slice = (): void => {
+      this.readAheadTimer = undefined;
+      if (!this.db.open) return;
+      if (this.readAheadLeft > 0 && this.readAheadMore(READ_AHEAD_SLICE_MS) > 0) {
+        this.readAheadTimer = setTimeout(slice, 0);
+        this.readAheadTimer.unref();
+        return;
+      }
+      done?.();
+    };
+    slice();
   }
 
   /** The row sets kept now: how many, the bytes they take and the bound on those. */
@@ -146,6 +197,7 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.readAheadTimer);
     if (this.db.open) this.db.close();
   }
 }
