@@ -121,7 +121,7 @@ describe('row sets', () => {
 
   describe('the cache of row sets', () => {
     const entry = () => ({ set: universe.all(), covered: universe.size, kills: universe.kills });
-    // A set and its key; a cache of 32 has room for 4 on trial (two generations of two) and 28 kept.
+    // A set and its key; a cache of 32 has room for 4 on trial (two generations of two), 12 read ahead and 16 kept.
     const unit = universe.all().bytes + 64;
     const bound = unit * 32;
     const flood = (cache: RowSetCache, from: number, count: number): void => {
@@ -159,12 +159,27 @@ describe('row sets', () => {
       expect(cache.get('typo')).to.not.equal(undefined);
     });
 
-    it('keeps a set it is told to keep outside the trial part, from its first read', () => {
+    it('keeps sets read ahead until the rows change, in 3/8 of the bound; past it, among the rest', () => {
       const cache = new RowSetCache(bound);
-      cache.nextSearch();
-      cache.keep('dense word', entry());
+      // 3/8 of 32 units hold at least 12 (more where keys are shorter than a unit counts); the last of 40 go among the rest.
+      for (let i = 0; i < 40; i += 1) cache.keep(`read ahead ${i}`, entry());
       flood(cache, 0, 100);
-      expect(cache.get('dense word')).to.not.equal(undefined);
+      for (let i = 0; i < 60; i += 1) {
+        cache.nextSearch();
+        cache.set(`asked twice ${i}`, entry());
+        cache.nextSearch();
+        expect(cache.get(`asked twice ${i}`)).to.not.equal(undefined);
+        expect(cache.bytes).to.be.at.most(bound);
+      }
+      for (let i = 0; i < 12; i += 1) expect(cache.get(`read ahead ${i}`), `read ahead ${i}`).to.not.equal(undefined);
+      expect(cache.get('read ahead 39')).to.equal(undefined);
+      // A set read ahead and brought up to date after a write stays where it was.
+      cache.set('read ahead 0', entry());
+      flood(cache, 100, 100);
+      expect(cache.get('read ahead 0')).to.not.equal(undefined);
+      cache.clear();
+      expect(cache.get('read ahead 1')).to.equal(undefined);
+      expect(cache.bytes).to.equal(0);
     });
 
     it('drops the least recently used of the kept sets at the byte bound', () => {

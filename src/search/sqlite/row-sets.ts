@@ -314,6 +314,8 @@ export interface CoveredRowSet {
 
 /** Share of a row-set cache's bound for sets on trial: read by one search and not yet asked by another. */
 const TRIAL_SHARE = 1 / 8;
+/** Share of the bound for sets read ahead (keep), which stay until the rows change; what they leave unused goes to the rest. */
+const READ_AHEAD_SHARE = 3 / 8;
 /** Keys of sets ever put on trial that a cache remembers, to know a set asked again after it left. */
 const REMEMBERED_KEYS = 32_768;
 
@@ -329,23 +331,27 @@ interface TrialRowSet {
  * search, it moves to the rest. A search's one-off sets (a Chinese phrase, a word with a typo,
  * each set dense at a million records) then push out one another instead of the words and
  * bigrams every other search asks, which would each have to be read from FTS5 again. A set read
- * again after it left (its key remembered) goes straight to the rest.
+ * again after it left (its key remembered) goes straight to the rest. Sets read ahead at start
+ * (keep) have a part of their own, 3/8 of the bound, that only a change of the rows empties.
  */
 export class RowSetCache {
   private readonly kept: BoundedCache<CoveredRowSet>;
   private readonly trial: BoundedCache<TrialRowSet>;
+  /** Sets read ahead (keep), never dropped for room, up to READ_AHEAD_SHARE of the bound. */
+  private readonly pinned = new Map<string, CoveredRowSet>();
+  private pinnedBytes = 0;
+  private readonly bytesOf = (key: string, set: RowSet): number => key.length * 2 + set.bytes;
   private readonly triedKeys = new Set<string>();
   private search = 0;
 
   constructor(readonly maxBytes: number) {
-    const bytesOf = (key: string, set: RowSet): number => key.length * 2 + set.bytes;
-    this.kept = new BoundedCache(maxBytes * (1 - TRIAL_SHARE), (key, entry) => bytesOf(key, entry.set));
-    this.trial = new BoundedCache(maxBytes * TRIAL_SHARE, (key, { entry }) => bytesOf(key, entry.set));
+    this.kept = new BoundedCache(maxBytes * (1 - TRIAL_SHARE - READ_AHEAD_SHARE), (key, entry) => this.bytesOf(key, entry.set));
+    this.trial = new BoundedCache(maxBytes * TRIAL_SHARE, (key, { entry }) => this.bytesOf(key, entry.set));
   }
 
   /** Bytes the sets take, on trial or not, their keys included. */
   get bytes(): number {
-    return this.kept.bytes + this.trial.bytes;
+    return this.kept.bytes + this.trial.bytes + this.pinnedBytes;
   }
 
   /** Marks the start of a search: sets it asks that earlier searches read are no longer on trial. */
@@ -354,6 +360,8 @@ export class RowSetCache {
   }
 
   get(key: string): CoveredRowSet | undefined {
+    const pinned = this.pinned.get(key);
+    if (pinned) return pinned;
     const kept = this.kept.get(key);
     if (kept) return kept;
     const tried = this.trial.get(key);
@@ -365,6 +373,10 @@ export class RowSetCache {
   }
 
   set(key: string, entry: CoveredRowSet): void {
+    if (this.pinned.has(key)) {
+      this.pin(key, entry);
+      return;
+    }
     const tried = this.trial.get(key);
     if (this.kept.get(key) !== undefined || (tried ? tried.search < this.search : this.triedKeys.has(key))) {
       this.trial.delete(key);
@@ -376,18 +388,34 @@ export class RowSetCache {
     this.trial.set(key, { entry, search: this.search });
   }
 
-  /** Keeps a set outside the trial part: one known to be asked often (see RowSetPlanner.readAhead). */
+  /**
+   * Keeps a set read ahead (see RowSetPlanner.readAhead) until the rows change, in its share of
+   * the bound; past that share, among the rest. A dense term's set is asked by few searches of a
+   * mix (one Chinese bigram in a few hundred), so the rest's least-recently-used order dropped
+   * such sets again and again, each read back from FTS5 at 20-30 ms at a million records.
+   */
   keep(key: string, entry: CoveredRowSet): void {
     this.trial.delete(key);
-    this.kept.set(key, entry);
+    const size = this.bytesOf(key, entry.set);
+    if (this.pinned.has(key) || this.pinnedBytes + size <= this.maxBytes * READ_AHEAD_SHARE) this.pin(key, entry);
+    else this.kept.set(key, entry);
+  }
+
+  private pin(key: string, entry: CoveredRowSet): void {
+    const before = this.pinned.get(key);
+    if (before) this.pinnedBytes -= this.bytesOf(key, before.set);
+    this.pinned.set(key, entry);
+    this.pinnedBytes += this.bytesOf(key, entry.set);
   }
 
   clear(): void {
     this.kept.clear();
     this.trial.clear();
+    this.pinned.clear();
+    this.pinnedBytes = 0;
   }
 
   get size(): number {
-    return this.kept.size + this.trial.size;
+    return this.kept.size + this.trial.size + this.pinned.size;
   }
 }
