@@ -32,12 +32,16 @@ function hasBit(bits: Uint32Array, ordinal: number): boolean {
   return (((bits[ordinal >>> 5] ?? 0) >>> (ordinal & 31)) & 1) === 1;
 }
 
+/** The bits set in each 16-bit value: two lookups count a word faster than bit arithmetic in V8 (64 KB, made once). */
+const HALF_WORD_BITS = ((): Uint8Array => {
+  const table = new Uint8Array(1 << 16);
+  for (let value = 1; value < table.length; value += 1) table[value] = (value & 1) + (table[value >>> 1] as number);
+  return table;
+})();
+
 /** The bits set in a word, taken as a signed 32-bit integer (or an unsigned one: the same bits). */
 function bitCount(word: number): number {
-  let value = word | 0;
-  value -= (value >> 1) & 0x55555555;
-  value = (value & 0x33333333) + ((value >> 2) & 0x33333333);
-  return Math.imul((value + (value >> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+  return (HALF_WORD_BITS[word & 0xffff] as number) + (HALF_WORD_BITS[word >>> 16] as number);
 }
 
 /**
@@ -51,10 +55,7 @@ function signed(bits: Uint32Array): Int32Array {
 function countBits(bits: Uint32Array): number {
   const words = signed(bits);
   let total = 0;
-  for (let i = 0; i < words.length; i += 1) {
-    const word = words[i] as number;
-    if (word !== 0) total += bitCount(word);
-  }
+  for (let i = 0; i < words.length; i += 1) total += bitCount(words[i] as number);
   return total;
 }
 
@@ -224,21 +225,25 @@ export class RowSet {
       for (const set of sets) if (set !== smallest && members.length > 0) members = set.filter(members, true);
       return new RowSet(undefined, members);
     }
+    if (sets.length === 1) return sets[0] as RowSet;
     let words = Infinity;
     for (const set of sets) words = Math.min(words, (set.bits as Uint32Array).length);
-    const bits = ((sets[0] as RowSet).bits as Uint32Array).slice(0, words);
+    // Written into a new array, not copied from the first set and overwritten: a pass less over 125 KB at a million rows.
+    const bits = new Uint32Array(words);
     const target = signed(bits);
+    let from = signed((sets[0] as RowSet).bits as Uint32Array);
     let count = 0;
     for (let s = 1; s < sets.length; s += 1) {
       const other = signed((sets[s] as RowSet).bits as Uint32Array);
       const last = s === sets.length - 1;
       for (let i = 0; i < words; i += 1) {
-        const word = (target[i] as number) & (other[i] as number);
+        const word = (from[i] as number) & (other[i] as number);
         target[i] = word;
-        if (last && word !== 0) count += bitCount(word);
+        if (last) count += bitCount(word);
       }
+      from = target;
     }
-    return sets.length === 1 ? RowSet.ofBits(bits) : RowSet.ofBits(bits, count);
+    return RowSet.ofBits(bits, count);
   }
 
   /** The members of an ascending list that are in this set (keep) or not in it. */
@@ -276,8 +281,8 @@ export class RowSet {
 
   andNot(other: RowSet): RowSet {
     if (this.list) return new RowSet(undefined, other.filter(this.list, false));
-    const bits = (this.bits as Uint32Array).slice();
     if (other.list) {
+      const bits = (this.bits as Uint32Array).slice();
       let count = this.count();
       const list = other.list;
       for (let i = 0; i < list.length; i += 1) {
@@ -288,18 +293,21 @@ export class RowSet {
       }
       return RowSet.ofBits(bits, count);
     }
+    const bits = new Uint32Array((this.bits as Uint32Array).length);
     const target = signed(bits);
+    const kept = signed(this.bits as Uint32Array);
     const taken = signed(other.bits as Uint32Array);
     const common = Math.min(target.length, taken.length);
     let count = 0;
     for (let i = 0; i < common; i += 1) {
-      const word = (target[i] as number) & ~(taken[i] as number);
+      const word = (kept[i] as number) & ~(taken[i] as number);
       target[i] = word;
-      if (word !== 0) count += bitCount(word);
+      count += bitCount(word);
     }
     for (let i = common; i < target.length; i += 1) {
-      const word = target[i] as number;
-      if (word !== 0) count += bitCount(word);
+      const word = kept[i] as number;
+      target[i] = word;
+      count += bitCount(word);
     }
     return RowSet.ofBits(bits, count);
   }
