@@ -176,8 +176,8 @@ export class RowSetPlanner {
   }
 
   /**
-   * Reads the sets of steps from `from` on, until the deadline (at least one), and keeps them
-   * outside the cache's trial part; returns the step to go on from. A process that starts cold
+   * Reads the sets of steps from `from` on, until the deadline (at least one), and keeps them in
+   * the cache's part for sets read ahead (RowSetCache.keep); returns the step to go on from. A process that starts cold
    * otherwise reads each of them from FTS5 in its first searches (at a million records 10-30 ms
    * each), while the searches behind them wait.
    */

@@ -314,7 +314,7 @@ export interface CoveredRowSet {
 
 /** Share of a row-set cache's bound for sets on trial: read by one search and not yet asked by another. */
 const TRIAL_SHARE = 1 / 8;
-/** Share of the bound for sets read ahead (keep), which stay until the rows change; what they leave unused goes to the rest. */
+/** Share of the bound for sets read ahead (keep), which stay until the rows change; the rest (sets asked again) has what trial and this leave, half. */
 const READ_AHEAD_SHARE = 3 / 8;
 /** Keys of sets ever put on trial that a cache remembers, to know a set asked again after it left. */
 const REMEMBERED_KEYS = 32_768;
