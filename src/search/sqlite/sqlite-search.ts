@@ -6,7 +6,8 @@
  * - query-plan.ts reads a query (text, filters, dates, cursor), term-expansion.ts turns its terms
  *   into alternatives (prefixes, typos) tier by tier;
  * - row-set-planner.ts answers from cached row sets, fts-planner.ts by counting with FTS5, both
- *   paging relevance through relevance-walk.ts and counting facets with facet-counts.ts.
+ *   paging relevance through relevance-walk.ts and counting facets with facet-counts.ts;
+ * - read-ahead.ts reads the densest terms' sets at start and in the background after.
  */
 import type { IndexRecord, RecordVersion, SearchIndex } from '../../domain/ports.ts';
 import type { Lang } from '../../domain/record.ts';
@@ -19,8 +20,8 @@ import { FtsPlanner } from './fts-planner.ts';
 import { SearchIndexWriter } from './index-writer.ts';
 import type { IndexRow } from './index-row.ts';
 import { planSearch } from './query-plan.ts';
+import { ReadAhead } from './read-ahead.ts';
 import { RowSetPlanner } from './row-set-planner.ts';
-import type { ReadAheadStep } from './row-set-planner.ts';
 import { SearchCaches } from './search-caches.ts';
 import type { RowSetMode } from './search-caches.ts';
 import { StatementCache } from './statement-cache.ts';
@@ -47,10 +48,7 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
   private readonly ftsPlanner: FtsPlanner;
   private readonly countKeys;
   private readonly versions;
-  /** What warm has left to read ahead (readAheadMore), and the timer of the background reading. */
-  private readAheadSteps: ReadAheadStep[] = [];
-  private readAheadNext = 0;
-  private readAheadTimer: NodeJS.Timeout | undefined;
+  private readonly readAhead: ReadAhead;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -63,6 +61,7 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     const expansion = new TermExpansion(() => this.caches.vocabulary());
     const labels = new FacetLabels(db);
     this.rowSetPlanner = new RowSetPlanner(db, this.caches, expansion, this.statements, new RowFacetColumns(db, labels));
+    this.readAhead = new ReadAhead(db, this.caches, this.rowSetPlanner);
     this.ftsPlanner = new FtsPlanner(db, this.caches, expansion, this.statements, labels);
     this.countKeys = db.prepare<[], number>('SELECT count(*) FROM search_keys').pluck();
     this.versions = db.prepare<[string, number], RecordVersion>('SELECT id, seq FROM search_keys WHERE id > ? ORDER BY id LIMIT ?');
@@ -91,61 +90,32 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
 
   /**
    * Loads the vocabulary and the rows' keys ahead of the first query (see SearchCaches.warm), then
-   * reads ahead the densest terms' sets for up to readAheadMs (see RowSetPlanner.readAhead), all
-   * in one snapshot. Returns the number of sets read ahead; readAheadMore and
-   * readAheadInBackground go on with the rest.
+   * reads ahead the densest terms' sets for up to readAheadMs (read-ahead.ts), all in one
+   * snapshot. Returns the number of sets read ahead; readAheadMore and readAheadInBackground go on
+   * with the rest.
    */
   warm(readAheadMs = READ_AHEAD_MS): number {
     return this.db
       .transaction(() => {
         this.caches.warm();
-        const universe = this.caches.currentUniverse();
-        this.readAheadSteps = universe ? this.rowSetPlanner.readAheadSteps(universe, this.caches.mostHeldTerms()) : [];
-        this.readAheadNext = 0;
-        return readAheadMs > 0 ? this.readAheadMore(readAheadMs) : 0;
+        return this.readAhead.start(readAheadMs);
       })
       .deferred();
   }
 
-  /** Reads ahead the next sets for up to sliceMs (at least one, when any is left), in one snapshot; returns how many it read. */
+  /** Reads ahead the next sets for up to sliceMs (at least one, when any is left); returns how many it read. */
   readAheadMore(sliceMs: number): number {
-    if (this.readAheadNext >= this.readAheadSteps.length) return 0;
-    return this.db
-      .transaction(() => {
-        this.caches.refresh();
-        const universe = this.caches.currentUniverse();
-        // Rows rebuilt since (a bulk write): what the steps named may no longer be dense; read ahead no more.
-        if (!universe) return 0;
-        const from = this.readAheadNext;
-        this.readAheadNext = this.rowSetPlanner.readAhead(universe, this.readAheadSteps, from, performance.now() + sliceMs);
-        return this.readAheadNext - from;
-      })
-      .deferred();
+    return this.readAhead.more(sliceMs);
   }
 
   /** The sets warm left to read ahead. */
   get readAheadLeft(): number {
-    return this.readAheadSteps.length - this.readAheadNext;
+    return this.readAhead.left;
   }
 
-  /**
-   * Goes on reading ahead after the start, one slice of READ_AHEAD_SLICE_MS at a time with the
-   * event loop free in between, so requests are answered meanwhile (each waits at most a slice,
-   * which reads at least one set: at a million records up to about 60 ms);
-   * `done` is called when every set is read (at once when none is left).
-   */
+  /** Goes on reading ahead after the start, READ_AHEAD_SLICE_MS at a time between other work (ReadAhead.inBackground). */
   readAheadInBackground(done?: () => void): void {
-    const slice = (): void => {
-      this.readAheadTimer = undefined;
-      if (!this.db.open) return;
-      if (this.readAheadLeft > 0 && this.readAheadMore(READ_AHEAD_SLICE_MS) > 0) {
-        this.readAheadTimer = setTimeout(slice, 0);
-        this.readAheadTimer.unref();
-        return;
-      }
-      done?.();
-    };
-    slice();
+    this.readAhead.inBackground(READ_AHEAD_SLICE_MS, done);
   }
 
   /** The row sets kept now: how many, the bytes they take and the bound on those. */
@@ -198,7 +168,7 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
   }
 
   async close(): Promise<void> {
-    clearTimeout(this.readAheadTimer);
+    this.readAhead.stop();
     if (this.db.open) this.db.close();
   }
 }
