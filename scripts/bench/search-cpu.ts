@@ -8,8 +8,8 @@
  *
  * Environment: MODE (`search`: the index alone; `answer`: the API's JSON answer, records and all),
  * READ_AHEAD (`start`: only the sets a server reads ahead before it reports ready; by default also
- * those it reads in the background after), WARM (8000), COUNT (4000), RECORD_CACHE_MB (the record cache of `answer`, 80), PROFILE (a file:
- * a V8 CPU profile of the measured searches).
+ * those it reads in the background after), WARM (8000), COUNT (4000), RECORD_CACHE_MB (the record
+ * cache of `answer`, 80), PROFILE (a file: a V8 CPU profile of the measured searches).
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';

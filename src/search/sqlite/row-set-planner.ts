@@ -53,6 +53,11 @@ function couldBeInFacets(tokens: readonly string[], prefix: boolean): boolean {
   return tokens.every((token, i) => FACET_TOKEN.test(token) || (prefix && i === tokens.length - 1 && TOKEN_FIELDS.some((name) => `${name}0`.startsWith(token))));
 }
 
+/** The FTS5 expression of one alternative in some columns: what its set is read by and cached under. */
+function columnsExpression(columns: string, alternative: Alternative): string {
+  return `${columns} : ${ftsAlternative(alternative)}`;
+}
+
 /** One set to read ahead: a term in some columns. */
 export interface ReadAheadStep {
   columns: string;
@@ -81,7 +86,7 @@ export class RowSetPlanner {
    */
   private rowSet(universe: RowUniverse, columns: string, alternative: Alternative): RowSet {
     // The same rows whatever the language searched: one table holds both languages' texts.
-    const expression = `${columns} : ${ftsAlternative(alternative)}`;
+    const expression = columnsExpression(columns, alternative);
     const cached = this.caches.rowSets.get(expression);
     if (cached?.covered === universe.size && cached.kills === universe.kills) return cached.set;
     let set: RowSet | undefined;
@@ -187,7 +192,7 @@ export class RowSetPlanner {
       const { columns, term } = steps[next] as ReadAheadStep;
       const alternative: Alternative = { tokens: [term], prefix: false };
       const set = this.rowSet(universe, columns, alternative);
-      this.caches.rowSets.keep(`${columns} : ${ftsAlternative(alternative)}`, { set, covered: universe.size, kills: universe.kills });
+      this.caches.rowSets.keep(columnsExpression(columns, alternative), { set, covered: universe.size, kills: universe.kills });
       next += 1;
     }
     return next;
