@@ -74,7 +74,8 @@ async function main(): Promise<void> {
   for (const [tag, list] of [...latencies].sort()) {
     list.sort((a, b) => a - b);
     const at = (q: number): string => (list[Math.floor(q * list.length)] ?? 0).toFixed(2);
-    console.log(`  ${tag.padEnd(8)} ${String(list.length).padStart(5)}  p50 ${at(0.5)} ms  p90 ${at(0.9)} ms  p99 ${at(0.99)} ms`);
+    const sum = list.reduce((total, ms) => total + ms, 0);
+    console.log(`  ${tag.padEnd(8)} ${String(list.length).padStart(5)}  mean ${(sum / list.length).toFixed(2)} ms (${(sum / 1000).toFixed(2)} s in all)  p50 ${at(0.5)} ms  p90 ${at(0.9)} ms  p99 ${at(0.99)} ms`);
   }
   db.close();
 }
