@@ -27,6 +27,14 @@ export function cjkBigrams(run: string): string[] {
   return bigrams;
 }
 
+/** The overlapping character trigrams of a CJK run; none for a run of fewer than three characters. */
+export function cjkTrigrams(run: string): string[] {
+  const characters = [...run];
+  const trigrams: string[] = [];
+  for (let i = 0; i + 2 < characters.length; i += 1) trigrams.push(`${characters[i]}${characters[i + 1]}${characters[i + 2]}`);
+  return trigrams;
+}
+
 /** The CJK runs of a text, after normalization, in order. */
 export function cjkRuns(text: string): string[] {
   return [...normalizeText(text).matchAll(CJK_RUN)].map((match) => match[0]);

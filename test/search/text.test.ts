@@ -1,13 +1,42 @@
 import { expect } from 'chai';
-import { indexText, parseQuery, typoBudget } from '../../src/search/sqlite/text.ts';
+import { asTrigramPhrase, indexText, isTrigramBlockToken, parseQuery, TRIGRAM_BLOCK_SEPARATOR, typoBudget } from '../../src/search/sqlite/text.ts';
 import { orCombinations, parseSearchText } from '../../src/search/search-text.ts';
 import { damerauDistance, Vocabulary } from '../../src/search/sqlite/typo.ts';
 import { dayBase, dayNumber, keyBetween, SLOTS_PER_DAY, spreadKeys } from '../../src/search/sqlite/sort-key.ts';
 
 describe('embedded search text handling', () => {
-  it('indexes Chinese runs as overlapping bigrams plus the last character', () => {
-    expect(indexText('一只鹈鹕骑车')).to.equal(' 一只 只鹈 鹈鹕 鹕骑 骑车 车 ');
-    expect(indexText('GPT-4o 画的鹈鹕')).to.equal('gpt-4o  画的 的鹈 鹈鹕 鹕 ');
+  it('indexes Chinese runs as overlapping bigrams plus the last character, then each run of three or more as trigrams behind a separator', () => {
+    const separator = TRIGRAM_BLOCK_SEPARATOR;
+    expect(indexText('一只鹈鹕骑车')).to.equal(` 一只 只鹈 鹈鹕 鹕骑 骑车 车  ${separator} 一只鹈 只鹈鹕 鹈鹕骑 鹕骑车`);
+    expect(indexText('GPT-4o 画的鹈鹕')).to.equal(`gpt-4o  画的 的鹈 鹈鹕 鹕  ${separator} 画的鹈 的鹈鹕`);
+    expect(indexText('鹈鹕，灯塔')).to.equal(' 鹈鹕 鹕 , 灯塔 塔 ');
+    expect(indexText('甲乙丙，乙丙丁')).to.equal(` 甲乙 乙丙 丙 , 乙丙 丙丁 丁  ${separator} 甲乙丙 ${separator} 乙丙丁`);
+    expect(indexText('pelican')).to.equal('pelican');
+  });
+
+  it('asks a chain of CJK bigrams as its trigrams, and any other phrase as it is', () => {
+    expect(asTrigramPhrase(['骑自', '自行', '行车'])).to.deep.equal(['骑自行', '自行车']);
+    expect(asTrigramPhrase(['自行', '行车'])).to.deep.equal(['自行车']);
+    expect(asTrigramPhrase(['鹈鹕'])).to.deep.equal(['鹈鹕']);
+    // Bigrams that do not chain (a quoted phrase of two runs), words, and a mix are left alone.
+    expect(asTrigramPhrase(['鹈鹕', '灯塔'])).to.deep.equal(['鹈鹕', '灯塔']);
+    expect(asTrigramPhrase(['gpt', '4o'])).to.deep.equal(['gpt', '4o']);
+    expect(asTrigramPhrase(['鹈鹕', 'pelican'])).to.deep.equal(['鹈鹕', 'pelican']);
+    expect([isTrigramBlockToken('骑自行'), isTrigramBlockToken(TRIGRAM_BLOCK_SEPARATOR), isTrigramBlockToken('鹈鹕'), isTrigramBlockToken('gpt')]).to.deep.equal([true, true, false, false]);
+  });
+
+  it('knows the tokens of trigram blocks but never offers one as a completion', () => {
+    const vocabulary = new Vocabulary(
+      ['灯塔', '塔', '灯塔水', TRIGRAM_BLOCK_SEPARATOR, '塔水', '塔水彩'].map((term) => ({ term, documents: 3 })),
+      () => false,
+    );
+    expect(vocabulary.withPrefix('灯', 10)).to.deep.equal(['灯塔']);
+    expect(vocabulary.withPrefix('塔', 10)).to.deep.equal(['塔', '塔水']);
+    expect(vocabulary.withPrefix('塔', 1)).to.equal(undefined);
+    expect([vocabulary.holds('灯塔水'), vocabulary.holds('塔水彩'), vocabulary.holds('灯塔彩')]).to.deep.equal([true, true, false]);
+    vocabulary.add(['高塔水', '高塔']);
+    expect(vocabulary.withPrefix('高', 10)).to.deep.equal(['高塔']);
+    expect(vocabulary.holds('高塔水')).to.equal(true);
   });
 
   it('parses words, punctuation-joined phrases and Chinese substrings', () => {

@@ -7,6 +7,8 @@ import type { SqliteDatabase } from '../../src/store/sqlite/database.ts';
 import { MIGRATIONS, SchemaTooNewError, migrateSchema } from '../../src/store/sqlite/schema.ts';
 import type { Migration } from '../../src/store/sqlite/schema.ts';
 import { makeRecord } from '../helpers/factories.ts';
+import { SqliteSearchIndex } from '../../src/search/sqlite/sqlite-search.ts';
+import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
 
 /**
@@ -68,6 +70,8 @@ describe('SQLite schema', () => {
       expect(await backend.store.removalsSince(0, 10)).to.have.length(1);
       expect((await backend.search.search({ lang: 'en', text: 'pelican', filters: {}, order: 'relevance', offset: 0, limit: 10 })).total).to.equal(1);
       expect((await backend.search.search({ lang: 'zh', text: '茶壶', filters: {}, order: 'relevance', offset: 0, limit: 10 })).total).to.equal(1);
+      // Re-indexed with the trigram blocks of search v7: a substring of three characters is their phrase.
+      expect((await backend.search.search({ lang: 'zh', text: '骑自行', filters: {}, order: 'relevance', offset: 0, limit: 10 })).total).to.equal(1);
       expect((await backend.search.search({ lang: 'en', filters: { kind: ['timeline'] }, order: 'newest', offset: 0, limit: 10 })).total).to.equal(1);
       expect((await backend.tokens.findActiveToken('a'.repeat(64)))?.name).to.equal('fixture-bot');
       expect(await backend.submissions.countByStatus()).to.deep.equal({ queued: 1 });
@@ -125,6 +129,28 @@ describe('SQLite schema', () => {
       migrateSchema(db, [...MIGRATIONS, appended]);
       expect(db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('submissions') WHERE name = 'test_note'").all()).to.have.length(1);
       expect(ledgerOf(db).filter((row) => row.area === 'store').at(-1)).to.deep.equal({ area: 'store', version: appended.version });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('re-indexes in search v7 both the records of the store and those given to the index alone', async () => {
+    const file = join(dataDir, 'archive.sqlite');
+    const db = openDatabase(file);
+    try {
+      migrateSchema(db);
+      const stored = makeRecord({ title: { zh: '旋转的灯塔', en: 'Stored' } });
+      const given = makeRecord({ title: { zh: '旋转的灯笼', en: 'Given' } });
+      await new SqliteRecordStore(db, new SqliteSearchIndex(db, 'never')).putRecords([stored]);
+      await new SqliteSearchIndex(db, 'never').upsert([given]);
+      // As a database at search v6 meets this code: the table is made again from what is kept.
+      db.prepare("DELETE FROM schema_migrations WHERE component = 'search' AND version = 7").run();
+      migrateSchema(db);
+      const search = new SqliteSearchIndex(db, 'never');
+      const ask = (text: string) => search.search({ lang: 'zh', text, filters: {}, order: 'newest', offset: 0, limit: 10 });
+      expect((await ask('旋转的')).ids).to.have.members([stored.id, given.id]);
+      expect((await ask('的灯笼')).ids).to.deep.equal([given.id]);
+      expect((await ask('转的灯塔')).ids).to.deep.equal([stored.id]);
     } finally {
       db.close();
     }

@@ -27,6 +27,8 @@ const CERTAIN_TEXT = new RegExp(
     '\\u2010-\\u2027\\u2030-\\u205e' +
     '\\u3000-\\u3003\\u3008-\\u3011\\u3014-\\u301f' +
     '\\u3400-\\u4db5\\u4e00-\\u9fcc' +
+    // The separator of trigram blocks (text.ts), a private-use character: unicode61 keeps it as a token.
+    '\\ue000' +
     '\\uff01-\\uff0f\\uff1a-\\uff20\\uff3b-\\uff40\\uff5b-\\uff64' +
     ']*$',
 );

@@ -13,7 +13,7 @@ import { docOfIdSql } from './index-writer.ts';
 import type { SearchIndexWriter } from './index-writer.ts';
 import { rowTokens } from './row-match.ts';
 import { RowSetCache, RowUniverse } from './row-sets.ts';
-import { indexTerms } from './text.ts';
+import { indexTerms, TRIGRAM_BLOCK_SEPARATOR } from './text.ts';
 import { textColumnsOfDoc } from './index-row.ts';
 import { Vocabulary } from './typo.ts';
 
@@ -236,6 +236,7 @@ export class SearchCaches {
       const facets = rows.filter((row) => FACET_TOKEN.test(row.term));
       this.facetTerms = new Set(facets.map((row) => row.term));
       this.mostHeld = rows
+        .filter((row) => row.term !== TRIGRAM_BLOCK_SEPARATOR)
         .map((row) => ({ term: row.term, rows: row.doc }))
         .sort((a, b) => b.rows - a.rows)
         .slice(0, MOST_HELD_KEPT);

@@ -4,7 +4,7 @@
  * the same as FTS5 expressions, for the planner that counts with FTS5 and for the row sets' keys.
  */
 import type { Lang } from '../../domain/record.ts';
-import { foldDiacritics, quote, typoBudget } from './text.ts';
+import { asTrigramPhrase, foldDiacritics, quote, typoBudget } from './text.ts';
 import type { QueryTerm } from './text.ts';
 import { PREFIX_WORD_LENGTH } from '../search-text.ts';
 import type { QueryGroup } from '../search-text.ts';
@@ -63,7 +63,9 @@ export class TermExpansion {
     if (term.type === 'phrase') {
       const last = term.tokens.at(-1) ?? '';
       if (term.tokens.length === 1 && term.prefixLast) return this.prefixAlternatives(lang, last);
-      return [{ tokens: term.tokens, prefix: term.prefixLast && match !== 'exact' }];
+      const prefix = term.prefixLast && match !== 'exact';
+      // A CJK substring of three or more characters is asked as its trigrams (see text.ts).
+      return [{ tokens: prefix ? term.tokens : [...asTrigramPhrase(term.tokens)], prefix }];
     }
     const alternatives = match !== 'exact' && term.last && [...term.word].length >= PREFIX_WORD_LENGTH ? this.prefixAlternatives(lang, foldDiacritics(term.word)) : [{ tokens: [term.word], prefix: false }];
     if (match === 'typo') {

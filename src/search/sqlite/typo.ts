@@ -3,6 +3,8 @@
  * the optimal-string-alignment (restricted Damerau–Levenshtein) distance.
  */
 
+import { isTrigramBlockToken } from './text.ts';
+
 /** Distance between a and b counting insertions, deletions, substitutions and adjacent transpositions; stops early above max. */
 export function damerauDistance(a: string, b: string, max: number): number {
   const lengthA = a.length;
@@ -33,11 +35,66 @@ function firstCharacter(word: string): number | undefined {
   return word.codePointAt(0);
 }
 
-/** The index's words grouped by length, with how many documents hold each. */
+/** A sorted list of terms, searched by halving and grown by merging. */
+class SortedTerms {
+  constructor(private terms: string[]) {
+    this.terms.sort();
+  }
+
+  /** The first index whose term is not below term. */
+  position(term: string): number {
+    let low = 0;
+    let high = this.terms.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((this.terms[middle] ?? '') < term) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  has(term: string): boolean {
+    return this.terms[this.position(term)] === term;
+  }
+
+  at(index: number): string | undefined {
+    return this.terms[index];
+  }
+
+  /** Adds terms it lacks; returns those it added. */
+  merge(terms: readonly string[]): string[] {
+    const fresh = terms.filter((term) => !this.has(term)).sort();
+    if (fresh.length === 0) return fresh;
+    // One merge pass rather than a splice per term: a Chinese vocabulary can hold a million bigrams.
+    const merged = new Array<string>(this.terms.length + fresh.length);
+    let old = 0;
+    let added = 0;
+    for (let at = 0; at < merged.length; at += 1) {
+      const next = this.terms[old];
+      const addition = fresh[added];
+      if (addition === undefined || (next !== undefined && next < addition)) {
+        merged[at] = next as string;
+        old += 1;
+      } else {
+        merged[at] = addition;
+        added += 1;
+      }
+    }
+    this.terms = merged;
+    return fresh;
+  }
+}
+
+/**
+ * The index's words grouped by length, with how many documents hold each. The tokens of trigram
+ * blocks (text.ts) are known apart: the vocabulary tells whether the index holds one, but never
+ * offers one as a prefix's or a typo's alternative (a query asks trigrams only as a whole substring).
+ */
 export class Vocabulary {
   private readonly byLength = new Map<number, { term: string; documents: number }[]>();
   private readonly cache = new Map<string, string[]>();
-  private sorted: string[];
+  private readonly words: SortedTerms;
+  private readonly blockTokens: SortedTerms;
   private complete = true;
 
   /**
@@ -48,8 +105,17 @@ export class Vocabulary {
     entries: readonly { term: string; documents: number }[],
     private readonly isDictionaryWord: (term: string) => boolean,
   ) {
-    for (const entry of entries) this.addToBuckets(entry);
-    this.sorted = entries.map((entry) => entry.term).sort();
+    const words: string[] = [];
+    const blockTokens: string[] = [];
+    for (const entry of entries) {
+      if (isTrigramBlockToken(entry.term)) blockTokens.push(entry.term);
+      else {
+        words.push(entry.term);
+        this.addToBuckets(entry);
+      }
+    }
+    this.words = new SortedTerms(words);
+    this.blockTokens = new SortedTerms(blockTokens);
   }
 
   private addToBuckets(entry: { term: string; documents: number }): void {
@@ -59,24 +125,12 @@ export class Vocabulary {
     this.byLength.set(entry.term.length, bucket);
   }
 
-  /** The first index of sorted whose term is not below term. */
-  private position(term: string): number {
-    let low = 0;
-    let high = this.sorted.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if ((this.sorted[middle] ?? '') < term) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  }
-
   /**
    * Whether the index holds the term, when that is known for certain: after a full load, and
    * after additions of terms split exactly as FTS5 splits them. Undefined when not known.
    */
   holds(term: string): boolean | undefined {
-    if (this.sorted[this.position(term)] === term) return true;
+    if ((isTrigramBlockToken(term) ? this.blockTokens : this.words).has(term)) return true;
     return this.complete ? false : undefined;
   }
 
@@ -88,24 +142,10 @@ export class Vocabulary {
    */
   add(terms: Iterable<string>, exact = true): void {
     if (!exact) this.complete = false;
-    const fresh = [...new Set(terms)].filter((term) => this.sorted[this.position(term)] !== term).sort();
+    const unique = [...new Set(terms)];
+    this.blockTokens.merge(unique.filter(isTrigramBlockToken));
+    const fresh = this.words.merge(unique.filter((term) => !isTrigramBlockToken(term)));
     if (fresh.length === 0) return;
-    // One merge pass rather than a splice per term: a Chinese vocabulary can hold a million bigrams.
-    const merged = new Array<string>(this.sorted.length + fresh.length);
-    let old = 0;
-    let added = 0;
-    for (let at = 0; at < merged.length; at += 1) {
-      const next = this.sorted[old];
-      const addition = fresh[added];
-      if (addition === undefined || (next !== undefined && next < addition)) {
-        merged[at] = next as string;
-        old += 1;
-      } else {
-        merged[at] = addition;
-        added += 1;
-      }
-    }
-    this.sorted = merged;
     for (const term of fresh) this.addToBuckets({ term, documents: 1 });
     this.cache.clear();
   }
@@ -113,9 +153,9 @@ export class Vocabulary {
   /** Every term that starts with prefix (the prefix itself included), or undefined when more than limit do. */
   withPrefix(prefix: string, limit: number): string[] | undefined {
     const found: string[] = [];
-    for (let i = this.position(prefix); i < this.sorted.length; i += 1) {
-      const term = this.sorted[i] ?? '';
-      if (!term.startsWith(prefix)) break;
+    for (let i = this.words.position(prefix); ; i += 1) {
+      const term = this.words.at(i);
+      if (term === undefined || !term.startsWith(prefix)) break;
       if (found.length === limit) return undefined;
       found.push(term);
     }

@@ -58,17 +58,29 @@ function createSearchTables(columns: readonly string[]): string {
   ).join('\n');
 }
 
+/** Where a row of the search table is made from in search v5 and v6: the records alone. */
+const RECORDS_OF_KEYS = `SELECT k.sort_key, r.doc FROM search_keys k JOIN records r ON r.id = k.id`;
+
 /**
- * Creates SEARCH_TABLE (FTS5 `options` after its tokenizer) and its vocabulary, fills it from the
- * records, and tells every process's caches that anything may have changed (search v5 and v6).
+ * Where it is made from since search v6 (the same as docOfIdSql in search/sqlite/index-writer.ts):
+ * the copy the index kept of a record it was given alone, else the store's record.
  */
-function createAndFillSearchTable(options: string): string {
+const DOCS_OF_KEYS = `SELECT sort_key, doc FROM (
+          SELECT k.sort_key, coalesce((SELECT doc FROM search_docs d WHERE d.id = k.id), (SELECT doc FROM records r WHERE r.id = k.id)) AS doc FROM search_keys k
+        ) WHERE doc IS NOT NULL`;
+
+/**
+ * Creates SEARCH_TABLE (FTS5 `options` after its tokenizer) and its vocabulary, fills it from
+ * `docs` (sort_key, doc), and tells every process's caches that anything may have changed
+ * (search v5, v6 and v7).
+ */
+function createAndFillSearchTable(options: string, docs = RECORDS_OF_KEYS): string {
   return `CREATE VIRTUAL TABLE ${SEARCH_TABLE} USING fts5(${SEARCH_COLUMNS.join(', ')}, tokenize = "unicode61 remove_diacritics 2"${options});
       CREATE VIRTUAL TABLE ${SEARCH_TABLE}_vocab USING fts5vocab(${SEARCH_TABLE}, row);
       INSERT INTO ${SEARCH_TABLE} (rowid, ${SEARCH_COLUMNS.join(', ')})
-        SELECT k.sort_key, ${SEARCH_COLUMNS.map((_, i) => `archive_search_text(r.doc, ${i})`).join(', ')}
-        FROM search_keys k JOIN records r ON r.id = k.id
-        ORDER BY k.sort_key;
+        SELECT sort_key, ${SEARCH_COLUMNS.map((_, i) => `archive_search_text(doc, ${i})`).join(', ')}
+        FROM (${docs})
+        ORDER BY sort_key;
       INSERT INTO search_changes (sort_key) VALUES (NULL);`;
 }
 
@@ -291,6 +303,16 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TABLE search_docs (id TEXT PRIMARY KEY, doc TEXT NOT NULL);
       DROP TABLE ${SEARCH_TABLE}_vocab; DROP TABLE ${SEARCH_TABLE};
       ${createAndFillSearchTable(", content = '', contentless_delete = 1")}
+    `,
+  },
+  {
+    area: 'search',
+    version: 7,
+    description: "each CJK run of three or more characters also written as its trigrams, after its column's text: a Chinese substring of three or more characters is asked as a phrase of trigrams, which far fewer rows hold than its bigrams; every record re-indexed, then merged into one segment",
+    sql: `
+      DROP TABLE ${SEARCH_TABLE}_vocab; DROP TABLE ${SEARCH_TABLE};
+      ${createAndFillSearchTable(", content = '', contentless_delete = 1", DOCS_OF_KEYS)}
+      INSERT INTO ${SEARCH_TABLE} (${SEARCH_TABLE}) VALUES ('optimize');
     `,
   },
   // Append new migrations here: { area, version: that area's next version, description, sql }.
