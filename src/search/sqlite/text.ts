@@ -7,10 +7,10 @@
  * After a column's text, each CJK run of three or more characters is written again as its
  * overlapping trigrams, behind a separator token (a private-use character no query can hold), so
  * a substring of three or more characters is also a phrase of consecutive trigrams in one run's
- * block. That is the phrase searches ask: a trigram is held by far fewer rows than each of its
- * bigrams (a cross-word trigram such as 塔水彩 by 1 row in 600 at a million synthetic records, its
- * bigrams 高塔 and 水彩 by 1 in 5), and FTS5 finds a phrase by stepping through every token's
- * rows, so a phrase of bigrams costs what its densest bigram does.
+ * block. That is the phrase searches ask: FTS5 finds a phrase by stepping through every token's
+ * rows, so a phrase of bigrams costs what its densest bigram does, and a trigram is held by far
+ * fewer rows (at a million synthetic records 塔水彩 by 1 row in 200, where the bigrams 高塔 and
+ * 水彩 of 高塔水彩 are each in 1 row in 5).
  */
 
 import { CJK_CHARACTER, CJK_RUN, cjkBigrams, cjkTrigrams, normalizeText } from '../search-text.ts';
