@@ -7,20 +7,11 @@
 import type { IndexRecord } from '../../domain/ports.ts';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../../store/sqlite/database.ts';
-import { SEARCH_COLUMNS, SEARCH_KEY_COLUMNS, SEARCH_TABLE } from '../../store/sqlite/schema.ts';
+import { docOfIdSql, SEARCH_COLUMNS, SEARCH_KEY_COLUMNS, SEARCH_TABLE } from '../../store/sqlite/schema.ts';
 import type { SearchChangeLog } from './change-log.ts';
 import { indexRow, textColumnsOfDoc } from './index-row.ts';
 import type { IndexRow } from './index-row.ts';
 import { dayNumber, dayOfKey, keyBetween, spreadKeys } from './sort-key.ts';
-
-/**
- * SQL for the JSON of the record a row is made from, by the id `id` names (a parameter or a
- * column): the copy the index kept when it was given the record alone (see
- * SearchIndexWriter.upsert), else the store's record. NULL when there is neither.
- */
-export function docOfIdSql(id: string): string {
-  return `SELECT coalesce((SELECT doc FROM search_docs WHERE id = ${id}), (SELECT doc FROM records WHERE id = ${id}))`;
-}
 
 /**
  * The records of one write, the last of each id only, in the order their sort keys ascend (date

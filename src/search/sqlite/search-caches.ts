@@ -6,10 +6,9 @@
  */
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from '../../store/sqlite/database.ts';
-import { SEARCH_COLUMNS, SEARCH_TABLE } from '../../store/sqlite/schema.ts';
+import { docOfIdSql, SEARCH_COLUMNS, SEARCH_TABLE } from '../../store/sqlite/schema.ts';
 import type { SearchChangeLog } from './change-log.ts';
 import { FACET_TOKEN } from './facets.ts';
-import { docOfIdSql } from './index-writer.ts';
 import type { SearchIndexWriter } from './index-writer.ts';
 import { rowTokens } from './row-match.ts';
 import { RowSetCache, RowUniverse } from './row-sets.ts';

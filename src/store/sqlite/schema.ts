@@ -62,12 +62,17 @@ function createSearchTables(columns: readonly string[]): string {
 const RECORDS_OF_KEYS = `SELECT k.sort_key, r.doc FROM search_keys k JOIN records r ON r.id = k.id`;
 
 /**
- * Where it is made from since search v6 (the same as docOfIdSql in search/sqlite/index-writer.ts):
- * the copy the index kept of a record it was given alone, else the store's record.
+ * SQL for the JSON of the record a row of the search table is made from, by the id `id` names (a
+ * parameter or a column): the copy the index kept when it was given the record alone (see
+ * SearchIndexWriter.upsert in search/sqlite/index-writer.ts), else the store's record. NULL when
+ * there is neither. Used by the index writer, the search caches and the migrations that re-index.
  */
-const DOCS_OF_KEYS = `SELECT sort_key, doc FROM (
-          SELECT k.sort_key, coalesce((SELECT doc FROM search_docs d WHERE d.id = k.id), (SELECT doc FROM records r WHERE r.id = k.id)) AS doc FROM search_keys k
-        ) WHERE doc IS NOT NULL`;
+export function docOfIdSql(id: string): string {
+  return `SELECT coalesce((SELECT doc FROM search_docs WHERE id = ${id}), (SELECT doc FROM records WHERE id = ${id}))`;
+}
+
+/** Where it is made from since search v6: the record's JSON by docOfIdSql, for every key that has one. */
+const DOCS_OF_KEYS = `SELECT sort_key, doc FROM (SELECT k.sort_key, (${docOfIdSql('k.id')}) AS doc FROM search_keys k) WHERE doc IS NOT NULL`;
 
 /**
  * Creates SEARCH_TABLE (FTS5 `options` after its tokenizer) and its vocabulary, fills it from
