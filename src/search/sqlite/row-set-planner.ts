@@ -244,13 +244,17 @@ export class RowSetPlanner {
 
   /** Rows passing the filters (one facet's left out when named) and lying in the key range; made once per search, as hits are. */
   private filterSet(universe: RowUniverse, plan: SearchPlan, range: KeyRange, leaveOut?: FacetName): RowSet {
-    const key = `filters\n${range.min} ${range.max} ${leaveOut ?? ''}`;
-    let filters = this.searchHits.get(key);
-    if (!filters) {
-      filters = this.makeFilterSet(universe, plan, range, leaveOut);
-      this.searchHits.set(key, filters);
+    return this.madeOncePerSearch(`filters\n${range.min} ${range.max} ${leaveOut ?? ''}`, () => this.makeFilterSet(universe, plan, range, leaveOut));
+  }
+
+  /** The set under key made in the search under way, else made now and kept until the search ends (searchHits). */
+  private madeOncePerSearch(key: string, make: () => RowSet): RowSet {
+    let set = this.searchHits.get(key);
+    if (!set) {
+      set = make();
+      this.searchHits.set(key, set);
     }
-    return filters;
+    return set;
   }
 
   private makeFilterSet(universe: RowUniverse, plan: SearchPlan, range: KeyRange, leaveOut: FacetName | undefined): RowSet {
@@ -268,12 +272,7 @@ export class RowSetPlanner {
    */
   private hits(universe: RowUniverse, plan: SearchPlan, match: TermMatch, range: KeyRange = plan.dates, leaveOut?: FacetName): RowSet {
     const key = `${this.expansion.textExpression(plan.parsed?.groups ?? [], plan.lang, match)}\n${range.min} ${range.max} ${leaveOut ?? ''}`;
-    let hits = this.searchHits.get(key);
-    if (!hits) {
-      hits = this.makeHits(universe, plan, match, range, leaveOut);
-      this.searchHits.set(key, hits);
-    }
-    return hits;
+    return this.madeOncePerSearch(key, () => this.makeHits(universe, plan, match, range, leaveOut));
   }
 
   private makeHits(universe: RowUniverse, plan: SearchPlan, match: TermMatch, range: KeyRange, leaveOut: FacetName | undefined): RowSet {
