@@ -9,7 +9,7 @@ export interface GuideSettings {
 
 function limitsZh(settings: GuideSettings): string {
   const rate = settings.readsPerMinute
-    ? `- 速率限制：每个客户端地址（IPv6 按 /64）每分钟 ${settings.readsPerMinute} 个请求，所有接口共用（/healthz、/readyz 与 /assets/ 除外）。每个应答都带 RateLimit 与 RateLimit-Policy 字段（r 为剩余次数，t 为距重置的秒数）；超出时返回 429 与 Retry-After（秒），请等待相应时间后再试。`
+    ? `- 速率限制：每个客户端地址（IPv6 按 /64）每分钟 ${settings.readsPerMinute} 个请求，所有接口共用（/healthz、/readyz 与 /assets/ 除外）。每个计数的应答都带 RateLimit 与 RateLimit-Policy 字段（r 为剩余次数，t 为距重置的秒数；304 不计数，只带 RateLimit-Policy）；超出时返回 429 与 Retry-After（秒），请等待相应时间后再试。`
     : '- 本部署未设置按客户端的速率限制；请仍将请求控制在每秒几个以内。超出限制时返回 429 与 Retry-After（秒）。';
   return `## 限制与分页
 
@@ -20,7 +20,7 @@ ${rate}
 
 function limitsEn(settings: GuideSettings): string {
   const rate = settings.readsPerMinute
-    ? `- Rate limit: ${settings.readsPerMinute} requests per minute per client address (IPv6: per /64), shared by every endpoint except /healthz, /readyz and /assets/. Every answer carries the RateLimit and RateLimit-Policy fields (r: requests left, t: seconds until the window resets); past the limit the answer is 429 with Retry-After in seconds: wait that long before the next request.`
+    ? `- Rate limit: ${settings.readsPerMinute} requests per minute per client address (IPv6: per /64), shared by every endpoint except /healthz, /readyz and /assets/. Every counted answer carries the RateLimit and RateLimit-Policy fields (r: requests left, t: seconds until the window resets; a 304 is not counted and carries RateLimit-Policy only); past the limit the answer is 429 with Retry-After in seconds: wait that long before the next request.`
     : '- This deployment sets no per-client rate limit; still keep to a few requests per second. Past a limit the answer is 429 with Retry-After in seconds.';
   return `## Limits and paging
 

@@ -24,12 +24,22 @@ export function readOnly(ctx: Context): 'handled' | 'proceed' {
   return allowOnly(ctx, ['GET', 'HEAD'], 'this resource is read-only.');
 }
 
+/** An entity tag without its weakness mark: what If-None-Match's weak comparison looks at. */
+function opaqueTag(tag: string): string {
+  return tag.trim().replace(/^W\//, '');
+}
+
+/** Whether the request's If-None-Match names this entity tag (weak comparison, RFC 9110 §13.1.2) or is `*`. */
+export function clientHoldsTag(ctx: Context, etag: string): boolean {
+  const ifNoneMatch = ctx.get('If-None-Match');
+  return ifNoneMatch !== '' && ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaqueTag(tag) === opaqueTag(etag));
+}
+
 /** Sets the entity tag and answers 304 when the client already holds this version. */
 export function sendWithEntityTag(ctx: Context, body: string | Buffer, etag: string, contentType: string, maxAgeSeconds: number): void {
   ctx.set('ETag', etag);
   ctx.set('Cache-Control', `public, max-age=${maxAgeSeconds}`);
-  const ifNoneMatch = ctx.get('If-None-Match');
-  if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')) {
+  if (clientHoldsTag(ctx, etag)) {
     ctx.status = 304;
     return;
   }

@@ -12,9 +12,13 @@ export interface CachedResponse {
   headers?: Record<string, string>;
 }
 
-/** The strong entity tag of a response body. */
+/**
+ * The entity tag of a response body: weak, because the same tag goes with the body in every
+ * content coding the client may be sent (identity, gzip, br), and a strong tag must differ
+ * between those (RFC 9110 §8.8.3). If-None-Match compares weakly, so 304s work alike.
+ */
 export function entityTag(body: string | Buffer): string {
-  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+  return `W/"${createHash('sha1').update(body).digest('base64url')}"`;
 }
 
 /**

@@ -51,7 +51,7 @@ export const RATE_LIMIT_HEADERS: JsonObject = {
 const RETRY_AFTER: JsonObject = { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 }, example: 41 };
 
 export const CACHE_HEADERS: JsonObject = {
-  ETag: { description: 'Entity tag of the body; send it back in If-None-Match to get 304.', schema: { type: 'string' }, example: '"3f9c2a1b7d"' },
+  ETag: { description: 'Weak entity tag of the body (the same in every content coding); send it back in If-None-Match to get 304.', schema: { type: 'string' }, example: 'W/"3f9c2a1b7d"' },
   'Cache-Control': { description: 'public, max-age=60 (ARCHIVE_CACHE_MAX_AGE).', schema: { type: 'string' }, example: 'public, max-age=60' },
 };
 

@@ -59,6 +59,7 @@ describe('rate limits and the daily quota', () => {
       const revalidated = await server.get('/api/v1/specimens?lang=en', { headers: { 'If-None-Match': etag } });
       expect(revalidated.status).to.equal(304);
       expect(revalidated.headers.get('ratelimit')).to.equal(null);
+      expect(revalidated.headers.get('ratelimit-policy')).to.equal('"client";q=2;w=60');
     }
     // A conditional request whose tag no longer matches gets the body and counts.
     const changed = await server.get('/api/v1/specimens?lang=en&limit=1', { headers: { 'If-None-Match': etag } });

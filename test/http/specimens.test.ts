@@ -219,7 +219,7 @@ describe('read API over HTTP (demo catalog)', function () {
     it('sends ETag and Cache-Control, and 304 for a matching If-None-Match', async () => {
       const first = await server.get('/api/v1/specimens?lang=en&limit=5');
       const etag = first.headers.get('etag') ?? '';
-      expect(etag).to.match(/^"[\w-]+"$/);
+      expect(etag).to.match(/^W\/"[\w-]+"$/);
       expect(first.headers.get('cache-control')).to.equal('public, max-age=60');
       const again = await server.get('/api/v1/specimens?lang=en&limit=5', { headers: { 'If-None-Match': etag } });
       expect(again.status).to.equal(304);
@@ -238,6 +238,24 @@ describe('read API over HTTP (demo catalog)', function () {
       const after = await list('/api/v1/specimens?limit=1');
       expect(after.headers.get('etag')).to.not.equal(before);
       expect(after.body.items[0]?.title).to.match(/（修订）$/);
+    });
+
+    it('tags a body alike in every content coding, with a weak tag, and compares If-None-Match weakly', async () => {
+      const path = '/api/v1/specimens?limit=50&lang=en';
+      const tags = [];
+      for (const coding of ['gzip', 'br', 'identity']) {
+        const response = await server.get(path, { headers: { 'Accept-Encoding': coding } });
+        expect(response.headers.get('content-encoding'), coding).to.equal(coding === 'identity' ? null : coding);
+        tags.push(response.headers.get('etag'));
+      }
+      expect(new Set(tags).size).to.equal(1);
+      const etag = tags[0] ?? '';
+      expect(etag).to.match(/^W\/"[\w-]+"$/);
+      for (const held of [etag, etag.slice(2), `"other", ${etag}`]) {
+        const revalidated = await server.get(path, { headers: { 'If-None-Match': held, 'Accept-Encoding': 'gzip' } });
+        expect(revalidated.status, held).to.equal(304);
+        expect(revalidated.headers.get('etag'), held).to.equal(etag);
+      }
     });
 
     it('compresses large bodies for clients that accept it', async () => {
@@ -278,6 +296,8 @@ describe('read API over HTTP (demo catalog)', function () {
         expect(response.status).to.equal(200);
         const metadata = await sharp(Buffer.from(await response.arrayBuffer())).metadata();
         expect(metadata.width).to.be.above(31);
+        const etag = response.headers.get('etag') ?? '';
+        for (const held of [etag, `W/${etag}`]) expect((await fetch(url, { headers: { 'If-None-Match': held } })).status, held).to.equal(304);
       }
       expect((await server.get('/media/../archive.sqlite')).status).to.equal(404);
       expect((await server.get('/media/ab/nothing.png')).status).to.equal(404);

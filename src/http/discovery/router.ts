@@ -9,7 +9,7 @@ import { atomFeed, FEED_SIZE } from '../../web/feed.ts';
 import { langPrefix } from '../../web/i18n.ts';
 import { robotsText } from '../../web/robots.ts';
 import { pagesSitemapXml, RECORDS_PER_SITEMAP, recordsFileStart, recordsSitemapXml, sitemapFiles, sitemapIndexXml } from '../../web/sitemap.ts';
-import { readOnly, sendWithEntityTag } from '../read-route.ts';
+import { clientHoldsTag, readOnly, sendWithEntityTag } from '../read-route.ts';
 import { entityTag } from '../response-cache.ts';
 import type { ResponseCache } from '../response-cache.ts';
 
@@ -72,10 +72,10 @@ export function discoveryRouter(context: ReadContext, options: DiscoveryOptions)
     const first = recordsFileStart(file);
     const body = first === undefined ? undefined : await recordsSitemapXml(store, baseUrl, first, recordsPerSitemap);
     if (!body) throw new ProblemError('not-found', `No sitemap file is named "${file.slice(0, 64)}"; the index is ${baseUrl}/sitemap.xml.`);
-    const etag = `"sitemap-${state.changeNumber}-${file}"`;
+    const etag = `W/"sitemap-${state.changeNumber}-${file}"`;
     ctx.set('ETag', etag);
     ctx.set('Cache-Control', `public, max-age=${options.maxAgeSeconds}`);
-    const notModified = ctx.get('If-None-Match').split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+    const notModified = clientHoldsTag(ctx, etag);
     if (notModified) ctx.status = 304;
     else ctx.type = XML;
     if (notModified || ctx.method === 'HEAD') {

@@ -4,7 +4,7 @@ import type { RecordStore } from '../../domain/ports.ts';
 import { catalogBilingualCsv, catalogCsv, catalogJson, catalogNdjson } from '../../exports/public-export.ts';
 import type { CsvExportOptions, PublicExport } from '../../exports/public-export.ts';
 import { PUBLIC_EXPORTS } from '../../exports/public-export.ts';
-import { readOnly } from '../read-route.ts';
+import { clientHoldsTag, readOnly } from '../read-route.ts';
 import type { SubmissionQueue, TokenStore } from '../../domain/ports.ts';
 import { fullExport } from '../../exports/full-export.ts';
 import { parseExportParams, parsePublicExportParams } from '../../validation/read-params.ts';
@@ -30,10 +30,11 @@ export function exportsRouter(store: RecordStore, baseUrl: string, maxAgeSeconds
       const csv: CsvExportOptions = { byteOrderMark: excel || bom, neutralizeFormulas: excel };
       const { changeNumber } = await store.catalogState();
       const variant = excel ? '-excel' : bom ? '-bom' : '';
-      const etag = `"catalog-${changeNumber}-${route.lang}-${route.format}${variant}"`;
+      // Weak: the same tag goes with every content coding of the stream (see entityTag).
+      const etag = `W/"catalog-${changeNumber}-${route.lang}-${route.format}${variant}"`;
       ctx.set('ETag', etag);
       ctx.set('Cache-Control', `public, max-age=${maxAgeSeconds}`);
-      if (ctx.get('If-None-Match').split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
+      if (clientHoldsTag(ctx, etag)) {
         ctx.status = 304;
         return;
       }

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import { ProblemError } from '../../errors.ts';
-import { readOnly } from '../read-route.ts';
+import { clientHoldsTag, readOnly } from '../read-route.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.png': 'image/png',
@@ -31,7 +31,7 @@ export function mediaRouter(mediaDir: string): Router {
     ctx.set('ETag', etag);
     ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
     ctx.set('X-Content-Type-Options', 'nosniff');
-    if (ctx.get('If-None-Match') === etag) {
+    if (clientHoldsTag(ctx, etag)) {
       ctx.status = 304;
       return;
     }

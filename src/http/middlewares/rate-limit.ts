@@ -13,11 +13,16 @@ function seconds(milliseconds: number): number {
 /** Told of every request a policy refuses (for the refusal counts in /metrics). */
 export type RefusalListener = (policy: string) => void;
 
+/** The RateLimit-Policy field: the quota and its window. */
+function announcePolicy(ctx: Context, policy: RatePolicy): void {
+  ctx.append('RateLimit-Policy', `"${policy.name}";q=${policy.limit};w=${seconds(policy.windowMs)}`);
+}
+
 /** Counts one request and announces the policy and the client's standing (IETF RateLimit fields); 429 when over. */
 export async function enforce(ctx: Context, limiter: RateLimiter, policy: RatePolicy, key: string, what: string, refused?: RefusalListener): Promise<void> {
   const decision: RateDecision = await limiter.take(key, policy);
   const reset = seconds(decision.resetMs);
-  ctx.append('RateLimit-Policy', `"${policy.name}";q=${policy.limit};w=${seconds(policy.windowMs)}`);
+  announcePolicy(ctx, policy);
   ctx.append('RateLimit', `"${policy.name}";r=${decision.remaining};t=${reset}`);
   if (decision.allowed) return;
   refused?.(policy.name);
@@ -29,7 +34,8 @@ export async function enforce(ctx: Context, limiter: RateLimiter, policy: RatePo
 /**
  * Limits every request per client address, except OPTIONS preflights, health probes and static
  * assets. A conditional read (GET or HEAD with If-None-Match) is counted only once its answer is
- * known, and not at all when it is 304: revalidating what a client already holds costs it nothing.
+ * known, and not at all when it is 304: revalidating what a client already holds costs it nothing
+ * (its answer names the policy, RateLimit-Policy, but no standing).
  */
 export function limitByClient(limiter: RateLimiter, policy: RatePolicy, refused?: RefusalListener) {
   return async function clientRateLimit(ctx: Context, next: Next): Promise<void> {
@@ -46,7 +52,11 @@ export function limitByClient(limiter: RateLimiter, policy: RatePolicy, refused?
     } catch (error) {
       failure = { error };
     }
-    if (!failure && ctx.status === 304) return;
+    if (!failure && ctx.status === 304) {
+      // Not counted, so no standing to announce (RateLimit); the policy still applies.
+      announcePolicy(ctx, policy);
+      return;
+    }
     try {
       await enforce(ctx, limiter, policy, key, 'from this address', refused);
     } catch (refusal) {

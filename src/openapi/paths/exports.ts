@@ -9,7 +9,7 @@ import { jsonResponse, NOT_MODIFIED, operation, problem, queryParameters, textRe
 import type { DocContext, JsonObject } from '../responses.ts';
 
 const EXPORT_HEADERS: JsonObject = {
-  ETag: { description: 'Follows the catalog change number: `If-None-Match` answers 304 until the catalog changes.', schema: { type: 'string' }, example: '"catalog-88-en-json"' },
+  ETag: { description: 'Follows the catalog change number: `If-None-Match` answers 304 until the catalog changes.', schema: { type: 'string' }, example: 'W/"catalog-88-en-json"' },
   'Content-Disposition': { description: 'attachment, with a file name.', schema: { type: 'string' }, example: 'attachment; filename="catalog-en.json"' },
 };
 
