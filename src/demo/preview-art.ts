@@ -1,85 +1,18 @@
 /** Generative preview plates for demo works: one deterministic, standalone SVG per work, safe for librsvg. */
 import { seededRandom } from '../random.ts';
+import { between, f, hsl, HEIGHT, intBetween, linearGradient, WIDTH } from './painters/kit.ts';
+import type { Painter, Point, Rng } from './painters/kit.ts';
+import { drawPelicanOnBicycle } from './painters/pelican-bicycle.ts';
+import { drawSnakeGame } from './painters/snake-game.ts';
 
 /** A work's fields that the preview art depends on. */
 export interface PreviewArtInput { format: 'svg' | 'animation' | '3d' | 'game' | 'video'; title: string; seed: number }
-
-type Rng = () => number;
-type Point = [number, number];
-
-const WIDTH = 800;
-const HEIGHT = 600;
-
 
 /** FNV-1a hash of a string, mixed into the seed so equal seeds with different titles still differ. */
 function hashString(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return hash >>> 0;
-}
-
-const between = (rng: Rng, min: number, max: number): number => min + (max - min) * rng();
-const intBetween = (rng: Rng, min: number, max: number): number => Math.floor(between(rng, min, max + 1));
-
-/** A number written with at most one decimal. */
-const f = (value: number): string => String(Math.round(value * 10) / 10);
-
-/** An HSL colour as #rrggbb (hue in degrees, saturation and lightness in percent). */
-function hsl(hue: number, saturation: number, lightness: number): string {
-  const h = ((hue % 360) + 360) % 360;
-  const l = lightness / 100;
-  const a = (saturation / 100) * Math.min(l, 1 - l);
-  const channel = (n: number): string => {
-    const k = (n + h / 30) % 12;
-    return Math.round((l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1))) * 255).toString(16).padStart(2, '0');
-  };
-  return `#${channel(0)}${channel(8)}${channel(4)}`;
-}
-
-function linearGradient(id: string, stops: string[], vertical = true): string {
-  const end = vertical ? 'x2="0" y2="1"' : 'x2="1" y2="1"';
-  const body = stops.map((color, i) => `<stop offset="${f((i / Math.max(1, stops.length - 1)) * 100)}%" stop-color="${color}"/>`).join('');
-  return `<linearGradient id="${id}" x1="0" y1="0" ${end}>${body}</linearGradient>`;
-}
-
-/** svg: a bold flat line drawing of a bird on a bicycle, on warm paper. */
-function drawSvgPlate(rng: Rng, hue: number): string {
-  const ink = hsl(hue, 30, 16);
-  const accent = hsl(hue + between(rng, 150, 210), 65, 62);
-  const frame = hsl(hue, 60, 45);
-  const beak = hsl(between(rng, 20, 45), 90, 55);
-  const r = between(rng, 60, 78);
-  const d = between(rng, 110, 135);
-  const cx = between(rng, 380, 420);
-  const hubY = 400;
-  const rear: Point = [cx - d, hubY];
-  const front: Point = [cx + d, hubY];
-  const seat: Point = [cx - d * 0.3, hubY - r * 1.1];
-  const crank: Point = [cx - d * 0.1, hubY];
-  const bar: Point = [cx + d * 0.7, hubY - r * 1.25];
-  const head: Point = [seat[0] + between(rng, 50, 75), seat[1] - between(rng, 130, 155)];
-  const parts: string[] = [`<circle cx="${f(between(rng, 470, 600))}" cy="${f(between(rng, 170, 220))}" r="${f(between(rng, 80, 110))}" fill="${accent}"/>`];
-  for (let i = intBetween(rng, 3, 6); i > 0; i -= 1) parts.push(`<circle cx="${f(between(rng, 120, 680))}" cy="${f(between(rng, 100, 180))}" r="${f(between(rng, 5, 12))}" fill="${i % 2 ? frame : accent}"/>`);
-  parts.push(`<path d="M110 ${f(hubY + r + 6)}H690" stroke="${ink}" stroke-width="6" stroke-linecap="round"/>`);
-  for (const [x, y] of [rear, front]) {
-    const spokes = [0, 1, 2, 3].map((k) => {
-      const a = (k * Math.PI) / 4 + rng() * 0.3;
-      return `M${f(x - Math.cos(a) * r)} ${f(y - Math.sin(a) * r)}L${f(x + Math.cos(a) * r)} ${f(y + Math.sin(a) * r)}`;
-    });
-    parts.push(`<path d="${spokes.join('')}" stroke="${ink}" stroke-width="3" opacity="0.5"/>`);
-    parts.push(`<circle cx="${f(x)}" cy="${f(y)}" r="${f(r)}" fill="none" stroke="${ink}" stroke-width="11"/>`);
-  }
-  const line = (points: Point[]): string => points.map(([x, y], i) => `${i ? 'L' : 'M'}${f(x)} ${f(y)}`).join('');
-  parts.push(`<path d="${line([rear, seat, crank, rear])}${line([seat, bar, front])}${line([crank, bar])}" fill="none" stroke="${frame}" stroke-width="10" stroke-linejoin="round" stroke-linecap="round"/>`);
-  const body: Point = [seat[0] + 5, seat[1] - 50];
-  parts.push(`<path d="M${f(body[0] + 40)} ${f(body[1] - 20)}Q${f(head[0] - 20)} ${f(head[1] + 60)} ${f(head[0])} ${f(head[1])}" fill="none" stroke="${ink}" stroke-width="22" stroke-linecap="round"/>`);
-  parts.push(`<path d="${line([[body[0], body[1] + 30], crank])}" stroke="${ink}" stroke-width="7" stroke-linecap="round"/>`);
-  parts.push(`<ellipse cx="${f(body[0])}" cy="${f(body[1])}" rx="72" ry="46" fill="#fffaf0" stroke="${ink}" stroke-width="8"/>`);
-  parts.push(`<path d="M${f(body[0] - 50)} ${f(body[1] - 5)}Q${f(body[0])} ${f(body[1] - 40)} ${f(body[0] + 35)} ${f(body[1] + 10)}Q${f(body[0] - 10)} ${f(body[1] + 20)} ${f(body[0] - 50)} ${f(body[1] - 5)}Z" fill="${accent}" stroke="${ink}" stroke-width="5"/>`);
-  parts.push(`<path d="M${f(head[0] + 15)} ${f(head[1] - 8)}L${f(head[0] + 140)} ${f(head[1] + 22)}Q${f(head[0] + 70)} ${f(head[1] + 70)} ${f(head[0] + 8)} ${f(head[1] + 22)}Z" fill="${beak}" stroke="${ink}" stroke-width="6" stroke-linejoin="round"/>`);
-  parts.push(`<circle cx="${f(head[0])}" cy="${f(head[1])}" r="28" fill="#fffaf0" stroke="${ink}" stroke-width="8"/><circle cx="${f(head[0] + 6)}" cy="${f(head[1] - 6)}" r="6" fill="${ink}"/>`);
-  const flip = rng() < 0.5 ? ` transform="translate(${WIDTH} 0) scale(-1 1)"` : '';
-  return `<rect width="${WIDTH}" height="${HEIGHT}" fill="${hsl(between(rng, 30, 48), 55, 91)}"/><g${flip}>${parts.join('')}</g>`;
 }
 
 /** animation: overlapping motion trails ending in bright, ghosted discs. */
@@ -154,71 +87,6 @@ function draw3dPlate(rng: Rng, hue: number, id: string): string {
   return `<defs>${defs}</defs>${parts.join('')}`;
 }
 
-/** game: a tiled playfield with a snake, walls, food and a pixel score. */
-function drawGamePlate(rng: Rng, hue: number): string {
-  const cols = [16, 20, 24][intBetween(rng, 0, 2)] ?? 20;
-  const rows = (cols * 3) / 4;
-  const size = 560 / cols;
-  const [ox, oy] = [120, 100];
-  const cell = (x: number, y: number, fill: string, inset: number, radius: number): string =>
-    `<rect x="${f(ox + x * size + inset)}" y="${f(oy + y * size + inset)}" width="${f(size - 2 * inset)}" height="${f(size - 2 * inset)}" rx="${f(radius)}" fill="${fill}"/>`;
-  const grid: string[] = [];
-  for (let x = 0; x <= cols; x += 1) grid.push(`M${f(ox + x * size)} ${oy}V${f(oy + rows * size)}`);
-  for (let y = 0; y <= rows; y += 1) grid.push(`M${ox} ${f(oy + y * size)}H${f(ox + cols * size)}`);
-  const parts: string[] = [
-    `<rect width="${WIDTH}" height="${HEIGHT}" fill="${hsl(hue, 25, 9)}"/>`,
-    `<rect x="${ox - 10}" y="${oy - 10}" width="${f(cols * size + 20)}" height="${f(rows * size + 20)}" rx="10" fill="${hsl(hue, 30, 22)}"/>`,
-    `<rect x="${ox}" y="${oy}" width="${f(cols * size)}" height="${f(rows * size)}" fill="${hsl(hue, 30, 14)}"/>`,
-    `<path d="${grid.join('')}" stroke="${hsl(hue, 30, 24)}" stroke-width="1"/>`,
-  ];
-  const used = new Set<string>();
-  const wallColor = hsl(hue + 200, 20, 45);
-  for (let w = intBetween(rng, 2, 4); w > 0; w -= 1) {
-    const horizontal = rng() < 0.5;
-    let [x, y] = [intBetween(rng, 1, cols - 6), intBetween(rng, 1, rows - 6)];
-    for (let k = intBetween(rng, 3, 5); k > 0; k -= 1) {
-      used.add(`${x},${y}`);
-      parts.push(cell(x, y, wallColor, 1, 2));
-      [x, y] = horizontal ? [x + 1, y] : [x, y + 1];
-    }
-  }
-  const steps: Point[] = [[1, 0], [0, 1], [-1, 0], [0, -1]];
-  const target = intBetween(rng, 18, 32);
-  let snake: Point[] = [];
-  for (let attempt = 0; attempt < 12 && snake.length < target; attempt += 1) {
-    const walk: Point[] = [];
-    let [x, y] = [intBetween(rng, 3, cols - 4), intBetween(rng, 2, rows - 3)];
-    let dir = intBetween(rng, 0, 3);
-    while (walk.length < target && !used.has(`${x},${y}`)) {
-      walk.push([x, y]);
-      const options = [dir, (dir + 1) % 4, (dir + 3) % 4].filter((d) => {
-        const [nx, ny] = [x + (steps[d]?.[0] ?? 0), y + (steps[d]?.[1] ?? 0)];
-        const touches = walk.some(([wx, wy]) => Math.abs(wx - nx) + Math.abs(wy - ny) <= 1 && (wx !== x || wy !== y));
-        return nx >= 1 && nx < cols - 1 && ny >= 1 && ny < rows - 1 && !used.has(`${nx},${ny}`) && !touches;
-      });
-      if (options.length === 0) break;
-      dir = rng() < 0.65 && options[0] === dir ? dir : (options[intBetween(rng, 0, options.length - 1)] ?? dir);
-      const [sx, sy] = steps[dir] ?? [1, 0];
-      [x, y] = [x + sx, y + sy];
-    }
-    if (walk.length > snake.length) snake = walk;
-  }
-  for (const [sx, sy] of snake) used.add(`${sx},${sy}`);
-  const snakeHue = hue + between(rng, 90, 150);
-  snake.forEach(([sx, sy], i) => parts.push(cell(sx, sy, hsl(snakeHue, 70, 32 + (36 * i) / snake.length), 1.5, size * 0.25)));
-  const [hx, hy] = snake[snake.length - 1] ?? [0, 0];
-  parts.push(`<circle cx="${f(ox + (hx + 0.35) * size)}" cy="${f(oy + (hy + 0.35) * size)}" r="${f(size * 0.1)}" fill="#10131a"/><circle cx="${f(ox + (hx + 0.65) * size)}" cy="${f(oy + (hy + 0.35) * size)}" r="${f(size * 0.1)}" fill="#10131a"/>`);
-  for (let tries = 0; tries < 50; tries += 1) {
-    const [fx, fy] = [intBetween(rng, 0, cols - 1), intBetween(rng, 0, rows - 1)];
-    if (used.has(`${fx},${fy}`)) continue;
-    parts.push(`<circle cx="${f(ox + (fx + 0.5) * size)}" cy="${f(oy + (fy + 0.5) * size)}" r="${f(size * 0.32)}" fill="${hsl(snakeHue + 160, 85, 60)}"/>`);
-    break;
-  }
-  for (let i = intBetween(rng, 3, 7); i > 0; i -= 1) parts.push(`<rect x="${f(ox + (i - 1) * 18)}" y="62" width="12" height="12" fill="${hsl(snakeHue, 70, 62)}"/>`);
-  for (let i = 0; i < 3; i += 1) parts.push(`<rect x="${f(ox + cols * size - 12 - i * 18)}" y="62" width="12" height="12" fill="${hsl(hue, 80, 60)}" fill-opacity="${i < 2 ? 1 : 0.3}"/>`);
-  return parts.join('');
-}
-
 /** video: a tilted film strip whose frames follow a sun across a horizon. */
 function drawVideoPlate(rng: Rng, hue: number, id: string): string {
   const [frames, frameWidth, gap] = [3, 190, 24];
@@ -247,8 +115,8 @@ function drawVideoPlate(rng: Rng, hue: number, id: string): string {
   return `<defs>${defs.join('')}</defs><rect width="${WIDTH}" height="${HEIGHT}" fill="url(#${id}-bg)"/><g transform="rotate(${f(angle)} 400 300)">${parts.join('')}</g>`;
 }
 
-const PAINTERS: Record<PreviewArtInput['format'], (rng: Rng, hue: number, id: string) => string> = {
-  svg: drawSvgPlate, animation: drawAnimationPlate, '3d': draw3dPlate, game: drawGamePlate, video: drawVideoPlate,
+const PAINTERS: Record<PreviewArtInput['format'], Painter> = {
+  svg: drawPelicanOnBicycle, animation: drawAnimationPlate, '3d': draw3dPlate, game: drawSnakeGame, video: drawVideoPlate,
 };
 
 /** Returns a complete standalone SVG document (800×600) drawing a distinctive generative still for a demo work. */
