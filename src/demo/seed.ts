@@ -6,7 +6,8 @@ import { canonicalSourceUrl, sourceKeyForHost } from '../domain/sources.ts';
 import { recordId } from '../domain/ids.ts';
 import type { Logger } from '../logger.ts';
 import { storePreview } from '../media/media-files.ts';
-import { renderPreviewArt } from './preview-art.ts';
+import { isPreviewSubject, renderPreviewArt } from './preview-art.ts';
+import type { PreviewSubject } from './preview-art.ts';
 
 /** The compilation date of the demo catalog. */
 export const DEMO_COMPILED = '2026-11-20';
@@ -23,6 +24,8 @@ export interface DemoWork {
   notes: { zh: string; en: string };
   prompt?: string;
   promptCategory: string;
+  /** What the work shows, and so what its preview draws: one of PREVIEW_SUBJECTS (preview-art.ts), named by hand for every work. */
+  subject: PreviewSubject;
   mediaStatus: MediaStatus;
 }
 
@@ -37,9 +40,10 @@ export async function buildDemoRecords(mediaDir: string): Promise<CanonicalRecor
     works.map(async (work, index): Promise<CanonicalRecord> => {
       const sourceUrl = canonicalSourceUrl(work.sourceUrl);
       if (!sourceUrl) throw new Error(`demo work ${index} has an invalid source URL`);
+      if (!isPreviewSubject(work.subject)) throw new Error(`demo work ${index} names no known subject: ${String(work.subject)}`);
       const media = [];
       if (work.mediaStatus === 'local-media') {
-        const svg = renderPreviewArt({ format: work.format, title: work.title.en, seed: index + 1 });
+        const svg = renderPreviewArt({ subject: work.subject, title: work.title.en, seed: index + 1 });
         const png = await sharp(Buffer.from(svg)).png({ compressionLevel: 9 }).toBuffer();
         media.push(await storePreview(mediaDir, png, 'png'));
       }
