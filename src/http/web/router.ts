@@ -7,6 +7,7 @@ import type { ListResponse, ReadContext, SearchParams } from '../../domain/speci
 import { RECORD_ID_PATTERN } from '../../domain/ids.ts';
 import type { Lang } from '../../domain/record.ts';
 import { ProblemError } from '../../errors.ts';
+import type { FieldError } from '../../errors.ts';
 import { parseSearchParams } from '../../validation/read-params.ts';
 import type { RawQuery } from '../../validation/read-params.ts';
 import { langPrefix } from '../../web/i18n.ts';
@@ -44,7 +45,7 @@ function otherLanguage(lang: Lang, ctx: Context): string {
 }
 
 /** Search parameters of a page's query string; unrelated parameters (utm_…) are ignored, bad values reported. */
-function pageParams(ctx: Context, lang: Lang, scope: 'gallery' | 'timeline', sourceKeys: readonly string[]): { params: SearchParams; shown: Partial<SearchParams>; page: number; error?: string } {
+function pageParams(ctx: Context, lang: Lang, scope: 'gallery' | 'timeline', sourceKeys: readonly string[]): { params: SearchParams; shown: Partial<SearchParams>; page: number; errors?: FieldError[] } {
   const raw: RawQuery = { lang };
   for (const name of PAGE_PARAMETERS) {
     const value = ctx.query[name];
@@ -59,8 +60,7 @@ function pageParams(ctx: Context, lang: Lang, scope: 'gallery' | 'timeline', sou
     return { params, shown: params, page };
   } catch (error) {
     if (!(error instanceof ProblemError)) throw error;
-    const detail = (error.options.errors ?? []).map((entry) => `${entry.parameter}: ${entry.message}`).join('; ');
-    return { params: { lang, limit: PAGE_SIZE, offset: 0 }, shown: {}, page: 1, error: detail };
+    return { params: { lang, limit: PAGE_SIZE, offset: 0 }, shown: {}, page: 1, errors: error.options.errors ?? [] };
   }
 }
 
@@ -131,11 +131,11 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
       router.all(scope === 'gallery' ? `${prefix}/` : `${prefix}/timeline/`, (ctx) =>
         page(ctx, async (changeNumber) => {
           const sources = await sourceTableOf(context, changeNumber);
-          const { params, shown, page: asked, error } = pageParams(ctx, lang, scope, sources.keys);
+          const { params, shown, page: asked, errors } = pageParams(ctx, lang, scope, sources.keys);
           let list: ListResponse = { total: 0, offset: 0, limit: PAGE_SIZE, items: [], next: null };
           let facets: Facets = { format: {}, kind: {}, year: {}, source: {} };
           let years: string[] = [];
-          if (!error) {
+          if (!errors) {
             // Each select shows how many records its values hold with the other filters kept.
             list = await listSpecimens(context, { ...params, facets: ['format', 'kind', 'year', 'source'] }, scope === 'timeline' ? 'timeline' : 'specimens');
             facets = { format: {}, kind: {}, year: {}, source: {}, ...list.facets };
@@ -144,10 +144,10 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
           // A page number past the last page (or past the deepest one offsets reach) has no works of
           // its own: a 404 that links the last page, never another page's works under its number.
           const lastPage = Math.max(1, Math.min(Math.ceil(list.total / PAGE_SIZE), Math.floor((10000 - PAGE_SIZE) / PAGE_SIZE) + 1));
-          const pastEnd = !error && asked > lastPage ? { lastPage } : undefined;
+          const pastEnd = !errors && asked > lastPage ? { lastPage } : undefined;
           if (pastEnd) list = { ...list, items: [], offset: (asked - 1) * PAGE_SIZE };
-          const html = renderDocument(h(ListPage, { lang, scope, params: shown, list, facets, years, sources: sources.definitions, otherLanguagePath: otherLanguage(lang, ctx), ...(error ? { error } : {}), ...(pastEnd ? { pastEnd } : {}) }), address(ctx));
-          return { status: error ? 400 : pastEnd ? 404 : 200, html };
+          const html = renderDocument(h(ListPage, { lang, scope, params: shown, list, facets, years, sources: sources.definitions, otherLanguagePath: otherLanguage(lang, ctx), ...(errors ? { errors } : {}), ...(pastEnd ? { pastEnd } : {}) }), address(ctx));
+          return { status: errors ? 400 : pastEnd ? 404 : 200, html };
         }),
       );
     }

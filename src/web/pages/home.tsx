@@ -1,10 +1,12 @@
 import type { ListResponse, SearchParams } from '../../domain/specimens.ts';
 import type { Lang } from '../../domain/record.ts';
+import type { FieldError } from '../../errors.ts';
 import { FORMATS, KINDS } from '../../domain/record.ts';
 import type { SourceDefinition } from '../../domain/sources.ts';
 import { langPrefix, TEXT } from '../i18n.ts';
 import { Layout } from '../layout.tsx';
 import { Card } from './card.tsx';
+import { parameterNotices } from '../parameter-notice.ts';
 
 /** Counts per value of each filter, for the current search. */
 export interface Facets {
@@ -23,7 +25,8 @@ export interface ListPageProps {
   years: string[];
   /** The archive's sources (the source table), in the order the filter lists them. */
   sources: readonly SourceDefinition[];
-  error?: string;
+  /** The search's bad parameters: the page says what is wrong with each, and no search ran. */
+  errors?: readonly FieldError[];
   /** The page asked for lies past the last one, which is linked instead. */
   pastEnd?: { lastPage: number };
   otherLanguagePath: string;
@@ -55,7 +58,7 @@ export function ListPage(props: ListPageProps) {
   const pages = Math.max(1, Math.ceil(list.total / list.limit));
   // The page's heading, for screen readers and outlines (the masthead names the archive).
   const heading = props.scope === 'gallery' ? text.gallery : text.timeline;
-  const counted = (label: string, count: number) => `${label}${props.error ? '' : ` (${count})`}`;
+  const counted = (label: string, count: number) => `${label}${props.errors ? '' : ` (${count})`}`;
   const option = (value: string, label: string, count: number | undefined, selected: readonly string[] | undefined) => (
     <option value={value} selected={selected?.length === 1 && selected[0] === value}>
       {counted(label, count ?? 0)}
@@ -140,14 +143,14 @@ export function ListPage(props: ListPageProps) {
           })}
         </ul>
       ) : null}
-      {props.error ? <p class="notice" role="alert">{text.invalid}{props.error}</p> : null}
+      {props.errors ? <p class="notice" role="alert">{text.invalid}{parameterNotices(props.errors, lang)}</p> : null}
       {props.pastEnd ? (
         <p class="notice" role="alert">
           {text.pastEnd(props.pastEnd.lastPage)} <a href={pageHref(base, params, props.pastEnd.lastPage)}>{text.lastPage(props.pastEnd.lastPage)}</a>
         </p>
       ) : null}
-      <p class="count" aria-live="polite">{text.results(list.total)}</p>
-      {props.pastEnd ? null : list.items.length ? (
+      {props.errors ? null : <p class="count" aria-live="polite">{text.results(list.total)}</p>}
+      {props.pastEnd || props.errors ? null : list.items.length ? (
         <ol class={props.scope === 'timeline' ? 'grid timeline-grid' : 'grid'}>
           {list.items.map((record) => <Card record={record} lang={lang} />)}
         </ol>

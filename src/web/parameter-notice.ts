@@ -1,0 +1,74 @@
+/**
+ * What a list page says of a bad search parameter, in the page's language. The messages come
+ * from validation (describeErrors and the list checks), written in English for the API; English
+ * pages show them as they are, Chinese pages say the same in Chinese. Each rule below matches one
+ * kind of message those checks make; a message no rule knows is said as "the value is invalid",
+ * so a Chinese page never shows English text.
+ */
+import type { Lang } from '../domain/record.ts';
+import type { FieldError } from '../errors.ts';
+
+/** One kind of message: how it reads in English, and what a Chinese page says instead. */
+interface MessageRule {
+  english: RegExp;
+  chinese: (match: RegExpExecArray) => string;
+}
+
+/** A list of values as the English message writes it ("a, b, c"), written with the Chinese enumeration comma. */
+function listed(values: string): string {
+  return values.split(', ').join('、');
+}
+
+const atLeastOrAtMost = (bound: string | undefined): string => (bound === 'at least' ? '至少' : '最多');
+
+const RULES: readonly MessageRule[] = [
+  { english: /^must be one of: (.*) \(the archive's sources; (.*) (?:is|are) not\)$/, chinese: (match) => `只能是本馆的来源之一：${listed(match[1] ?? '')}（${listed(match[2] ?? '')} 不是）` },
+  { english: /^must be one of: (.*)$/, chinese: (match) => `只能是以下之一：${listed(match[1] ?? '')}` },
+  { english: /^must be a year of four digits/, chinese: () => '须为四位数字的年份，例如 2025' },
+  { english: /^must be a date written YYYY-MM-DD/, chinese: () => '须为 YYYY-MM-DD 格式的日期，例如 2025-05-01' },
+  { english: /^must not be blank$/, chinese: () => '不能为空' },
+  { english: /^must be (at least|at most) (\d+) characters long$/, chinese: (match) => `${atLeastOrAtMost(match[1])} ${match[2]} 个字符` },
+  { english: /^must hold (at least|at most) (\d+) entr(?:y|ies)$/, chinese: (match) => `${atLeastOrAtMost(match[1])} ${match[2]} 个值` },
+  { english: /^must be (<=|>=) (\d+)$/, chinese: (match) => `${match[1] === '<=' ? '不能大于' : '不能小于'} ${match[2]}` },
+  { english: /^must not be before from \((.*)\)$/, chinese: (match) => `不能早于起始日期 from（${match[1]}）` },
+  { english: /^has a double quote that is never closed$/, chinese: () => '有一个双引号没有闭合' },
+  { english: /^makes more than (\d+) combinations of OR alternatives$/, chinese: (match) => `OR 组合超过 ${match[1]} 种` },
+  { english: /^must be given once, not repeated/, chinese: () => '只能出现一次，不能重复' },
+  { english: /^is not a known parameter/, chinese: () => '不是可用的参数' },
+  { english: /^is not a cursor this service gave out/, chinese: () => '不是本馆给出的游标；请原样传回上一页的 next' },
+  { english: /^belongs to another query/, chinese: () => '属于另一个查询：请保持给出它的那一页的 q、lang、sort 和筛选条件' },
+  { english: /^cannot be combined with cursor/, chinese: () => '不能与 cursor 一起使用' },
+];
+
+/** What Chinese pages call each parameter a list page reads, shown before its name. */
+const CHINESE_NAMES: Readonly<Record<string, string>> = {
+  q: '搜索词',
+  format: '格式',
+  kind: '类型',
+  year: '年份',
+  source: '来源',
+  model: '模型',
+  author: '作者',
+};
+
+/** A validation message in Chinese: its rule's wording, or "the value is invalid" for a message no rule knows. */
+export function chineseMessage(message: string): string {
+  for (const rule of RULES) {
+    const match = rule.english.exec(message);
+    if (match) return rule.chinese(match);
+  }
+  return '值无效';
+}
+
+/** One bad parameter as a page in `lang` says it: its name (and, in Chinese, what the page calls it) and what is wrong. */
+export function parameterNotice(error: FieldError, lang: Lang): string {
+  const name = error.parameter ?? error.field ?? '';
+  if (lang === 'en') return `${name}: ${error.message}`;
+  const chineseName = CHINESE_NAMES[name];
+  return `${chineseName ? `${chineseName}（${name}）` : name}：${chineseMessage(error.message)}`;
+}
+
+/** Every bad parameter of a search, as one notice in the page's language. */
+export function parameterNotices(errors: readonly FieldError[], lang: Lang): string {
+  return errors.map((error) => parameterNotice(error, lang)).join(lang === 'zh' ? '；' : '; ');
+}

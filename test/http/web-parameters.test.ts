@@ -1,0 +1,90 @@
+import { expect } from 'chai';
+import { startTestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { chineseMessage } from '../../src/web/parameter-notice.ts';
+
+/** The text of a page's notice (role="alert"), entities decoded. */
+function noticeOf(html: string): string {
+  const notice = /<p class="notice" role="alert">(.*?)<\/p>/s.exec(html)?.[1] ?? '';
+  return notice.replace(/<[^>]+>/g, '').replaceAll('&quot;', '"').replaceAll('&amp;', '&').replaceAll('&lt;', '<').replaceAll('&gt;', '>');
+}
+
+/** Words of the English messages (values a message lists, such as svg, are not among them). */
+const ENGLISH_WORDS = /\b(must|be|is|are|not|one|of|at|least|most|characters|long|hold|entries|entry|year|digits|date|written|blank|before|quote|never|closed|makes|more|than|combinations|alternatives|given|once|repeated|known|invalid|cursor this|belongs|another|combined)\b/i;
+
+describe('website search notices', () => {
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer({ demo: true });
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  /** Every kind of bad search value a list page can be given, with what the Chinese page says of it. */
+  const CASES: { query: string; scope?: 'timeline'; chinese: string }[] = [
+    { query: 'format=bogus', chinese: '格式（format）：只能是以下之一：svg、animation、3d、game、video' },
+    { query: 'kind=gallery', scope: 'timeline', chinese: '类型（kind）：只能是以下之一：timeline' },
+    { query: 'year=20x5', chinese: '年份（year）：须为四位数字的年份，例如 2025' },
+    { query: `year=${Array.from({ length: 21 }, (_, i) => 2000 + i).join(',')}`, chinese: '年份（year）：最多 20 个值' },
+    { query: `q=${'x'.repeat(201)}`, chinese: '搜索词（q）：最多 200 个字符' },
+    { query: `model=${'m'.repeat(201)}`, chinese: '模型（model）：最多 200 个字符' },
+    { query: 'author=%22unclosed', chinese: '作者（author）：有一个双引号没有闭合' },
+    { query: 'source=nowhere', chinese: '来源（source）：只能是本馆的来源之一：' },
+    { query: `q=${encodeURIComponent('a OR b c OR d e OR f g OR h i OR j')}`, chinese: '搜索词（q）：OR 组合超过 16 种' },
+  ];
+
+  for (const { query, scope, chinese } of CASES) {
+    it(`says what is wrong with ${query.slice(0, 40)} in the page's language, and shows no count of a search that did not run`, async () => {
+      const path = scope === 'timeline' ? '/timeline/' : '/';
+      const zh = await server.get(`${path}?${query}`);
+      expect(zh.status).to.equal(400);
+      const zhHtml = await zh.text();
+      const zhNotice = noticeOf(zhHtml);
+      expect(zhNotice).to.include('搜索条件无效：').and.include(chinese);
+      // The parameter's name, in brackets after what the page calls it, is the one English a notice keeps.
+      const withoutNames = zhNotice.replace(/（[a-z]+）/g, '');
+      expect(withoutNames).not.to.match(ENGLISH_WORDS);
+      expect(withoutNames).not.to.match(/[A-Za-z]{2,} [A-Za-z]{2,}/);
+      expect(zhHtml).not.to.include('共 0 件').and.not.include('没有找到匹配的作品');
+
+      const en = await server.get(`/en${path}?${query}`);
+      expect(en.status).to.equal(400);
+      const enHtml = await en.text();
+      expect(noticeOf(enHtml)).to.match(/^The search could not be run: [a-z]+: (must|has|makes) /);
+      expect(enHtml).not.to.include('0 works').and.not.include('No works match');
+    });
+  }
+
+  it('says in Chinese every kind of message validation makes, and something rather than English for one it does not know', () => {
+    const english = [
+      'must be one of: svg, game',
+      "must be one of: x, github (the archive's sources; \"a\", \"b\" are not)",
+      'must be a year of four digits, e.g. 2025',
+      'must be a date written YYYY-MM-DD, e.g. 2025-05-01',
+      'must not be blank',
+      'must be at least 1 characters long',
+      'must be at most 200 characters long',
+      'must hold at most 20 entries',
+      'must hold at least 1 entry',
+      'must be <= 10000',
+      'must be >= 1',
+      'must not be before from (2025-03-01)',
+      'has a double quote that is never closed',
+      'makes more than 16 combinations of OR alternatives',
+      'must be given once, not repeated (several values go in one, comma-separated: format=svg,game)',
+      'is not a known parameter; known: q, format',
+      'is not a cursor this service gave out; pass the next value of a page unchanged',
+      'belongs to another query: keep q, lang, sort and the filters of the page that gave it',
+      'cannot be combined with cursor: a cursor continues where its page ended',
+      'must match format "email"',
+    ];
+    for (const message of english) {
+      const chinese = chineseMessage(message);
+      expect(chinese, message).not.to.match(ENGLISH_WORDS);
+      expect(chinese, message).not.to.match(/[A-Za-z]{2,} [A-Za-z]{2,}/);
+    }
+    expect(chineseMessage('must match format "email"')).to.equal('值无效');
+  });
+});
