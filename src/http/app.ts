@@ -28,7 +28,7 @@ import { problemsRouter } from './problems/router.ts';
 import { exportsRouter, fullExportRouter } from './exports/router.ts';
 import { discoveryRouter } from './discovery/router.ts';
 import { ingestRouter } from './ingest/router.ts';
-import { notFoundHtml, webRouter } from './web/router.ts';
+import { notFoundHtml, problemPageHtml, wantsPage, webRouter } from './web/router.ts';
 import { mcpRoute } from '../mcp/koa-route.ts';
 import { PresentedRecords } from '../domain/presented-records.ts';
 import Router from '@koa/router';
@@ -69,7 +69,7 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
   app.use(measureRequests(metrics, routePatternIn(routers)));
   app.use(requestLog(logger));
   app.use(securityHeaders(config.baseUrl));
-  app.use(problems(config.baseUrl, logger, (error) => backend.isUnavailable(error)));
+  app.use(problems(config.baseUrl, logger, (error) => backend.isUnavailable(error), problemPageHtml));
   app.use(openCors());
   if (config.rateLimitReads) app.use(limitByClient(limiter, { name: 'client', limit: config.rateLimitReads, windowMs: 60_000 }, refused));
   if (config.rejectGenericUserAgents) app.use(rejectGenericUserAgents());
@@ -92,8 +92,7 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
     app.use(router.routes());
   }
   app.use(async (ctx) => {
-    const forReader = !/^\/(api|mcp|media)(\/|$)/.test(ctx.path) && ctx.accepts('json', 'html') === 'html';
-    if (forReader && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+    if (wantsPage(ctx)) {
       ctx.status = 404;
       ctx.type = 'text/html; charset=utf-8';
       ctx.body = notFoundHtml(ctx);

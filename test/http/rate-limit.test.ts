@@ -37,6 +37,29 @@ describe('rate limits and the daily quota', () => {
     expect(problem.detail).to.contain('3 per 60 seconds');
   });
 
+  it('refuses a browser past the limit with a 429 page in the language of the page asked, keeping Retry-After; API paths keep problem+json', async () => {
+    server = await serverWith({ rateLimitReads: 2 });
+    const html = { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+    expect((await server.get('/en/', { headers: html })).status).to.equal(200);
+    expect((await server.get('/', { headers: html })).status).to.equal(200);
+    for (const [path, lang, says] of [['/en/', 'en', 'Try again in'], ['/en/timeline/?year=2025', 'en', 'Too many requests'], ['/', 'zh-Hans', '秒后再试'], ['/specimens/no-such-record/', 'zh-Hans', '请求太频繁']] as const) {
+      const refused = await server.get(path, { headers: html });
+      expect(refused.status, path).to.equal(429);
+      expect(refused.headers.get('content-type'), path).to.equal('text/html; charset=utf-8');
+      expect(Number(refused.headers.get('retry-after')), path).to.be.within(1, 60);
+      expect(refused.headers.get('ratelimit'), path).to.match(/^"client";r=0;t=\d+$/);
+      const page = await refused.text();
+      expect(page, path).to.include(`<html lang="${lang}">`).and.include(says).and.include('<meta name="robots" content="noindex"/>');
+      expect(page, path).to.include(`${page.includes('秒后再试') ? '请 ' : 'Try again in '}${refused.headers.get('retry-after')}`);
+    }
+    const api = await server.get('/api/v1/specimens?lang=en', { headers: html });
+    expect(api.status).to.equal(429);
+    expect(api.headers.get('content-type')).to.match(/^application\/problem\+json/);
+    const program = await server.get('/en/');
+    expect(program.status).to.equal(429);
+    expect(program.headers.get('content-type')).to.match(/^application\/problem\+json/);
+  });
+
   it('does not count preflights, health probes or static assets', async () => {
     server = await serverWith({ rateLimitReads: 1 });
     for (let i = 0; i < 3; i += 1) {

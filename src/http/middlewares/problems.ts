@@ -2,8 +2,14 @@ import type { Context, Next } from 'koa';
 import { ProblemError, UNAVAILABLE_RETRY_SECONDS, problemBody } from '../../errors.ts';
 import type { Logger } from '../../logger.ts';
 
-/** Turns every error into an RFC 9457 problem+json response; unexpected errors are logged and never shown. */
-export function problems(baseUrl: string, logger: Logger, isUnavailable: (error: unknown) => boolean = () => false) {
+/** The HTML page a request gets for a problem instead of problem+json (a browser's 429), or undefined. */
+export type ProblemPage = (ctx: Context, problem: ProblemError) => string | undefined;
+
+/**
+ * Turns every error into an RFC 9457 problem+json response; unexpected errors are logged and
+ * never shown. `page` may answer a problem with HTML instead, keeping its status and headers.
+ */
+export function problems(baseUrl: string, logger: Logger, isUnavailable: (error: unknown) => boolean = () => false, page: ProblemPage = () => undefined) {
   return async function problemMiddleware(ctx: Context, next: Next): Promise<void> {
     try {
       await next();
@@ -16,8 +22,9 @@ export function problems(baseUrl: string, logger: Logger, isUnavailable: (error:
       ctx.status = status;
       ctx.set(headers);
       ctx.remove('ETag');
-      ctx.body = body;
-      ctx.type = 'application/problem+json';
+      const html = known ? page(ctx, known) : undefined;
+      ctx.body = html ?? body;
+      ctx.type = html === undefined ? 'application/problem+json' : 'text/html; charset=utf-8';
     }
   };
 }

@@ -16,6 +16,7 @@ import { DevelopersPage } from '../../web/pages/developers.tsx';
 import { ListPage } from '../../web/pages/home.tsx';
 import type { Facets } from '../../web/pages/home.tsx';
 import { NotFoundPage } from '../../web/pages/not-found.tsx';
+import { TooManyRequestsPage } from '../../web/pages/too-many-requests.tsx';
 import type { Withdrawal } from '../../web/pages/not-found.tsx';
 import { answerMoved, RecordMoved, throwRetired } from '../specimens/retired.ts';
 import { RecordPage } from '../../web/pages/record.tsx';
@@ -212,8 +213,30 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
   return router;
 }
 
+/**
+ * Whether a request is a reader's (a browser reading the site) that gets an HTML page for an
+ * error: a GET or HEAD outside the API, MCP and media paths that prefers HTML to JSON. Programs
+ * (and API paths) keep problem+json.
+ */
+export function wantsPage(ctx: Context): boolean {
+  return !/^\/(api|mcp|media)(\/|$)/.test(ctx.path) && (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.accepts('json', 'html') === 'html';
+}
+
+/** The language of the page an address asks for: English under /en, Chinese elsewhere. */
+function languageOfPath(path: string): Lang {
+  return path.startsWith('/en/') || path === '/en' ? 'en' : 'zh';
+}
+
 /** The HTML 404 page, for readers (browsers) asking for a page that does not exist. */
 export function notFoundHtml(ctx: Context): string {
-  const lang: Lang = ctx.path.startsWith('/en/') || ctx.path === '/en' ? 'en' : 'zh';
+  const lang = languageOfPath(ctx.path);
   return renderDocument(h(NotFoundPage, { lang, otherLanguagePath: lang === 'zh' ? '/en/' : '/' }));
+}
+
+/** The HTML page of an error for readers, in the language of the address asked; undefined for errors that keep problem+json. */
+export function problemPageHtml(ctx: Context, problem: ProblemError): string | undefined {
+  if (problem.type !== 'too-many-requests' || !wantsPage(ctx)) return undefined;
+  const lang = languageOfPath(ctx.path);
+  const retryAfterSeconds = Number(problem.options.headers?.['Retry-After'] ?? 60);
+  return renderDocument(h(TooManyRequestsPage, { lang, otherLanguagePath: lang === 'zh' ? '/en/' : '/', retryPath: ctx.url, retryAfterSeconds }));
 }
