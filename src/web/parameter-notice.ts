@@ -38,6 +38,8 @@ const RULES: readonly MessageRule[] = [
   { english: /^is not a cursor this service gave out/, chinese: () => '不是本馆给出的游标；请原样传回上一页的 next' },
   { english: /^belongs to another query/, chinese: () => '属于另一个查询：请保持给出它的那一页的 q、lang、sort 和筛选条件' },
   { english: /^cannot be combined with cursor/, chinese: () => '不能与 cursor 一起使用' },
+  { english: /^is not taken by the website's pages/, chinese: () => '网页不接受这个参数（网页自己设定它，或不提供它）；API 接受它：/api/v1/specimens' },
+  { english: /^must be a page number/, chinese: () => '须为页码：从 1 开始的整数' },
 ];
 
 /** What Chinese pages call each parameter a list page reads, shown before its name. */
@@ -49,6 +51,10 @@ const CHINESE_NAMES: Readonly<Record<string, string>> = {
   source: '来源',
   model: '模型',
   author: '作者',
+  from: '起始日期',
+  to: '截止日期',
+  sort: '排序',
+  page: '页码',
 };
 
 /** A validation message in Chinese: its rule's wording, or "the value is invalid" for a message no rule knows. */

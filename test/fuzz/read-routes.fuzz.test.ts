@@ -360,9 +360,11 @@ describe('fuzz: read routes against the JSON Schemas', function () {
       fuzzParameters(HEADER_RUNS),
     );
   });
-  it(`website list pages: ${PAGE_RUNS} generated queries render the page, or a 400 page for a bad search value; never a 5xx`, async function () {
+  it(`website list pages: ${PAGE_RUNS} generated queries render the page, or a 400 page for a bad search value, page number or an API parameter pages do not take; never a 5xx`, async function () {
     this.timeout(timeoutFor(PAGE_RUNS, 150));
-    const PAGE_PARAMETERS = ['q', 'format', 'kind', 'year', 'source', 'model', 'author'];
+    const PAGE_PARAMETERS = ['q', 'format', 'kind', 'year', 'source', 'model', 'author', 'from', 'to', 'sort'];
+    // The API's other list parameters (limit, offset, cursor, lang …) are refused when given a value.
+    const NOT_TAKEN = SEARCH_PARAM_NAMES.filter((name) => !PAGE_PARAMETERS.includes(name));
     const pages = fc.constantFrom<{ path: string; scope: Scope }>({ path: '/', scope: 'specimens' }, { path: '/en/', scope: 'specimens' }, { path: '/timeline/', scope: 'timeline' }, { path: '/en/timeline/', scope: 'timeline' });
     const pageNumber = fc.oneof(fc.integer({ min: -2, max: 500 }).map(String), fc.constantFrom('', 'x', '1.5', '99999', '0')).map((value): QueryPart => ({ name: 'page', encoded: encodeURIComponent(value), value, validity: 'valid' }));
     const parts = (scope: Scope) => fc.tuple(queryParts(SEARCH_PARAM_NAMES, scope === 'timeline' ? ['timeline'] : ['gallery', 'timeline']), fc.option(pageNumber, { nil: undefined })).map(([query, page]) => (page ? [...query, page] : query));
@@ -371,13 +373,20 @@ describe('fuzz: read routes against the JSON Schemas', function () {
         const path = `${page.path}${queryString(query)}`;
         const response = await server.get(path, { headers: { Accept: 'text/html' } });
         await expectNoServerError(response, path);
-        // A page reads the first value of each search parameter and ignores everything else.
-        const firsts = PAGE_PARAMETERS.map((name) => query.find((entry) => entry.name === name)).filter((entry): entry is QueryPart => entry !== undefined && entry.value !== '');
-        const mustFail = firsts.some((entry) => entry.validity === 'invalid');
+        // A page reads the first value of each search parameter and of page, refuses the API's
+        // others, and ignores everything else.
+        const first = (name: string) => query.find((entry) => entry.name === name);
+        const firsts = PAGE_PARAMETERS.map(first).filter((entry): entry is QueryPart => entry !== undefined && entry.value !== '');
+        const pageText = first('page')?.value ?? '';
+        const badPage = pageText !== '' && !(/^\d+$/.test(pageText) && Number(pageText) >= 1);
+        const notTaken = NOT_TAKEN.some((name) => {
+          const entry = first(name);
+          return entry !== undefined && entry.value !== '';
+        });
+        const mustFail = badPage || notTaken || firsts.some((entry) => entry.validity === 'invalid');
         const mayFail = firsts.some((entry) => entry.validity === 'either');
         expect(response.headers.get('content-type') ?? '', path).to.match(/^text\/html/);
-        const pageText = query.find((entry) => entry.name === 'page')?.value ?? '';
-        const asked = /^\d{1,4}$/.test(pageText) && Number(pageText) >= 1 ? Number(pageText) : 1;
+        const asked = badPage || pageText === '' ? 1 : Number(pageText);
         if (mustFail) expect(response.status, `${path}: a bad search value`).to.equal(400);
         else if (response.status === 404) {
           // Only a page number past the last page is a 404, and it says so.

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { startTestServer } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { chineseMessage } from '../../src/web/parameter-notice.ts';
+import { makeRecord } from '../helpers/factories.ts';
 
 /** The text of a page's notice (role="alert"), entities decoded. */
 function noticeOf(html: string): string {
@@ -33,6 +34,16 @@ describe('website search notices', () => {
     { query: 'author=%22unclosed', chinese: '作者（author）：有一个双引号没有闭合' },
     { query: 'source=nowhere', chinese: '来源（source）：只能是本馆的来源之一：' },
     { query: `q=${encodeURIComponent('a OR b c OR d e OR f g OR h i OR j')}`, chinese: '搜索词（q）：OR 组合超过 16 种' },
+    { query: 'from=2025-02-30', chinese: '起始日期（from）：须为 YYYY-MM-DD 格式的日期，例如 2025-05-01' },
+    { query: 'from=2025-03-01&to=2025-01-01', chinese: '截止日期（to）：不能早于起始日期 from（2025-03-01）' },
+    { query: 'sort=random', chinese: '排序（sort）：只能是以下之一：relevance、newest、oldest' },
+    { query: 'page=abc', chinese: '页码（page）：须为页码：从 1 开始的整数' },
+    { query: 'page=0', chinese: '页码（page）：须为页码' },
+    { query: 'page=-1', chinese: '页码（page）：须为页码' },
+    { query: 'page=1.5', scope: 'timeline', chinese: '页码（page）：须为页码' },
+    { query: 'limit=5', chinese: 'limit：网页不接受这个参数' },
+    { query: 'since=2025-01-01', chinese: 'since：网页不接受这个参数' },
+    { query: 'lang=en', scope: 'timeline', chinese: 'lang：网页不接受这个参数' },
   ];
 
   for (const { query, scope, chinese } of CASES) {
@@ -52,10 +63,40 @@ describe('website search notices', () => {
       const en = await server.get(`/en${path}?${query}`);
       expect(en.status).to.equal(400);
       const enHtml = await en.text();
-      expect(noticeOf(enHtml)).to.match(/^The search could not be run: [a-z]+: (must|has|makes) /);
+      expect(noticeOf(enHtml)).to.match(/^The search could not be run: [a-z]+: (must|has|makes|is not taken) /);
       expect(enHtml).not.to.include('0 works').and.not.include('No works match');
     });
   }
+
+  it('applies a date range and an order from the address, shows them with a way out and keeps them in the form', async () => {
+    await server.backend.store.putRecords([
+      makeRecord({ date: '2024-06-01', title: { zh: '桑给巴尔早', en: 'Zanzibar early' } }),
+      makeRecord({ date: '2025-02-01', title: { zh: '桑给巴尔中', en: 'Zanzibar middle' } }),
+      makeRecord({ date: '2025-08-01', title: { zh: '桑给巴尔晚', en: 'Zanzibar late' } }),
+    ]);
+    await server.syncSearch();
+    const ranged = await server.get('/en/?q=zanzibar&from=2025-01-01&to=2025-03-01');
+    expect(ranged.status).to.equal(200);
+    const html = await ranged.text();
+    expect(html).to.include('Zanzibar middle').and.include('1 work').and.not.include('Zanzibar early').and.not.include('Zanzibar late');
+    expect(html).to.include('Date of the work: 2025-01-01 to 2025-03-01').and.include('<a href="/en/?q=zanzibar" aria-label="Remove the filter Date of the work: 2025-01-01 to 2025-03-01">');
+    expect(html).to.include('<input type="hidden" name="from" value="2025-01-01"/>').and.include('<input type="hidden" name="to" value="2025-03-01"/>');
+    expect(await (await server.get('/?q=zanzibar&from=2025-01-01')).text()).to.include('作品日期: 2025-01-01 起').and.include('桑给巴尔晚').and.not.include('桑给巴尔早');
+
+    const order = async (sort: string): Promise<string[]> => [...(await (await server.get(`/en/?q=zanzibar&sort=${sort}`)).text()).matchAll(/Zanzibar (early|middle|late)/g)].map((match) => match[1] ?? '');
+    expect([...new Set(await order('oldest'))]).to.deep.equal(['early', 'middle', 'late']);
+    expect([...new Set(await order('newest'))]).to.deep.equal(['late', 'middle', 'early']);
+    const sorted = await (await server.get('/en/?q=zanzibar&sort=oldest')).text();
+    expect(sorted).to.include('Order: oldest first').and.include('<input type="hidden" name="sort" value="oldest"/>');
+  });
+
+  it('reads a page number from 1 and ignores parameters of no concern to it', async () => {
+    expect((await server.get('/en/?page=1')).status).to.equal(200);
+    expect((await server.get('/en/?page=01')).status).to.equal(200);
+    expect((await server.get('/en/?page=')).status).to.equal(200);
+    expect((await server.get('/en/?utm_source=newsletter&fbclid=abc')).status).to.equal(200);
+    expect((await server.get(`/en/?page=${'9'.repeat(30)}`)).status).to.equal(404);
+  });
 
   it('says in Chinese every kind of message validation makes, and something rather than English for one it does not know', () => {
     const english = [
@@ -78,6 +119,8 @@ describe('website search notices', () => {
       'is not a cursor this service gave out; pass the next value of a page unchanged',
       'belongs to another query: keep q, lang, sort and the filters of the page that gave it',
       'cannot be combined with cursor: a cursor continues where its page ended',
+      "is not taken by the website's pages (they set it themselves or do not offer it); the API takes it at /api/v1/specimens",
+      'must be a page number: a whole number from 1',
       'must match format "email"',
     ];
     for (const message of english) {

@@ -9,6 +9,7 @@ import type { Lang } from '../../domain/record.ts';
 import { ProblemError } from '../../errors.ts';
 import type { FieldError } from '../../errors.ts';
 import { parseSearchParams } from '../../validation/read-params.ts';
+import { SCHEMAS } from '../../validation/schemas.ts';
 import type { RawQuery } from '../../validation/read-params.ts';
 import { langPrefix } from '../../web/i18n.ts';
 import { recordMarkdown } from '../../web/markdown.ts';
@@ -30,8 +31,13 @@ import type { AnswersVersion } from '../answers-version.ts';
 /** Works per page on the website. */
 export const PAGE_SIZE = 24;
 const FIRST_YEAR = 2015;
-/** What a list page reads from its address: the selects' filters, and model and author, which record pages link to. */
-const PAGE_PARAMETERS = ['q', 'format', 'kind', 'year', 'source', 'model', 'author'] as const;
+/**
+ * What a list page reads from its address: the selects' filters; model and author, which record
+ * pages link to; and the API's date range and order, which a shared address can carry.
+ */
+const PAGE_PARAMETERS = ['q', 'format', 'kind', 'year', 'source', 'model', 'author', 'from', 'to', 'sort'] as const;
+/** The API's other list parameters, which pages set themselves (page size, offset, facets, language) or do not offer: refused with a notice. */
+const NOT_TAKEN = Object.keys(SCHEMAS.searchParams.properties).filter((name) => !(PAGE_PARAMETERS as readonly string[]).includes(name));
 
 export interface WebOptions {
   /** The version of the catalog pages are computed from (answersVersion). */
@@ -45,24 +51,42 @@ function otherLanguage(lang: Lang, ctx: Context): string {
   return ctx.querystring ? `${path}?${ctx.querystring}` : path;
 }
 
-/** Search parameters of a page's query string; unrelated parameters (utm_…) are ignored, bad values reported. */
+/** The first value of a query parameter (a page reads the first of repeated ones); undefined when absent. */
+function firstValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** A page number as an address writes it (digits, from 1); undefined for anything else. Numbers past the last page are left to the page to answer. */
+function pageNumber(text: string): number | undefined {
+  if (!/^\d+$/.test(text) || Number(text) < 1) return undefined;
+  return Math.min(Number(text), Number.MAX_SAFE_INTEGER);
+}
+
+/**
+ * Search parameters of a page's query string. Unrelated parameters (utm_…) are ignored; bad values,
+ * a page number that is not one, and the API parameters pages do not take are reported.
+ */
 function pageParams(ctx: Context, lang: Lang, scope: 'gallery' | 'timeline', sourceKeys: readonly string[]): { params: SearchParams; shown: Partial<SearchParams>; page: number; errors?: FieldError[] } {
   const raw: RawQuery = { lang };
   for (const name of PAGE_PARAMETERS) {
-    const value = ctx.query[name];
-    if (value !== undefined) raw[name] = Array.isArray(value) ? value[0] : value;
+    const value = firstValue(ctx.query[name]);
+    if (value !== undefined) raw[name] = value;
   }
-  const pageText = Array.isArray(ctx.query.page) ? ctx.query.page[0] : ctx.query.page;
-  const page = pageText && /^\d{1,4}$/.test(pageText) && Number(pageText) >= 1 ? Number(pageText) : 1;
+  const pageText = firstValue(ctx.query.page);
+  const page = pageText ? pageNumber(pageText) : 1;
+  const errors: FieldError[] = [];
+  if (page === undefined) errors.push({ parameter: 'page', message: 'must be a page number: a whole number from 1' });
+  for (const name of NOT_TAKEN) if (firstValue(ctx.query[name])) errors.push({ parameter: name, message: "is not taken by the website's pages (they set it themselves or do not offer it); the API takes it at /api/v1/specimens" });
   raw.limit = String(PAGE_SIZE);
-  raw.offset = String(Math.min((page - 1) * PAGE_SIZE, 10000 - PAGE_SIZE));
+  raw.offset = String(Math.min(((page ?? 1) - 1) * PAGE_SIZE, 10000 - PAGE_SIZE));
   try {
     const params = parseSearchParams(raw, scope === 'timeline' ? 'timeline' : 'specimens', { fromQueryString: true, exportsHint: '', sourceKeys });
-    return { params, shown: params, page };
+    if (page !== undefined && errors.length === 0) return { params, shown: params, page };
   } catch (error) {
     if (!(error instanceof ProblemError)) throw error;
-    return { params: { lang, limit: PAGE_SIZE, offset: 0 }, shown: {}, page: 1, errors: error.options.errors ?? [] };
+    errors.unshift(...(error.options.errors ?? []));
   }
+  return { params: { lang, limit: PAGE_SIZE, offset: 0 }, shown: {}, page: 1, errors };
 }
 
 /** The years a page offers, newest first: those holding records, and the one asked. */

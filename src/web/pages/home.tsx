@@ -4,6 +4,7 @@ import type { FieldError } from '../../errors.ts';
 import { FORMATS, KINDS } from '../../domain/record.ts';
 import type { SourceDefinition } from '../../domain/sources.ts';
 import { langPrefix, TEXT } from '../i18n.ts';
+import type { Text } from '../i18n.ts';
 import { Layout } from '../layout.tsx';
 import { Card } from './card.tsx';
 import { parameterNotices } from '../parameter-notice.ts';
@@ -37,16 +38,32 @@ export function listParameter(values: readonly string[]): string {
   return values.map((value) => (/[",]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value)).join(',');
 }
 
-/** The page's address with its search, at another page number, optionally without one filter. */
-function pageHref(base: string, params: Partial<SearchParams>, page: number, without?: 'model' | 'author'): string {
+/** Parameters of a page's address that the form does not show as a field of its own: kept in hidden fields and shown as filters a reader can drop. */
+const CARRIED = ['model', 'author', 'from', 'to', 'sort'] as const;
+type Carried = (typeof CARRIED)[number];
+
+/** The page's address with its search, at another page number, optionally without some of its parameters. */
+function pageHref(base: string, params: Partial<SearchParams>, page: number, without: readonly Carried[] = []): string {
   const query = new URLSearchParams();
-  for (const name of ['q', 'format', 'kind', 'year', 'source', 'model', 'author'] as const) {
+  for (const name of ['q', 'format', 'kind', 'year', 'source', ...CARRIED] as const) {
     const value = params[name];
-    if (name !== without && value?.length) query.set(name, Array.isArray(value) ? listParameter(value) : value);
+    if (!(without as readonly string[]).includes(name) && value?.length) query.set(name, Array.isArray(value) ? listParameter(value) : value);
   }
   if (page > 1) query.set('page', String(page));
   const text = query.toString();
   return text ? `${base}?${text}` : base;
+}
+
+/** The parameters the selects do not show, each as a label and what dropping it leaves out. */
+function carriedFilters(params: Partial<SearchParams>, text: Text): { label: string; without: Carried[] }[] {
+  const filters: { label: string; without: Carried[] }[] = [];
+  for (const name of ['model', 'author'] as const) {
+    const values = params[name];
+    if (values?.length) filters.push({ label: `${text[name]}: ${values.join(' + ')}`, without: [name] });
+  }
+  if (params.from || params.to) filters.push({ label: `${text.date}: ${text.dateRange(params.from, params.to)}`, without: ['from', 'to'] });
+  if (params.sort) filters.push({ label: `${text.order}: ${text.orders[params.sort]}`, without: ['sort'] });
+  return filters;
 }
 
 /** The gallery (home) and the timeline: a search form with facet counts, a grid and pagination. */
@@ -58,6 +75,7 @@ export function ListPage(props: ListPageProps) {
   const pages = Math.max(1, Math.ceil(list.total / list.limit));
   // The page's heading, for screen readers and outlines (the masthead names the archive).
   const heading = props.scope === 'gallery' ? text.gallery : text.timeline;
+  const activeFilters = carriedFilters(params, text);
   const counted = (label: string, count: number) => `${label}${props.errors ? '' : ` (${count})`}`;
   const option = (value: string, label: string, count: number | undefined, selected: readonly string[] | undefined) => (
     <option value={value} selected={selected?.length === 1 && selected[0] === value}>
@@ -118,29 +136,25 @@ export function ListPage(props: ListPageProps) {
               {props.sources.map((source) => option(source.key, source.label[lang], facets.source[source.key], params.source))}
             </select>
           </label>
-          {(['model', 'author'] as const).map((name) =>
-            params[name]?.length ? <input type="hidden" name={name} value={listParameter(params[name] ?? [])} /> : null,
-          )}
+          {CARRIED.map((name) => {
+            const value = params[name];
+            return value?.length ? <input type="hidden" name={name} value={Array.isArray(value) ? listParameter(value) : value} /> : null;
+          })}
           <button type="submit" class="secondary">{text.filter}</button>
           <a class="clear" href={base}>{text.clear}</a>
         </div>
       </form>
-      {params.model?.length || params.author?.length ? (
-        // Filters the selects do not offer (a record page links its model and author): shown, each with a way out.
+      {activeFilters.length ? (
+        // What the selects do not offer (a record page links its model and author; a shared address can carry dates and an order): shown, each with a way out.
         <ul class="active-filters">
-          {(['model', 'author'] as const).map((name) => {
-            const values = params[name];
-            if (!values?.length) return null;
-            const label = `${text[name]}: ${values.join(' + ')}`;
-            return (
-              <li>
-                {label}{' '}
-                <a href={pageHref(base, params, 1, name)} aria-label={text.removeFilter(label)}>
-                  ✕
-                </a>
-              </li>
-            );
-          })}
+          {activeFilters.map(({ label, without }) => (
+            <li>
+              {label}{' '}
+              <a href={pageHref(base, params, 1, without)} aria-label={text.removeFilter(label)}>
+                ✕
+              </a>
+            </li>
+          ))}
         </ul>
       ) : null}
       {props.errors ? <p class="notice" role="alert">{text.invalid}{parameterNotices(props.errors, lang)}</p> : null}
