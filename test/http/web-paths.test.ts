@@ -73,6 +73,18 @@ describe('website addresses', () => {
     expect(await redirected('/zh//evil.example/path')).to.deep.equal({ status: 301, location: '/evil.example/path' });
   });
 
+  it('sends an address written in capitals to the lower-case page, keeping the query', async () => {
+    expect(await redirected('/EN/')).to.deep.equal({ status: 301, location: '/en/' });
+    expect(await redirected('/En/Timeline/?q=Pelican')).to.deep.equal({ status: 301, location: '/en/timeline/?q=Pelican' });
+    expect(await redirected('/DEVELOPERS/')).to.deep.equal({ status: 301, location: '/developers/' });
+    expect(await redirected('/EN')).to.deep.equal({ status: 301, location: '/en' });
+    const page = await server.get('/EN/');
+    expect(page.status).to.equal(200);
+    expect(await page.text()).to.include(`<link rel="canonical" href="${server.baseUrl}/en/"/>`);
+    // API paths are not the website's: they answer as before.
+    expect((await server.get('/api/v1/specimens?lang=en')).status).to.equal(200);
+  });
+
   it('keeps the English folder redirect', async () => {
     expect(await redirected('/en')).to.deep.equal({ status: 301, location: '/en/' });
   });

@@ -126,6 +126,14 @@ async function retiredPage(store: ReadContext['store'], id: string): Promise<Wit
 export function webRouter(context: ReadContext, options: WebOptions): Router {
   const router = new Router();
   const { store } = context;
+  // Routes match whatever the case; every address of the site is lower-case, so /EN/ is sent to
+  // /en/ instead of answering as a second copy of it (with itself as canonical address).
+  router.use(async (ctx, next) => {
+    if (ctx.path === ctx.path.toLowerCase()) return next();
+    if (readOnly(ctx) === 'handled') return;
+    ctx.status = 301;
+    ctx.redirect(`${ctx.path.toLowerCase()}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
+  });
   const address = (ctx: Context): SiteAddress => ({ baseUrl: context.baseUrl, path: ctx.url });
 
   /** Renders (or reuses) a page for this URL at the current catalog version; `render` is told the change number. */
