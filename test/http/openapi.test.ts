@@ -56,7 +56,8 @@ function servedPaths(app: Koa): string[] {
   const paths = new Set<string>();
   for (const middleware of app.middleware) {
     const router = (middleware as unknown as { router?: Router }).router;
-    for (const layer of router?.stack ?? []) for (const path of describedForms(String(layer.path))) paths.add(path);
+    // A layer without methods is a router's middleware (router.use), not a route.
+    for (const layer of router?.stack ?? []) if (layer.methods.length > 0) for (const path of describedForms(String(layer.path))) paths.add(path);
   }
   return [...paths].sort();
 }
