@@ -236,6 +236,47 @@ describe('MCP tool server at /mcp', function () {
     }
   });
 
+  it('gives the citation and the source link exactly as get_specimen does, in the record resource and in cite_work', async () => {
+    const special = makeRecord({
+      sourceUrl: 'https://x.com/demo_marks/status/1700000000000000001',
+      author: '@demo_marks_2',
+      title: { zh: '带 <svg> 的`标题`', en: 'A *bold* <svg> with `code`, [brackets], C:\\path & &amp; and_under ```fences```' },
+    });
+    await server.backend.store.putRecords([special]);
+    await server.syncSearch();
+    const cases = [[special.id, 'en'], [special.id, 'zh'], ['svg-gpt-4-8d5be076', 'en'], ['svg-claude-opus-4-1-2419a175', 'en']] as const;
+    for (const [id, lang] of cases) {
+      const record = (await call('get_specimen', { id, lang })).structuredContent as unknown as LocalizedRecord;
+      const cite = await client.getPrompt({ name: 'cite_work', arguments: { id, lang } });
+      const embedded = cite.messages[1]?.content;
+      const fromPrompt = embedded?.type === 'resource' && 'text' in embedded.resource ? String(embedded.resource.text) : '';
+      const read = (await client.readResource({ uri: lang === 'en' ? `archive://en/specimens/${id}` : `archive://specimens/${id}` })).contents[0];
+      const fromResource = read && 'text' in read ? read.text : '';
+      expect(fromPrompt).to.equal(fromResource);
+      // The citation sits alone between fences longer than any backtick run in it, so its line is the citation itself.
+      const lines = fromResource.split('\n');
+      const at = lines.indexOf(record.citation);
+      expect(at, `${id} ${lang}`).to.be.above(0);
+      const fence = lines[at - 1]?.replace(/text$/, '') ?? '';
+      expect(fence).to.match(/^`{3,}$/);
+      expect(lines[at + 1]).to.equal(fence);
+      for (const run of record.citation.match(/`+/g) ?? []) expect(run.length).to.be.below(fence.length);
+      expect(fromResource).to.include(`: <${record.sourceUrl}>\n`);
+    }
+    const mira = (await call('get_specimen', { id: 'svg-gpt-4-8d5be076', lang: 'en' })).structuredContent as unknown as LocalizedRecord;
+    expect(mira.citation).to.include('@demo_mira, 2023-03-20, https://x.com/demo_mira/status/1637841269350412288;');
+    // Prose is escaped only where Markdown would read markup: a handle's underscore and a lone ampersand stay as written.
+    const heading = async (id: string): Promise<string> => {
+      const read = (await client.readResource({ uri: `archive://en/specimens/${id}` })).contents[0];
+      return (read && 'text' in read ? read.text : '').split('\n')[0] ?? '';
+    };
+    expect(await heading('svg-claude-opus-4-1-2419a175')).to.equal('# Pelican sketch with \\<svg> & "quoted" labels');
+    expect(await heading(special.id)).to.equal('# A \\*bold\\* \\<svg> with \\`code\\`, \\[brackets], C:\\path & \\&amp; and_under \\`\\`\\`fences\\`\\`\\`');
+    const author = (await client.readResource({ uri: 'archive://en/specimens/svg-gpt-4-8d5be076' })).contents[0];
+    expect(author && 'text' in author ? author.text : '').to.include('- Author: @demo_mira\n');
+    await server.backend.store.deleteRecords([special.id]);
+  });
+
   it('offers two prompts: cite a work, and find the first work of a model', async () => {
     const { prompts } = await client.listPrompts();
     expect(prompts.map((prompt) => prompt.name)).to.deep.equal(['cite_work', 'first_work_of_model']);
