@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { ReadContext } from '../domain/specimens.ts';
 import { ProblemError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -27,6 +27,19 @@ function jsonRpcError(ctx: Context, status: number, code: number, message: strin
   ctx.status = status;
   ctx.type = 'application/json';
   ctx.body = { jsonrpc: '2.0', id: null, error: { code, message } };
+}
+
+/**
+ * Why a parsed body is not a JSON-RPC request, notification or response, or a batch of them
+ * (JSON-RPC 2.0 calls this an Invalid Request, -32600; the SDK's transport would answer an empty
+ * batch with nothing and any other shape as a parse error); undefined when it is one.
+ */
+export function invalidRequestReason(body: unknown): string | undefined {
+  const shape = 'a JSON-RPC 2.0 message is an object with "jsonrpc": "2.0" and a "method", or a response';
+  if (!Array.isArray(body)) return JSONRPCMessageSchema.safeParse(body).success ? undefined : `the body is not a JSON-RPC message (${shape}).`;
+  if (body.length === 0) return 'the batch is empty.';
+  const bad = body.findIndex((element) => !JSONRPCMessageSchema.safeParse(element).success);
+  return bad === -1 ? undefined : `element ${bad} of the batch is not a JSON-RPC message (${shape}).`;
 }
 
 /**
@@ -58,6 +71,11 @@ export function mcpRoute(context: ReadContext, options: McpRouteOptions): Middle
       message = JSON.parse(raw.toString('utf8'));
     } catch {
       jsonRpcError(ctx, 400, -32700, 'Parse error: the body is not JSON.');
+      return;
+    }
+    const invalid = invalidRequestReason(message);
+    if (invalid !== undefined) {
+      jsonRpcError(ctx, 400, -32600, `Invalid Request: ${invalid}`);
       return;
     }
     const server = createMcpServer(context, options.version, options.guide, { isUnavailable: options.isUnavailable, logger: options.logger });

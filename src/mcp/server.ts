@@ -12,6 +12,7 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { getSpecimen, listSpecimens, sourceTableOf } from '../domain/specimens.ts';
 import type { ListScope, ReadContext, SearchParams } from '../domain/specimens.ts';
 import { ProblemError, UNAVAILABLE_RETRY_SECONDS } from '../errors.ts';
@@ -24,6 +25,7 @@ import { compile, describeErrors } from '../validation/schemas.ts';
 import { compactListResult, recordSummary } from './compact.ts';
 import type { ExtraField } from './compact.ts';
 import { getPrompt, PROMPTS } from './prompts.ts';
+import { refuseMalformedParams } from './request-params.ts';
 import { missingRecordMessage, readResource, RESOURCE_TEMPLATES, resourceList } from './resources.ts';
 import { FIELDS_ARGUMENT, TOOL_NAMES, toolDefinitions } from './tools.ts';
 import type { ToolName } from './tools.ts';
@@ -113,9 +115,17 @@ async function callTool(context: ReadContext, failures: RequestFailures, name: T
  */
 const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
+/** The SDK's server, answering requests whose params do not fit their method with InvalidParams naming the parameter. */
+class ArchiveMcpServer extends Server {
+  override async connect(transport: Transport): Promise<void> {
+    await super.connect(transport);
+    refuseMalformedParams(transport);
+  }
+}
+
 /** A fresh MCP server over the read commands; one is made for every HTTP request (stateless). */
 export function createMcpServer(context: ReadContext, version: string, guide: GuideSettings, failures: RequestFailures): Server {
-  const server = new Server(
+  const server = new ArchiveMcpServer(
     { name: 'model-works-archive', title: 'Model Works Archive', version },
     {
       capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },

@@ -1,6 +1,10 @@
 import { expect } from 'chai';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ClientRequest, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { createLogger } from '../../src/logger.ts';
+import { createMcpServer } from '../../src/mcp/server.ts';
 import type { ListResponse } from '../../src/domain/specimens.ts';
 import type { LocalizedRecord } from '../../src/domain/localize.ts';
 import { FIELDS_ARGUMENT, SOURCE_DESCRIPTION } from '../../src/mcp/tools.ts';
@@ -320,6 +324,62 @@ describe('MCP tool server at /mcp', function () {
     for (const message of await messages(moved.id)) expect(message).to.include(`moved to "${current.id}"`);
     for (const message of await messages(withdrawn.id)) expect(message).to.include('was withdrawn').and.include('taken down').and.include(withdrawn.sourceUrl);
     await server.backend.store.deleteRecords([current.id]);
+  });
+
+  const MALFORMED_PARAMS: [string, Record<string, unknown> | undefined, RegExp][] = [
+    ['tools/call', { name: 'search_specimens', arguments: 'notanobject' }, /^Invalid params for tools\/call: arguments must be an object, not a string\.$/],
+    ['tools/call', { name: 'search_specimens', arguments: [1, 2] }, /arguments must be an object, not a list/],
+    ['tools/call', undefined, /params is required/],
+    ['prompts/get', { name: 'cite_work', arguments: { id: 5 } }, /^Invalid params for prompts\/get: arguments\.id must be a string, not a number\.$/],
+    ['resources/read', {}, /^Invalid params for resources\/read: uri is required\.$/],
+    ['tools/list', { cursor: 5 }, /cursor must be a string, not a number/],
+  ];
+
+  it('answers params that do not fit their method with InvalidParams (-32602) naming the parameter, over HTTP', async () => {
+    for (const [method, params, message] of MALFORMED_PARAMS) {
+      const response = await post(JSON.stringify({ jsonrpc: '2.0', id: 7, method, ...(params ? { params } : {}) }));
+      const body = (await response.json()) as { id: number; error: { code: number; message: string } };
+      expect(body.id, method).to.equal(7);
+      expect(body.error.code, `${method} ${JSON.stringify(params)}`).to.equal(-32602);
+      expect(body.error.message).to.match(message);
+    }
+    // In a batch, only the malformed request is refused.
+    const batch = await post(JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'resources/read', params: {} }, { jsonrpc: '2.0', id: 2, method: 'ping' }]));
+    const answers = (await batch.json()) as { id: number; error?: { code: number }; result?: unknown }[];
+    expect(answers.find((answer) => answer.id === 1)?.error?.code).to.equal(-32602);
+    expect(answers.find((answer) => answer.id === 2)?.result).to.deep.equal({});
+  });
+
+  it('answers malformed params with InvalidParams in memory too, through the SDK client', async () => {
+    const context = { store: server.backend.store, search: server.backend.search, baseUrl: server.baseUrl };
+    const mcp = createMcpServer(context, '1.0.0', { readsPerMinute: 0 }, { isUnavailable: () => false, logger: createLogger('error', () => undefined) });
+    const memoryClient = new Client({ name: 'archive-test-client', version: '1.0.0' });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await mcp.connect(serverSide);
+    await memoryClient.connect(clientSide);
+    try {
+      for (const [method, params, message] of MALFORMED_PARAMS) {
+        const error = await memoryClient.request({ method, ...(params ? { params } : {}) } as ClientRequest, ResultSchema).then(() => undefined, (caught: unknown) => caught as McpError);
+        expect(error?.code, method).to.equal(-32602);
+        expect(error?.message).to.match(new RegExp(message.source.replace(/^\^/, '')));
+      }
+      expect((await memoryClient.readResource({ uri: 'archive://catalog' })).contents).to.have.length(1);
+    } finally {
+      await memoryClient.close();
+    }
+  });
+
+  it('answers bodies that are JSON but not JSON-RPC with Invalid Request (-32600)', async () => {
+    for (const body of ['[]', '{"hello":1}', '5', '[{"hello":1}]', '[{"jsonrpc":"2.0","id":1,"method":"ping"},"x"]']) {
+      const response = await post(body);
+      expect(response.status, body).to.equal(400);
+      const answer = (await response.json()) as { id: null; error: { code: number; message: string } };
+      expect(answer.error.code, body).to.equal(-32600);
+      expect(answer.error.message).to.match(/^Invalid Request: /);
+      expect(answer.id).to.equal(null);
+    }
+    const parseError = (await (await post('{not json')).json()) as { error: { code: number } };
+    expect(parseError.error.code).to.equal(-32700);
   });
 
   it('refuses foreign origins, oversized bodies, unsupported protocol versions and other methods', async () => {
