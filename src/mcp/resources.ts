@@ -3,7 +3,7 @@
  * whole catalog, and every record through two URI templates (Chinese and English).
  */
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { describeCatalog } from '../domain/catalog-description.ts';
 import { RECORD_ID_PATTERN } from '../domain/ids.ts';
 import { retiredIdNote } from '../domain/record-fates.ts';
@@ -16,36 +16,12 @@ import type { ReadContext } from '../domain/specimens.ts';
 import { guideText } from '../guides/llms-text.ts';
 import type { GuideSettings } from '../guides/llms-text.ts';
 import { recordMarkdown } from '../web/markdown.ts';
-
-/** Fixed resource URIs: the guide in both languages, the catalog description and its facets. */
-export function resourceUris(baseUrl: string): { guideZh: string; guideEn: string; catalog: string; facets: string } {
-  return { guideZh: `${baseUrl}/llms.txt`, guideEn: `${baseUrl}/en/llms.txt`, catalog: 'archive://catalog', facets: 'archive://facets' };
-}
-
-/** The URI of a record in one language, as the templates write it. */
-export function recordUri(id: string, lang: Lang): string {
-  return lang === 'zh' ? `archive://specimens/${id}` : `archive://en/specimens/${id}`;
-}
+import { recordUri, resourceUris } from './resource-list.ts';
 
 /** The JSON-RPC error the MCP specification names for a resource that does not exist. */
 export const RESOURCE_NOT_FOUND = -32002;
 
 const RECORD_URI = /^archive:\/\/(en\/)?specimens\/([^/?#]+)$/;
-
-export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
-  { uriTemplate: 'archive://specimens/{id}', name: 'record-zh', title: '档案记录（中文）', description: 'One record in Chinese, as Markdown with its citation.', mimeType: 'text/markdown' },
-  { uriTemplate: 'archive://en/specimens/{id}', name: 'record-en', title: 'Archive record (English)', description: 'One record in English, as Markdown with its citation.', mimeType: 'text/markdown' },
-];
-
-export function resourceList(baseUrl: string): Resource[] {
-  const uris = resourceUris(baseUrl);
-  return [
-    { uri: uris.guideZh, name: 'guide-zh', title: '档案馆指南（中文）', description: 'The archive guide in Chinese, the text of /llms.txt.', mimeType: 'text/markdown' },
-    { uri: uris.guideEn, name: 'guide-en', title: 'Archive guide (English)', description: 'The archive guide in English, the text of /en/llms.txt.', mimeType: 'text/markdown' },
-    { uri: uris.catalog, name: 'catalog', title: 'Catalog description', description: 'Version, compilation date, counts per kind and format, the search parameters and their allowed values, the sources with their labels.', mimeType: 'application/json' },
-    { uri: uris.facets, name: 'facets', title: 'Catalog facets', description: 'Records per model, source (with its labels), year, format and kind over the whole catalog (top 100 values each).', mimeType: 'application/json' },
-  ];
-}
 
 /** The whole catalog's counts per value of each facet, and the labels of the sources counted. */
 export async function catalogFacets(context: ReadContext): Promise<{ total: number; models: Record<string, number>; sources: Record<string, number>; sourceLabels: Record<string, { zh: string; en: string }>; years: Record<string, number>; formats: Record<string, number>; kinds: Record<string, number> }> {

@@ -26,7 +26,8 @@ import { compactListResult, recordSummary } from './compact.ts';
 import type { ExtraField } from './compact.ts';
 import { getPrompt, PROMPTS } from './prompts.ts';
 import { refuseMalformedParams } from './request-params.ts';
-import { missingRecordMessage, readResource, RESOURCE_TEMPLATES, resourceList } from './resources.ts';
+import { RESOURCE_TEMPLATES, resourceList } from './resource-list.ts';
+import { missingRecordMessage, readResource } from './resources.ts';
 import { FIELDS_ARGUMENT, TOOL_NAMES, toolDefinitions } from './tools.ts';
 import type { ToolName } from './tools.ts';
 

@@ -213,6 +213,15 @@ describe('MCP tool server at /mcp', function () {
     expect(Object.values(description.countsByFormat).reduce((a, b) => a + b, 0)).to.equal(45);
   });
 
+  it('lists in the guide (/llms.txt, /en/llms.txt) exactly the resources and templates the server offers', async () => {
+    const offered = [...(await client.listResources()).resources.map((resource) => resource.uri), ...(await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate)];
+    for (const [path, separator] of [['/llms.txt', '、'], ['/en/llms.txt', ', ']] as const) {
+      const guide = await (await server.get(path)).text();
+      const listed = /(?:资源：|Resources: )([^；;]+)[；;]/.exec(guide.slice(guide.indexOf('/mcp)')))?.[1]?.split(separator);
+      expect(listed, path).to.deep.equal(offered);
+    }
+  });
+
   it('counts models, sources, years, formats and kinds of the whole catalog in archive://facets', async () => {
     const read = await client.readResource({ uri: 'archive://facets' });
     const content = read.contents[0];
