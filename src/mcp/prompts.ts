@@ -89,10 +89,18 @@ async function labelsMentioning(context: ReadContext, model: string, lang: Lang)
   return `${none} Labels of records that mention it, with their counts: ${labels.map(([label, count]) => `${label} (${count})`).join(', ')}. Ask again with one of them as model.`;
 }
 
+/**
+ * How the prompt names the model: the label as the archive stores it (the earliest record's, as
+ * its source wrote it), and what was asked when that differs, since labels match whatever the case.
+ */
+function storedLabel(asked: string, stored: string | undefined): { label: string; quoted: string } {
+  if (stored === undefined || stored === asked) return { label: asked, quoted: `"${asked}"` };
+  return { label: stored, quoted: `"${stored}" (asked as "${asked}"; labels match whatever their case)` };
+}
+
 async function firstWorkOfModel(context: ReadContext, args: Record<string, string> | undefined): Promise<GetPromptResult> {
   const model = argument(args, 'model');
   const lang = language(args);
-  const call = JSON.stringify({ model: [model], sort: 'oldest', limit: 5, lang });
   let params;
   try {
     params = parseSearchParams({ model: [model], sort: 'oldest', limit: 1, lang }, 'specimens', PROMPT_SEARCH);
@@ -102,18 +110,20 @@ async function firstWorkOfModel(context: ReadContext, args: Record<string, strin
   }
   const first = await listSpecimens(context, params, 'specimens');
   const record = first.items[0];
+  const { label, quoted } = storedLabel(model, record?.model);
+  const call = JSON.stringify({ model: [label], sort: 'oldest', limit: 5, lang });
   const resource = record && (await recordResource(context, record.id, lang));
   const found = record
-    ? `The archive holds ${first.total} ${first.total === 1 ? 'record' : 'records'} with the model label "${model}"; the earliest is dated ${record.date} (id ${record.id}), below. To check or see the next ones, call search_specimens with ${call}.`
+    ? `The archive holds ${first.total} ${first.total === 1 ? 'record' : 'records'} with the model label ${quoted}; the earliest is dated ${record.date} (id ${record.id}), below. To check or see the next ones, call search_specimens with ${call}.`
     : await labelsMentioning(context, model, lang);
   return {
-    description: `The first archived work of ${model}`,
+    description: `The first archived work of ${label}`,
     messages: [
       {
         role: 'user',
         content: {
           type: 'text',
-          text: `Which is the first work the Model Works Archive holds that was made by the model "${model}"? ${found} Related labels (other versions or spellings) are other models. ${UNTRUSTED}`,
+          text: `Which is the first work the Model Works Archive holds that was made by the model "${label}"? ${found} Related labels (other versions or spellings) are other models. ${UNTRUSTED}`,
         },
       },
       ...(resource ? [{ role: 'user' as const, content: { type: 'resource' as const, resource } }] : []),

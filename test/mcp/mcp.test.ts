@@ -314,6 +314,19 @@ describe('MCP tool server at /mcp', function () {
     expect(missing?.code).to.equal(-32602);
   });
 
+  it('names the model in first_work_of_model as the archive stores the label, whatever case it was asked in', async () => {
+    const text = async (model: string): Promise<{ description: string | undefined; text: string }> => {
+      const prompt = await client.getPrompt({ name: 'first_work_of_model', arguments: { model, lang: 'en' } });
+      return { description: prompt.description, text: prompt.messages[0]?.content.type === 'text' ? prompt.messages[0].content.text : '' };
+    };
+    const asked = await text('gpt-4o');
+    expect(asked.description).to.equal('The first archived work of GPT-4o');
+    expect(asked.text).to.include('made by the model "GPT-4o"?').and.include('with the model label "GPT-4o" (asked as "gpt-4o"; labels match whatever their case)').and.include('"model":["GPT-4o"]');
+    expect(asked.text).to.not.include('label "gpt-4o"');
+    const exact = await text('GPT-4o');
+    expect(exact.text).to.include('with the model label "GPT-4o";').and.not.include('asked as');
+  });
+
   it('tells where a moved id went and why a withdrawn one left, in the tool, the resource and the prompt alike', async () => {
     const current = makeRecord({ date: '2019-01-01', model: 'Retired-Model' });
     const moved = makeRecord({ date: '2019-01-01', model: 'Retired-Model', kind: 'timeline' });
