@@ -23,6 +23,7 @@ interface Parameter {
 }
 interface Operation {
   operationId: string;
+  description?: string;
   parameters?: Parameter[];
   requestBody?: { content: Record<string, MediaType> };
   responses: Record<string, Response>;
@@ -155,6 +156,16 @@ describe('GET /openapi.json', () => {
     }
     expect(Object.keys(document.paths['/api/v1/specimens']?.get?.responses[503]?.headers ?? {})).to.include('Retry-After');
     expect(Object.keys(document.paths['/readyz']?.get?.responses[503]?.headers ?? {})).to.include('Retry-After');
+  });
+
+  it('describes no Accept, Content-Type or Authorization header parameter, which OpenAPI 3.1 says tools ignore; /mcp says its Accept in its description', () => {
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of operationsOf(item)) {
+        const ignored = (operation.parameters ?? []).filter((parameter) => parameter.in === 'header' && ['accept', 'content-type', 'authorization'].includes(parameter.name.toLowerCase()));
+        expect(ignored.map((parameter) => parameter.name), `${method.toUpperCase()} ${path}`).to.deep.equal([]);
+      }
+    }
+    expect(document.paths['/mcp']?.post?.description).to.include('`Accept: application/json, text/event-stream`');
   });
 
   it('describes live responses: a sample validates against its component schemas', async () => {
