@@ -122,8 +122,11 @@ export interface RecordStore {
    * Returns the changes written.
    */
   changeModelRecords(model: string, decide: (ofModel: StoredRecord[]) => RecordChanges): Promise<RecordChanges>;
-  /** Published records with this canonical source URL, of any kind. */
-  findBySourceUrl(sourceUrl: string): Promise<StoredRecord[]>;
+  /**
+   * Published records, of any kind, whose source URL has this work key (sources.ts workKey: the
+   * same work at its source, whatever case or share form its URL was stored in).
+   */
+  findByWorkKey(key: string): Promise<StoredRecord[]>;
   /** Records the catalog compilation date. */
   setCatalogUpdated(date: string): Promise<void>;
   /** Throws when the store cannot be reached. */

@@ -55,6 +55,77 @@ function stripWww(host: string): string {
   return host.startsWith('www.') ? host.slice(4) : host;
 }
 
+/** An x.com status path: a handle, or a share form without one (/i/web/status/ID, /i/status/ID); then the status id and perhaps a suffix (/photo/1). */
+const X_STATUS_PATH = /^\/(?:i\/web|i|([^/]+))\/status(?:es)?\/(\d+)(?:\/.*)?$/;
+
+/** Where the canonical URL of an x.com status without a handle points: the share form x.com itself writes. */
+const X_STATUS_WITHOUT_HANDLE = '/i/web/status/';
+
+/** A gist id: hexadecimal, 20 digits for old gists and 32 for newer ones. */
+const GIST_ID = /^[0-9a-f]{20,}$/;
+
+/** A path with its first `count` segments in lower case and the rest as they are. */
+function lowerCaseLeadingSegments(pathname: string, count: number): string {
+  return pathname
+    .split('/')
+    .map((segment, index) => (index >= 1 && index <= count ? segment.toLowerCase() : segment))
+    .join('/');
+}
+
+/**
+ * A path of a canonical URL with the parts its host reads without regard to case in lower case,
+ * and nothing else changed: on github.com the owner and the repository (a file path after them
+ * is case-sensitive), on gist.github.com the user and the hexadecimal gist id, on x.com a
+ * status's handle (and the status's photo or video suffix dropped; the share forms without a
+ * handle become /i/web/status/ID). Other hosts keep their paths: YouTube, Bilibili, Weibo and
+ * CodePen ids are case-sensitive, and where a host's rules are not documented nothing is folded.
+ */
+function foldedPath(host: string, pathname: string): string {
+  if (host === 'github.com' || host === 'gist.github.com') return lowerCaseLeadingSegments(pathname, 2);
+  if (host !== 'x.com') return pathname;
+  const status = X_STATUS_PATH.exec(pathname);
+  if (!status?.[2]) return pathname;
+  return status[1] ? `/${status[1].toLowerCase()}/status/${status[2]}` : `${X_STATUS_WITHOUT_HANDLE}${status[2]}`;
+}
+
+function parsedHttps(text: string): URL | undefined {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The status id of an x.com status URL in canonical form (with a handle or without), else undefined. */
+export function xStatusId(canonicalUrl: string): string | undefined {
+  const url = parsedHttps(canonicalUrl);
+  return url?.hostname === 'x.com' ? X_STATUS_PATH.exec(url.pathname)?.[2] : undefined;
+}
+
+/**
+ * What identifies a work at its source: two canonical source URLs of one work have one key, and
+ * the duplicate check finds records by it. The key is the canonical URL with the parts of its path
+ * that its host reads without regard to case in lower case (so a URL stored before those parts
+ * were folded has the key of its folded form), except where a part of the URL does not name the
+ * work: an x.com status is keyed by its status id alone (x.com/{any handle}/status/ID and the
+ * share forms without a handle show the same post), a gist by its id alone (with the user or
+ * without). Text that is not an https URL is its own key.
+ */
+export function workKey(canonicalUrl: string): string {
+  const url = parsedHttps(canonicalUrl);
+  if (!url) return canonicalUrl;
+  const host = url.hostname;
+  const statusId = xStatusId(canonicalUrl);
+  if (statusId) return `https://x.com${X_STATUS_WITHOUT_HANDLE}${statusId}`;
+  let pathname = foldedPath(host, url.pathname);
+  if (host === 'gist.github.com') {
+    const [, , id, ...rest] = pathname.split('/');
+    if (id !== undefined && GIST_ID.test(id)) pathname = ['', id, ...rest].join('/');
+  }
+  return `https://${url.host}${pathname}${url.search}`;
+}
+
 /** Problems with a definition before it goes into the table, each naming its field. */
 export function sourceDefinitionProblems(definition: SourceDefinition): { field: string; message: string }[] {
   const problems: { field: string; message: string }[] = [];
@@ -126,7 +197,8 @@ export class SourceTable {
   /**
    * Canonical form of a source URL: https, lower-case host without "www.", host aliases unified
    * (twitter.com → x.com, youtu.be/ID → youtube.com/watch?v=ID), tracking parameters and fragment
-   * dropped, no trailing slash. Returns undefined for text that is not an http(s) URL.
+   * dropped, no trailing slash, and the parts of the path its host reads without regard to case
+   * in lower case (see foldedPath). Returns undefined for text that is not an http(s) URL.
    */
   canonicalUrl(raw: string): string | undefined {
     let url: URL;
@@ -152,7 +224,7 @@ export class SourceTable {
       if (meaningful ? meaningful.includes(name) : !TRACKING_PARAMETERS.test(name)) kept.append(name, value);
     }
     if (pathname.length > 1 && pathname.endsWith('/')) pathname = pathname.replace(/\/+$/, '');
-    if (host === 'x.com') pathname = pathname.replace(/^\/([^/]+)\/status(?:es)?\/(\d+).*$/, (_m, handle: string, id: string) => `/${handle.toLowerCase()}/status/${id}`);
+    pathname = foldedPath(host, pathname);
     const port = url.port ? `:${url.port}` : '';
     const query = kept.toString();
     return `https://${host}${port}${pathname}${query ? `?${query}` : ''}`;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { RecordStore, SourceStore } from '../../src/domain/ports.ts';
 import { resolveRecordId } from '../../src/domain/record-fates.ts';
-import { BUILT_IN_SOURCES } from '../../src/domain/sources.ts';
+import { BUILT_IN_SOURCES, workKey } from '../../src/domain/sources.ts';
 import { galleryIdOf, planPublication } from '../../src/domain/ingest/timeline.ts';
 import type { CanonicalRecord } from '../../src/domain/record.ts';
 import { makeRecord } from '../helpers/factories.ts';
@@ -277,7 +277,21 @@ export function recordStoreContract(name: string, open: StoreFactory): void {
       await store.putRecords([late, early, makeRecord({ model: 'label-x' })]);
       expect((await store.findByModel('Label-X')).map((record) => record.id)).to.deep.equal([early.id, late.id]);
       expect(await store.findByModel('Nobody')).to.deep.equal([]);
-      expect((await store.findBySourceUrl(late.sourceUrl)).map((record) => record.id)).to.deep.equal([late.id]);
+    });
+
+    it('finds records by the work key of their source URL, also when it was stored unfolded or in another form', async () => {
+      const plain = makeRecord();
+      // As stored before the owner and repository were folded: the URL's case is kept, the key is folded.
+      const mixedCase = { ...makeRecord(), sourceUrl: 'https://github.com/Demo-Lin/Pelican-SVG/blob/main/Pelican.svg' };
+      const withHandle = makeRecord({ sourceUrl: 'https://x.com/demo_mira/status/1790000000000000000' });
+      await store.putRecords([plain, mixedCase, withHandle]);
+      const idsOf = async (url: string) => (await store.findByWorkKey(workKey(url))).map((record) => record.id);
+      expect(await idsOf(plain.sourceUrl)).to.deep.equal([plain.id]);
+      expect(await idsOf('https://github.com/demo-lin/pelican-svg/blob/main/Pelican.svg')).to.deep.equal([mixedCase.id]);
+      expect(await idsOf('https://github.com/demo-lin/pelican-svg/blob/main/pelican.svg'), 'a file path is case-sensitive').to.deep.equal([]);
+      expect(await idsOf('https://x.com/i/web/status/1790000000000000000')).to.deep.equal([withHandle.id]);
+      expect(await idsOf('https://x.com/someone_else/status/1790000000000000000')).to.deep.equal([withHandle.id]);
+      expect(await idsOf('https://x.com/demo_mira/status/1790000000000000001')).to.deep.equal([]);
     });
 
     it('answers ping', async () => {

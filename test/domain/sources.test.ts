@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { canonicalSourceUrl, SOURCE_KEY_PATTERN, SOURCE_KEYS, sourceKeyForHost } from '../../src/domain/sources.ts';
+import { canonicalSourceUrl, SOURCE_KEY_PATTERN, SOURCE_KEYS, sourceKeyForHost, workKey } from '../../src/domain/sources.ts';
 import searchParams from '../../schemas/search-params.schema.json' with { type: 'json' };
 import canonicalRecord from '../../schemas/canonical-record.schema.json' with { type: 'json' };
 import sourceList from '../../schemas/source-list.schema.json' with { type: 'json' };
@@ -10,8 +10,45 @@ describe('source table and canonical source URLs', () => {
     expect(canonicalSourceUrl('https://www.youtube.com/watch?v=abc123&feature=share&utm_source=x')).to.equal('https://youtube.com/watch?v=abc123');
     expect(canonicalSourceUrl('https://youtu.be/abc123?si=tracking')).to.equal('https://youtube.com/watch?v=abc123');
     expect(canonicalSourceUrl('https://old.reddit.com/r/LocalLLaMA/comments/1ab/x/')).to.equal('https://reddit.com/r/LocalLLaMA/comments/1ab/x');
-    expect(canonicalSourceUrl('https://github.com/Owner/Repo/?utm_medium=social')).to.equal('https://github.com/Owner/Repo');
+    expect(canonicalSourceUrl('https://github.com/Owner/Repo/?utm_medium=social')).to.equal('https://github.com/owner/repo');
     expect(canonicalSourceUrl('https://news.ycombinator.com/item?id=123&utm_source=a')).to.equal('https://news.ycombinator.com/item?id=123');
+  });
+
+  it('folds the case of what a host reads without regard to case, and only that', () => {
+    expect(canonicalSourceUrl('https://github.com/Demo-Lin/pelican-svg')).to.equal('https://github.com/demo-lin/pelican-svg');
+    expect(canonicalSourceUrl('https://GitHub.com/Demo-Lin/Pelican-SVG/')).to.equal('https://github.com/demo-lin/pelican-svg');
+    expect(canonicalSourceUrl('https://github.com/Demo-Lin')).to.equal('https://github.com/demo-lin');
+    // A file path after the repository is case-sensitive on GitHub.
+    expect(canonicalSourceUrl('https://github.com/Demo-Lin/Pelican-SVG/blob/Main/Art/Pelican.svg')).to.equal('https://github.com/demo-lin/pelican-svg/blob/Main/Art/Pelican.svg');
+    expect(canonicalSourceUrl('https://gist.github.com/Demo-Lin/AB12CD34EF56AB12CD34EF56AB12CD34')).to.equal('https://gist.github.com/demo-lin/ab12cd34ef56ab12cd34ef56ab12cd34');
+    // Ids that are case-sensitive on their hosts stay as they are.
+    expect(canonicalSourceUrl('https://www.youtube.com/watch?v=dQw4w9WgXcQ')).to.equal('https://youtube.com/watch?v=dQw4w9WgXcQ');
+    expect(canonicalSourceUrl('https://www.bilibili.com/video/BV1xx411c7mD')).to.equal('https://bilibili.com/video/BV1xx411c7mD');
+    expect(canonicalSourceUrl('https://weibo.com/1234567890/NaBcDeFgH')).to.equal('https://weibo.com/1234567890/NaBcDeFgH');
+    expect(canonicalSourceUrl('https://codepen.io/Demo/pen/AbCdEf')).to.equal('https://codepen.io/Demo/pen/AbCdEf');
+  });
+
+  it('writes an x.com status shared without a handle in one form, and a status with one with the handle', () => {
+    const id = '1790000000000000000';
+    for (const shared of [`https://x.com/i/web/status/${id}`, `https://twitter.com/i/web/status/${id}/`, `https://mobile.twitter.com/i/status/${id}?s=20`, `https://x.com/i/web/status/${id}/photo/1`]) {
+      expect(canonicalSourceUrl(shared), shared).to.equal(`https://x.com/i/web/status/${id}`);
+    }
+    expect(canonicalSourceUrl(`https://x.com/Demo_Mira/statuses/${id}/photo/1`)).to.equal(`https://x.com/demo_mira/status/${id}`);
+    expect(canonicalSourceUrl(`https://x.com/ivan/status/${id}`), 'a handle that begins with i').to.equal(`https://x.com/ivan/status/${id}`);
+  });
+
+  it('gives every URL of one work one work key, and different works different keys', () => {
+    const id = '1790000000000000000';
+    const sameStatus = [`https://x.com/demo_mira/status/${id}`, `https://x.com/i/web/status/${id}`, `https://x.com/someone_else/status/${id}`];
+    expect(new Set(sameStatus.map(workKey))).to.deep.equal(new Set([`https://x.com/i/web/status/${id}`]));
+    expect(workKey(`https://x.com/demo_mira/status/1790000000000000001`)).to.not.equal(workKey(sameStatus[0] ?? ''));
+    // A URL stored before owners and repositories were folded has the key of its folded form.
+    expect(workKey('https://github.com/Demo-Lin/Pelican-SVG/blob/main/Pelican.svg')).to.equal('https://github.com/demo-lin/pelican-svg/blob/main/Pelican.svg');
+    expect(workKey('https://github.com/demo-lin/pelican-svg/blob/main/pelican.svg')).to.equal('https://github.com/demo-lin/pelican-svg/blob/main/pelican.svg');
+    const gist = 'ab12cd34ef56ab12cd34ef56ab12cd34';
+    expect(workKey(`https://gist.github.com/Demo-Lin/${gist.toUpperCase()}`)).to.equal(`https://gist.github.com/${gist}`);
+    expect(workKey(`https://gist.github.com/${gist}`)).to.equal(`https://gist.github.com/${gist}`);
+    expect(workKey('https://youtube.com/watch?v=dQw4w9WgXcQ')).to.equal('https://youtube.com/watch?v=dQw4w9WgXcQ');
   });
 
   it('refuses what is not an http(s) URL', () => {

@@ -25,7 +25,7 @@ describe('publisher end to end: submissions to published, duplicate or needs_rev
     await images.start();
     server = await startTestServer({ publisher: { uploadHosts: [images.host], allowPrivateMedia: true, maxAttempts: 3, retryDelayMs: 50 } });
     await server.backend.tokens.createToken('maintainer', ['ingest'], secretSha256(secret));
-    for (let seed = 1; seed <= 6; seed += 1) images.files.set(`/drawing-${seed}.png`, { type: 'image/png', body: await lineDrawingPng(seed) });
+    for (let seed = 1; seed <= 9; seed += 1) images.files.set(`/drawing-${seed}.png`, { type: 'image/png', body: await lineDrawingPng(seed) });
     const copy = await sharp(await lineDrawingPng(1)).resize({ width: 450 }).jpeg({ quality: 70 }).toBuffer();
     images.files.set('/drawing-1-copy.jpg', { type: 'image/jpeg', body: copy });
     images.files.set('/blank.png', { type: 'image/png', body: await sharp({ create: { width: 300, height: 200, channels: 3, background: '#ffffff' } }).png().toBuffer() });
@@ -110,6 +110,35 @@ describe('publisher end to end: submissions to published, duplicate or needs_rev
     const again = await submitAndSettle({ ...firstSubmission, sourceUrl: `${firstSubmission.sourceUrl as string}?utm_source=feed`, media: [images.url('/drawing-5.png')] });
     expect(again.status).to.equal('duplicate');
     expect(again.duplicateOf).to.equal(first.recordIds[0]);
+  });
+
+  it('calls the same repository with its owner and name in other case a duplicate', async () => {
+    const published = await submitAndSettle(submission({ sourceUrl: 'https://github.com/demo-lin/pelican-svg', media: [images.url('/drawing-7.png')] }));
+    expect(published.status, published.reason ?? '').to.equal('published');
+    const again = await submitAndSettle(submission({ sourceUrl: 'https://github.com/Demo-Lin/Pelican-SVG', media: [images.url('/drawing-9.png')] }));
+    expect(again.status, JSON.stringify(again.checks)).to.equal('duplicate');
+    expect(check(again, 'duplicates')?.detail).to.match(/already archived/);
+    expect(again.duplicateOf).to.equal(published.recordIds[0]);
+  });
+
+  it('calls an x.com status shared without a handle a duplicate of the same status with one, and the other way round', async () => {
+    const statusId = ((BigInt(Date.parse('2025-04-02T12:00:00Z') - 1288834974657) << 22n) + 7n).toString();
+    const otherId = ((BigInt(Date.parse('2025-04-02T12:00:00Z') - 1288834974657) << 22n) + 8n).toString();
+    const media = [images.url('/drawing-8.png')];
+    const withHandle = await submitAndSettle(submission({ sourceUrl: `https://x.com/demo_mira/status/${statusId}`, date: '2025-04-02', author: '@demo_mira', media }));
+    expect(withHandle.status, withHandle.reason ?? '').to.equal('published');
+    const shared = await submitAndSettle(submission({ sourceUrl: `https://x.com/i/web/status/${statusId}`, date: '2025-04-02', author: '@demo_mira', media }));
+    expect(shared.status, JSON.stringify(shared.checks)).to.equal('duplicate');
+    expect(shared.duplicateOf).to.equal(withHandle.recordIds[0]);
+    expect(check(shared, 'duplicates')?.detail).to.match(/already archived/);
+    images.files.set('/drawing-10.png', { type: 'image/png', body: await lineDrawingPng(10) });
+    const sharedFirst = await submitAndSettle(submission({ sourceUrl: `https://twitter.com/i/web/status/${otherId}`, date: '2025-04-02', author: 'Demo Mira', media: [images.url('/drawing-10.png')] }));
+    expect(sharedFirst.status, sharedFirst.reason ?? '').to.equal('published');
+    const record = await getJson<{ sourceUrl: string }>(server, `/api/v1/specimens/${sharedFirst.recordIds[0] ?? ''}?lang=en`);
+    expect(record.body.sourceUrl).to.equal(`https://x.com/i/web/status/${otherId}`);
+    const handleLater = await submitAndSettle(submission({ sourceUrl: `https://x.com/Demo_Mira/status/${otherId}`, date: '2025-04-02', author: '@demo_mira', media: [images.url('/drawing-9.png')] }));
+    expect(handleLater.status, JSON.stringify(handleLater.checks)).to.equal('duplicate');
+    expect(handleLater.duplicateOf).to.equal(sharedFirst.recordIds[0]);
   });
 
   it('calls a resized, recompressed copy of a published preview a duplicate', async () => {

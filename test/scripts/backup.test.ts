@@ -10,6 +10,7 @@ import { loadDemoIfEmpty } from '../../src/demo/seed.ts';
 import { createLogger } from '../../src/logger.ts';
 import { storePreview } from '../../src/media/media-files.ts';
 import type { StoredMedia, StoredRecord } from '../../src/domain/record.ts';
+import { workKey } from '../../src/domain/sources.ts';
 import { makeRecord } from '../helpers/factories.ts';
 import { lineDrawingPng } from '../helpers/image-server.ts';
 import { searchEnvironment, startServerProcess } from '../helpers/server-process.ts';
@@ -125,7 +126,7 @@ describe('npm run backup: an online copy of the embedded store and its media', f
 
     // Exactly the media the snapshot references were copied; the next writer record's preview, already on disk, was not.
     expect(Number(summary?.[2])).to.equal(referencedMedia.size);
-    const [nextRecord] = await backend.store.findBySourceUrl(`${WRITER_SOURCE}${snapshotWrites + 1}`);
+    const [nextRecord] = await backend.store.findByWorkKey(workKey(`${WRITER_SOURCE}${snapshotWrites + 1}`));
     const nextPreview = nextRecord?.media[0]?.path ?? '';
     expect(existsSync(join(mediaDir, nextPreview))).to.equal(true);
     expect(existsSync(join(backupDir, 'media', nextPreview))).to.equal(false);

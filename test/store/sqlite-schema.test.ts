@@ -6,6 +6,7 @@ import { openDatabase } from '../../src/store/sqlite/database.ts';
 import type { SqliteDatabase } from '../../src/store/sqlite/database.ts';
 import { MIGRATIONS, SchemaTooNewError, migrateSchema } from '../../src/store/sqlite/schema.ts';
 import type { Migration } from '../../src/store/sqlite/schema.ts';
+import { workKey } from '../../src/domain/sources.ts';
 import { makeRecord } from '../helpers/factories.ts';
 import { SqliteSearchIndex } from '../../src/search/sqlite/sqlite-search.ts';
 import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-store.ts';
@@ -114,6 +115,27 @@ describe('SQLite schema', () => {
       expect(await backend.submissions.enqueue([], { tokenName: 'bot', key: 'one', requestSha256: 'a'.repeat(64) })).to.deep.equal({ kind: 'replay', submissionIds: ['sub_1'], batchId: null });
       expect(await backend.submissions.enqueue([], { tokenName: 'bot', key: 'batch', requestSha256: 'b'.repeat(64) })).to.deep.equal({ kind: 'replay', submissionIds: ['sub_2', 'sub_3'], batchId: null });
       expect(await backend.submissions.enqueue([], { tokenName: 'bot', key: 'one', requestSha256: 'c'.repeat(64) })).to.deep.equal({ kind: 'key-reused' });
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it('gives records stored before store v6 their work keys, so the duplicate check finds them under a folded URL', async () => {
+    const file = join(dataDir, 'archive.sqlite');
+    const db = openDatabase(file);
+    const mixedCase = { ...makeRecord(), sourceUrl: 'https://github.com/Demo-Lin/Pelican-SVG' };
+    const withHandle = makeRecord({ sourceUrl: 'https://x.com/demo_mira/status/1790000000000000000' });
+    try {
+      migrateSchema(db, MIGRATIONS.filter((migration) => !(migration.area === 'store' && migration.version >= 6)));
+      const insert = db.prepare('INSERT INTO records (id, kind, source, format, date, source_url, model, seq, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      [mixedCase, withHandle].forEach((record, index) => insert.run(record.id, record.kind, record.source, record.format, record.date, record.sourceUrl, record.model, index + 1, JSON.stringify(record)));
+    } finally {
+      db.close();
+    }
+    const backend = await openBackend({ databaseFile: file }, { migrate: true });
+    try {
+      expect((await backend.store.findByWorkKey(workKey('https://github.com/demo-lin/pelican-svg'))).map((record) => record.id)).to.deep.equal([mixedCase.id]);
+      expect((await backend.store.findByWorkKey(workKey('https://x.com/i/web/status/1790000000000000000'))).map((record) => record.id)).to.deep.equal([withHandle.id]);
     } finally {
       await backend.close();
     }

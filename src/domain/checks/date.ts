@@ -1,5 +1,6 @@
 import type { CheckVerdict, Submission } from '../submission.ts';
 import { isCalendarDate } from '../record.ts';
+import { xStatusId } from '../sources.ts';
 
 /** The archive holds nothing made before this date. */
 export const EARLIEST_DATE = '2015-01-01';
@@ -7,11 +8,11 @@ const DAY_MS = 86_400_000;
 /** X (Twitter) snowflake ids count milliseconds from this instant. */
 const TWITTER_EPOCH_MS = 1288834974657;
 
-/** The instant an x.com status id encodes, or undefined when the URL is not an x.com status. */
+/** The instant an x.com status id encodes (with a handle in the URL or without), or undefined when the URL is not an x.com status. */
 export function snowflakeTime(canonicalUrl: string): number | undefined {
-  const match = /^https:\/\/x\.com\/[^/]+\/status\/(\d{15,20})$/.exec(canonicalUrl);
-  if (!match?.[1]) return undefined;
-  return Number(BigInt(match[1]) >> 22n) + TWITTER_EPOCH_MS;
+  const statusId = xStatusId(canonicalUrl);
+  if (!statusId || !/^\d{15,20}$/.test(statusId)) return undefined;
+  return Number(BigInt(statusId) >> 22n) + TWITTER_EPOCH_MS;
 }
 
 /**

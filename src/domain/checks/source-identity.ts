@@ -13,10 +13,17 @@ export interface SourceIdentity {
 
 const fail = (detail: string): SourceIdentity => ({ verdict: { name: 'source-identity', outcome: 'fail', detail } });
 
+/** What the pass detail says of the account: the handle the URL names, or, where this source's URLs can name one and this URL does not, that the author was not compared. */
+function accountNote(sources: SourceTable, source: string, handle: string | undefined): string {
+  if (handle) return ` by @${handle}`;
+  return sources.definition(source)?.handlePattern ? ' (the URL names no account, so the author was not compared with one)' : '';
+}
+
 /**
  * Source identity: the source URL is https, parses, is made canonical (tracking parameters
  * dropped, host aliases unified) and its host belongs to a known source. Where the URL names an
- * account, an author written as a handle (@name) must be that account. The canonical URL is
+ * account, an author written as a handle (@name) must be that account; where it names none (an
+ * x.com share form, x.com/i/web/status/ID), the author is taken as written. The canonical URL is
  * given even when the host is unknown, so that a maintainer can approve the work as a "web" source.
  */
 export function checkSourceIdentity(submission: Submission, sources: SourceTable): SourceIdentity {
@@ -43,7 +50,7 @@ export function checkSourceIdentity(submission: Submission, sources: SourceTable
     return { ...fail(`The author ${author} is written as a handle but the source URL belongs to @${handle}. Use @${handle} or the author's name.`), canonicalUrl: canonical, source, handle };
   }
   return {
-    verdict: { name: 'source-identity', outcome: 'pass', detail: `${sources.label(source, 'en')} source ${canonical}${handle ? ` by @${handle}` : ''}.` },
+    verdict: { name: 'source-identity', outcome: 'pass', detail: `${sources.label(source, 'en')} source ${canonical}${accountNote(sources, source, handle)}.` },
     canonicalUrl: canonical,
     source,
     ...(handle ? { handle } : {}),

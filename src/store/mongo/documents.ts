@@ -5,11 +5,16 @@
  */
 import type { CanonicalRecord, StoredRecord } from '../../domain/record.ts';
 import type { RecordFate, RefusedItem } from '../../domain/ports.ts';
+import { workKey } from '../../domain/sources.ts';
 import type { SourceDefinition } from '../../domain/sources.ts';
 import type { ReviewDecision, Submission, SubmissionRecord, SubmissionStatus, TokenRecord, TokenScope } from '../../domain/submission.ts';
 
-/** A record as stored: its canonical fields plus the change number. */
-export type RecordDocument = StoredRecord;
+/**
+ * A record as stored: its canonical fields plus the change number and its work key, by which the
+ * duplicate check finds it (sources.ts workKey; documents written before the key existed get it
+ * when a process that creates the indexes starts, see MongoArchiveDatabase).
+ */
+export type RecordDocument = StoredRecord & { workKey: string };
 
 /** A removal kept in the change feed. */
 export interface RemovalDocument {
@@ -129,12 +134,12 @@ function withoutUndefined<T>(value: T): T {
 /** The document for a record written with change number `seq`; a seq the record carried is replaced. */
 export function toRecordDocument(record: CanonicalRecord, seq: number): RecordDocument {
   const { seq: _earlier, ...canonical } = record as CanonicalRecord & { seq?: number };
-  return { ...withoutUndefined(canonical), seq };
+  return { ...withoutUndefined(canonical), seq, workKey: workKey(canonical.sourceUrl) };
 }
 
 /** The stored record for a document as MongoDB returns it (with `_id`). */
 export function fromRecordDocument(document: RecordDocument & { _id?: unknown }): StoredRecord {
-  const { _id: _objectId, ...record } = document;
+  const { _id: _objectId, workKey: _key, ...record } = document;
   return record;
 }
 

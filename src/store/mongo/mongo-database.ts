@@ -3,8 +3,8 @@
  * indexes, and the transaction helper every multi-document write goes through.
  */
 import { MongoClient, MongoServerError } from 'mongodb';
-import type { ClientSession, Collection, Db, IndexDescription, Timestamp } from 'mongodb';
-import { BUILT_IN_SOURCES, UNKNOWN_SOURCE } from '../../domain/sources.ts';
+import type { AnyBulkWriteOperation, ClientSession, Collection, Db, IndexDescription, Timestamp } from 'mongodb';
+import { BUILT_IN_SOURCES, UNKNOWN_SOURCE, workKey } from '../../domain/sources.ts';
 import type {
   BatchDocument,
   CatalogCounterDocument,
@@ -76,6 +76,7 @@ export const ARCHIVE_INDEXES: Readonly<Record<string, readonly IndexDescription[
   records: [
     { key: { id: 1 }, name: 'id_unique', unique: true },
     { key: { sourceUrl: 1, kind: 1 }, name: 'source_url_kind_unique', unique: true },
+    { key: { workKey: 1 }, name: 'work_key' },
     { key: { model: 1, date: 1, id: 1 }, name: 'model_date_id' },
     { key: { seq: 1 }, name: 'seq_unique', unique: true },
   ],
@@ -197,6 +198,26 @@ export class MongoArchiveDatabase {
     // an update (retried) rather than race to insert it.
     await this.collections.catalogCounter.updateOne({ _id: 'catalog' }, { $setOnInsert: { changeNumber: 0, total: 0 } }, { upsert: true });
     await this.seedSources();
+    await this.fillWorkKeys();
+  }
+
+  /**
+   * Gives every record written before records had a work key its key, from its source URL (what
+   * the embedded store's migration store v6 does). Each update names the URL it read, so a record
+   * rewritten meanwhile (which then has its key) is left alone; a start with nothing to fill reads
+   * one index entry.
+   */
+  private async fillWorkKeys(): Promise<void> {
+    const lacking = this.collections.records.find({ workKey: { $exists: false } }, { projection: { _id: 1, sourceUrl: 1 } });
+    let batch: AnyBulkWriteOperation<RecordDocument>[] = [];
+    for await (const document of lacking) {
+      batch.push({ updateOne: { filter: { _id: document._id, sourceUrl: document.sourceUrl, workKey: { $exists: false } }, update: { $set: { workKey: workKey(document.sourceUrl) } } } });
+      if (batch.length === 1000) {
+        await this.collections.records.bulkWrite(batch, { ordered: false });
+        batch = [];
+      }
+    }
+    if (batch.length) await this.collections.records.bulkWrite(batch, { ordered: false });
   }
 
   /** Gives a new database the built-in sources, once: a source a maintainer removed is not brought back at the next start. */

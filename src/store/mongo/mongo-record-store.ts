@@ -222,8 +222,8 @@ export class MongoRecordStore implements RecordStore, SourceStore {
     });
   }
 
-  async findBySourceUrl(sourceUrl: string): Promise<StoredRecord[]> {
-    return (await this.collections.records.find({ sourceUrl }, this.read).sort({ kind: 1 }).toArray()).map(fromRecordDocument);
+  async findByWorkKey(key: string): Promise<StoredRecord[]> {
+    return (await this.collections.records.find({ workKey: key }, this.read).sort({ kind: 1, id: 1 }).toArray()).map(fromRecordDocument);
   }
 
   async recordFate(id: string): Promise<RecordFate | undefined> {

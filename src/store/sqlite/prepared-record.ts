@@ -4,6 +4,7 @@
  * a catalog import prepares them in a worker thread while the store writes the previous batch.
  */
 import type { CanonicalRecord, StoredRecord } from '../../domain/record.ts';
+import { workKey } from '../../domain/sources.ts';
 import { indexRow } from '../../search/sqlite/index-row.ts';
 import type { IndexRow } from '../../search/sqlite/index-row.ts';
 import { SEARCH_COLUMNS } from './schema.ts';
@@ -11,8 +12,8 @@ import { SEARCH_COLUMNS } from './schema.ts';
 export interface PreparedRecord {
   /** The canonical record as stored in `records.doc` (no change number). */
   doc: string;
-  /** The `records` key columns: id, kind, source, format, date, source URL, model. */
-  columns: [string, string, string, string, string, string, string];
+  /** The `records` key columns: id, kind, source, format, date, source URL, model, work key. */
+  columns: [string, string, string, string, string, string, string, string];
   /** Its row in the embedded search index, when the store writes one. */
   index?: IndexRow;
 }
@@ -36,7 +37,7 @@ export function prepareRecord(record: CanonicalRecord, withIndex: boolean): Prep
   const { seq: _ignored, ...canonical } = record as StoredRecord;
   return {
     doc: JSON.stringify(canonical),
-    columns: [record.id, record.kind, record.source, record.format, record.date, record.sourceUrl, record.model],
+    columns: [record.id, record.kind, record.source, record.format, record.date, record.sourceUrl, record.model, workKey(record.sourceUrl)],
     ...(withIndex ? { index: indexRow(canonical) } : {}),
   };
 }
@@ -76,7 +77,7 @@ export function unpackRecords({ text, lengths, withIndex }: PackedRecords): Prep
   const records: PreparedRecord[] = [];
   while (next < lengths.length) {
     const doc = take();
-    const columns: PreparedRecord['columns'] = [take(), take(), take(), take(), take(), take(), take()];
+    const columns: PreparedRecord['columns'] = [take(), take(), take(), take(), take(), take(), take(), take()];
     if (!withIndex) {
       records.push({ doc, columns });
       continue;

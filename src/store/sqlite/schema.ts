@@ -11,7 +11,7 @@
  * owns the schema opens it (see `migrateSchema`).
  */
 import { LANGS } from '../../domain/record.ts';
-import { BUILT_IN_SOURCES } from '../../domain/sources.ts';
+import { BUILT_IN_SOURCES, workKey } from '../../domain/sources.ts';
 import type { Lang } from '../../domain/record.ts';
 import type { SqliteDatabase } from './database.ts';
 import { registerSearchFunctions } from '../../search/sqlite/index-row.ts';
@@ -320,6 +320,16 @@ export const MIGRATIONS: readonly Migration[] = [
       INSERT INTO ${SEARCH_TABLE} (${SEARCH_TABLE}) VALUES ('optimize');
     `,
   },
+  {
+    area: 'store',
+    version: 6,
+    description: "each record's work key (domain/sources.ts workKey: its source URL with the parts its host reads without regard to case folded, an x.com status by its id alone), for the duplicate check; filled for every record from its stored source URL",
+    sql: `
+      ALTER TABLE records ADD COLUMN work_key TEXT;
+      UPDATE records SET work_key = archive_work_key(source_url);
+      CREATE INDEX records_work_key ON records (work_key);
+    `,
+  },
   // Append new migrations here: { area, version: that area's next version, description, sql }.
 ];
 
@@ -336,6 +346,8 @@ export class SchemaTooNewError extends Error {}
 export function migrateSchema(db: SqliteDatabase, migrations: readonly Migration[] = MIGRATIONS): void {
   // Migrations that re-index records call these (search v3).
   registerSearchFunctions(db);
+  // Store v6 fills the work keys with it.
+  db.function('archive_work_key', { deterministic: true }, (sourceUrl: unknown) => workKey(String(sourceUrl)));
   // The ledger's key column is called `component` in databases written before the areas got their name.
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (component TEXT NOT NULL, version INTEGER NOT NULL, description TEXT NOT NULL, applied_at TEXT NOT NULL, PRIMARY KEY (component, version))');
   const applied = db.prepare<[], { area: string; version: number }>('SELECT component AS area, max(version) AS version FROM schema_migrations GROUP BY component');

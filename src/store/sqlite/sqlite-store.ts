@@ -53,9 +53,9 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
   ) {
     this.statements = {
       get: db.prepare<[string], RecordRow>('SELECT doc, seq FROM records WHERE id = ?'),
-      upsert: db.prepare('INSERT INTO records (id, kind, source, format, date, source_url, model, seq, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, source = excluded.source, format = excluded.format, date = excluded.date, source_url = excluded.source_url, model = excluded.model, seq = excluded.seq, doc = excluded.doc'),
+      upsert: db.prepare('INSERT INTO records (id, kind, source, format, date, source_url, model, work_key, seq, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, source = excluded.source, format = excluded.format, date = excluded.date, source_url = excluded.source_url, model = excluded.model, work_key = excluded.work_key, seq = excluded.seq, doc = excluded.doc'),
       byModel: db.prepare<[string], RecordRow>('SELECT doc, seq FROM records WHERE model = ? ORDER BY date, id'),
-      bySourceUrl: db.prepare<[string], RecordRow>('SELECT doc, seq FROM records WHERE source_url = ? ORDER BY kind'),
+      byWorkKey: db.prepare<[string], RecordRow>('SELECT doc, seq FROM records WHERE work_key = ? ORDER BY kind, id'),
       remove: db.prepare('DELETE FROM records WHERE id = ?'),
       page: db.prepare<[string, number], RecordRow & { id: string }>('SELECT id, doc, seq FROM records WHERE id > ? ORDER BY id LIMIT ?'),
       pageFrom: db.prepare<[string, number], RecordRow & { id: string }>('SELECT id, doc, seq FROM records WHERE id >= ? ORDER BY id LIMIT ?'),
@@ -242,8 +242,8 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
       .immediate();
   }
 
-  async findBySourceUrl(sourceUrl: string): Promise<StoredRecord[]> {
-    return this.statements.bySourceUrl.all(sourceUrl).map(toStored);
+  async findByWorkKey(key: string): Promise<StoredRecord[]> {
+    return this.statements.byWorkKey.all(key).map(toStored);
   }
 
   async latestRecords(kind: Kind, limit: number): Promise<StoredRecord[]> {

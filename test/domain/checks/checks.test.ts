@@ -35,6 +35,20 @@ describe('publisher checks: source identity', () => {
   it('accepts an author written as a name whatever the handle', () => {
     expect(checkSourceIdentity(makeSubmission({ author: 'Someone Else' })).verdict.outcome).to.equal('pass');
   });
+
+  it('compares a handle with a GitHub owner whatever the case of either', () => {
+    const result = checkSourceIdentity(makeSubmission({ sourceUrl: 'https://github.com/Demo-Lin/pelican-svg', author: '@demo-lin' }));
+    expect(result.verdict.outcome).to.equal('pass');
+    expect(result).to.include({ canonicalUrl: 'https://github.com/demo-lin/pelican-svg', handle: 'demo-lin' });
+  });
+
+  it('passes an x.com status shared without a handle, saying the author was not compared with an account', () => {
+    const result = checkSourceIdentity(makeSubmission({ sourceUrl: 'https://twitter.com/i/web/status/1790000000000000000', author: '@demo_mira' }));
+    expect(result.verdict.outcome).to.equal('pass');
+    expect(result.verdict.detail).to.match(/names no account/);
+    expect(result).to.include({ canonicalUrl: 'https://x.com/i/web/status/1790000000000000000', source: 'x' });
+    expect(result.handle).to.equal(undefined);
+  });
 });
 
 describe('publisher checks: date', () => {
@@ -56,6 +70,8 @@ describe('publisher checks: date', () => {
     expect(checkDate(makeSubmission({ date: '2025-06-11' }), url, now).outcome).to.equal('pass');
     expect(checkDate(makeSubmission({ date: '2025-06-09' }), url, now).outcome).to.equal('pass');
     expect(checkDate(makeSubmission({ date: '2025-06-13' }), url, now).detail).to.match(/2025-06-10/);
+    const shared = `https://x.com/i/web/status/${statusIdAt('2025-06-10T23:30:00Z')}`;
+    expect(checkDate(makeSubmission({ date: '2025-06-13' }), shared, now).detail, 'a status shared without a handle').to.match(/2025-06-10/);
   });
 });
 
