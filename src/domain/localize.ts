@@ -33,9 +33,20 @@ export interface LocalizedRecord {
   updated: string;
 }
 
-/** Control, zero-width and bidirectional-override characters, which never leave the service in record text. */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const UNSAFE_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]/g;
+/**
+ * Control, zero-width and bidirectional-override characters, which never leave the service in record
+ * text: the inside of a regular-expression character class, its escapes written out, so that the
+ * pattern of a JSON Schema can be made of it too.
+ */
+const UNSAFE_CHARACTER_RANGES = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff\\ufff9-\\ufffb';
+const UNSAFE_CHARACTERS = new RegExp(`[${UNSAFE_CHARACTER_RANGES}]`, 'g');
+
+/**
+ * The pattern a text matches when it holds a visible character: one that is neither whitespace nor
+ * removed by cleanText. A text without one is blank; the text fields of schemas/submission.schema.json
+ * carry this pattern.
+ */
+export const VISIBLE_CHARACTER_PATTERN = `[^\\s${UNSAFE_CHARACTER_RANGES}]`;
 
 /** Record text with control and invisible characters removed (newlines and tabs kept). */
 export function cleanText(text: string): string {

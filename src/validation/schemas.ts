@@ -7,6 +7,7 @@ import recordSchema from '../../schemas/record.schema.json' with { type: 'json' 
 import listResponseSchema from '../../schemas/list-response.schema.json' with { type: 'json' };
 import problemSchema from '../../schemas/problem.schema.json' with { type: 'json' };
 import sourceListSchema from '../../schemas/source-list.schema.json' with { type: 'json' };
+import { VISIBLE_CHARACTER_PATTERN } from '../domain/localize.ts';
 import type { FieldError } from '../errors.ts';
 
 /** The JSON Schemas in schemas/, the one source of truth for shapes at every edge. */
@@ -77,8 +78,8 @@ export function describeErrors(errors: readonly ErrorObject[] | null | undefined
       message = 'must be a year of four digits, e.g. 2025';
     } else if (error.keyword === 'format' && (error.params as { format: string }).format === 'date') {
       message = 'must be a date written YYYY-MM-DD, e.g. 2025-05-01';
-    } else if ((error.keyword === 'pattern' && error.params && (error.params as { pattern: string }).pattern === '\\S') || (error.keyword === 'minLength' && (error.params as { limit: number }).limit === 1)) {
-      // An empty text is blank too: one message for it, not the length rule and the pattern both.
+    } else if ((error.keyword === 'pattern' && error.params && (error.params as { pattern: string }).pattern === VISIBLE_CHARACTER_PATTERN) || (error.keyword === 'minLength' && (error.params as { limit: number }).limit === 1)) {
+      // A text with no visible character is blank, an empty one too: one message for it, not the length rule and the pattern both.
       message = 'must not be blank';
     } else if (error.keyword === 'minLength' || error.keyword === 'maxLength') {
       message = `must be ${error.keyword === 'minLength' ? 'at least' : 'at most'} ${(error.params as { limit: number }).limit} characters long`;

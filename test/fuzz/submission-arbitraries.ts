@@ -5,10 +5,12 @@
  */
 import fc from 'fast-check';
 import submissionSchema from '../../schemas/submission.schema.json' with { type: 'json' };
+import { VISIBLE_CHARACTER_PATTERN } from '../../src/domain/localize.ts';
 import { BUILT_IN_SOURCE_TABLE, SOURCES, UNKNOWN_SOURCE } from '../../src/domain/sources.ts';
 
 const fields = submissionSchema.properties;
 const bilingual = submissionSchema.$defs.bilingual.properties;
+const VISIBLE = new RegExp(VISIBLE_CHARACTER_PATTERN, 'u');
 
 /** The fields a submission may carry. */
 export const SUBMISSION_FIELDS = Object.keys(fields);
@@ -25,7 +27,7 @@ export interface CandidateSubmission {
 
 const codePoints = (value: string): number => [...value].length;
 
-/** Text of the given code-point lengths holding at least one non-space character, as the schema's `\S` asks. */
+/** Text of the given code-point lengths holding at least one visible character, as the schema's pattern asks. */
 function visibleText(minLength: number, maxLength: number): fc.Arbitrary<string> {
   return fc
     .oneof(
@@ -33,7 +35,7 @@ function visibleText(minLength: number, maxLength: number): fc.Arbitrary<string>
       { weight: 2, arbitrary: fc.string({ unit: 'binary', minLength, maxLength }) },
       { weight: 1, arbitrary: fc.constantFrom('鹈鹕骑自行车', 'A pelican\u200b riding', '\u202eevil', '😀', 'e\u0301', '@handle', 'GPT-4o', "'; DROP TABLE submissions; --", '<script>alert(1)</script>') },
     )
-    .filter((value) => codePoints(value) >= minLength && codePoints(value) <= maxLength && /\S/u.test(value));
+    .filter((value) => codePoints(value) >= minLength && codePoints(value) <= maxLength && VISIBLE.test(value));
 }
 
 /** Exactly `length` code points, for boundaries. */
@@ -72,7 +74,7 @@ export function validSubmission(): fc.Arbitrary<SubmissionBody> {
       title: pair,
       notes: pair,
       media: fc.uniqueArray(webUrl(), { minLength: fields.media.minItems, maxLength: fields.media.maxItems }),
-      prompt: fc.oneof({ weight: 6, arbitrary: visibleText(1, 80) }, { weight: 1, arbitrary: textOfLength(fields.prompt.maxLength) }, { weight: 1, arbitrary: fc.constant(' ') }),
+      prompt: fc.oneof({ weight: 6, arbitrary: visibleText(1, 80) }, { weight: 1, arbitrary: textOfLength(fields.prompt.maxLength) }),
     },
     { requiredKeys: [...REQUIRED_FIELDS] as never[] },
   );
@@ -109,10 +111,10 @@ function breakages(): fc.Arbitrary<Breakage> {
     wrongType('array').map((value) => setField('media', value)),
     fc.constantFrom('ftp://github.com/a', 'not a url', 'javascript:alert(1)', 'https://exa mple.com/', '//github.com/a', `https://github.com/${'a'.repeat(fields.sourceUrl.maxLength)}`, 'https://github.com/\u00e9', '').map((value) => setField('sourceUrl', value)),
     fc.constantFrom('2025-13-01', '2025-02-30', '2023-02-29', '25-01-01', '2025/01/01', '2025-1-1', '2025-01-01T00:00:00Z', 'yesterday', '', '２０２５-01-01').map((value) => setField('date', value)),
-    fc.tuple(textField, fc.oneof(fc.constantFrom('', ' ', '\t\n', '\u3000'), textOfLength(fields.model.maxLength + 1))).map(([field, value]) => setField(field, value)),
+    fc.tuple(textField, fc.oneof(fc.constantFrom('', ' ', '\t\n', '\u3000', '\u200b', '\u202e\u0007'), textOfLength(fields.model.maxLength + 1))).map(([field, value]) => setField(field, value)),
     fc.string({ minLength: 1, maxLength: 10 }).filter((value) => !fields.format.enum.includes(value)).map((value) => setField('format', value)),
     fc.tuple(pairField, language).map(([field, lang]): Breakage => ({ field, apply: (body) => ({ body: { ...body, [field]: lang === 'zh' ? { en: 'only English' } : { zh: '只有中文' } }, mustName: [`${field}.${lang}`] }) })),
-    fc.tuple(pairField, language, fc.oneof(fc.constantFrom('', '   ', '\u00a0'), textOfLength(bilingual.zh.maxLength + 1))).map(([field, lang, value]): Breakage => ({ field, apply: (body) => ({ body: { ...body, [field]: { zh: '中文', en: 'English', [lang]: value } }, mustName: [`${field}.${lang}`] }) })),
+    fc.tuple(pairField, language, fc.oneof(fc.constantFrom('', '   ', '\u00a0', '\u2066 \u2069', '\ufeff'), textOfLength(bilingual.zh.maxLength + 1))).map(([field, lang, value]): Breakage => ({ field, apply: (body) => ({ body: { ...body, [field]: { zh: '中文', en: 'English', [lang]: value } }, mustName: [`${field}.${lang}`] }) })),
     pairField.map((field): Breakage => ({ field, apply: (body) => ({ body: { ...body, [field]: { zh: '中文', en: 'English', fr: 'Français' } }, mustName: [`${field}.fr`] }) })),
     fc.constantFrom<unknown[]>([], Array.from({ length: fields.media.maxItems + 1 }, (_, index) => `https://pbs.twimg.com/media/${index}.png`), ['https://pbs.twimg.com/a.png', 'https://pbs.twimg.com/a.png']).map((value) => setField('media', value)),
     fc.tuple(fc.integer({ min: 0, max: 2 }), fc.constantFrom<unknown>('not a url', 'ftp://pbs.twimg.com/a.png', 7, null, '')).map(([index, item]): Breakage => ({
@@ -122,7 +124,7 @@ function breakages(): fc.Arbitrary<Breakage> {
         return { body: { ...body, media: [...media, item] }, mustName: [`media[${index}]`] };
       },
     })),
-    fc.oneof(fc.constant(''), textOfLength(fields.prompt.maxLength + 1)).map((value) => setField('prompt', value)),
+    fc.oneof(fc.constantFrom('', ' ', '\u200b\n'), textOfLength(fields.prompt.maxLength + 1)).map((value) => setField('prompt', value)),
     fc.constantFrom('extra', 'id', 'kind', 'status', '__proto__', 'constructor', 'Title', 'source_url', 'mediaStatus').map((field): Breakage => ({
       field,
       apply: (body) => {

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { generateSecret, secretSha256 } from '../../src/auth/secrets.ts';
+import { cleanText, VISIBLE_CHARACTER_PATTERN } from '../../src/domain/localize.ts';
 import type { TokenScope } from '../../src/domain/submission.ts';
+import { submissionSchema } from '../../src/validation/submission.ts';
 import { makeSubmission } from '../helpers/factories.ts';
 import { getJson, startTestServer } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
@@ -73,6 +75,30 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
       { field: 'title.zh', message: 'must not be blank' },
       { field: 'media', message: 'must hold at least 1 entry' },
     ]);
+  });
+
+  it('counts whitespace, control, zero-width and direction characters as blank in every text field', async () => {
+    const response = await post('/api/v1/ingest', validSubmission({ model: 'ZW\u200b-Model', title: { zh: '\u200b\u200d', en: 'ok' }, notes: { zh: '\u2066 \u2069', en: 'ok' } }));
+    expect(response.status).to.equal(400);
+    const body = (await response.json()) as { detail: string; errors: { field: string; message: string }[] };
+    expect(body.errors).to.deep.equal([
+      { field: 'title.zh', message: 'must not be blank' },
+      { field: 'notes.zh', message: 'must not be blank' },
+    ]);
+    const invisible = (await (await post('/api/v1/ingest', validSubmission({ model: '\ufeff', author: '\u202e\u0007 ', prompt: ' \u200b\n\t' }))).json()) as { errors: { field: string; message: string }[] };
+    expect(invisible.errors).to.deep.equal(['model', 'author', 'prompt'].map((field) => ({ field, message: 'must not be blank' })));
+    expect((await post('/api/v1/ingest', validSubmission({ sourceUrl: 'https://github.com/demo-owner/one-visible', model: '\u200bM', prompt: '\u2066p\u2069' }))).status).to.equal(202);
+  });
+
+  it('uses one set of invisible characters for blank text and for what cleanText removes', () => {
+    const visible = new RegExp(VISIBLE_CHARACTER_PATTERN, 'u');
+    const patterns = [submissionSchema.properties.model, submissionSchema.properties.author, submissionSchema.properties.prompt, submissionSchema.$defs.bilingual.properties.zh, submissionSchema.$defs.bilingual.properties.en].map((field) => field.pattern);
+    expect(patterns).to.deep.equal(Array(5).fill(VISIBLE_CHARACTER_PATTERN));
+    for (let code = 0; code <= 0xffff; code += 1) {
+      const character = String.fromCharCode(code);
+      const invisible = /\s/u.test(character) || cleanText(character) === '';
+      if (visible.test(character) === invisible) expect.fail(`U+${code.toString(16).padStart(4, '0')} is ${invisible ? 'invisible' : 'visible'} but the pattern says otherwise`);
+    }
   });
 
   it('answers 415 for a body that is not JSON, 400 for broken JSON and 413 for an oversized body', async () => {
