@@ -2,6 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { RecordStore } from '../domain/ports.ts';
+import { cleanRecordText } from '../domain/localize.ts';
 import { CATALOG_VERSION, isCalendarDate } from '../domain/record.ts';
 import type { CanonicalRecord, StoredRecord } from '../domain/record.ts';
 import { compile, describeErrors } from '../validation/schemas.ts';
@@ -45,6 +46,7 @@ class RecordChecker {
       return false;
     }
     const before = this.problems.length;
+    for (const field of textsLeftEmpty(record)) this.problems.push(`records[${index}].${field}: must not be blank (it holds only control, zero-width or direction characters)`);
     if (!isCalendarDate(record.date)) this.problems.push(`records[${index}].date: ${record.date} is not a calendar date`);
     if (this.ids.has(record.id)) this.problems.push(`records[${index}].id: ${record.id} appears twice`);
     if (this.sourceKeys && !this.sourceKeys.includes(record.source)) {
@@ -58,6 +60,13 @@ class RecordChecker {
   }
 }
 
+/** The required texts of a record that cleaning would leave empty (they hold only characters cleanText removes). */
+function textsLeftEmpty(record: CanonicalRecord): string[] {
+  const cleaned = cleanRecordText(record);
+  const texts: [string, string][] = [['model', cleaned.model], ['author', cleaned.author], ['title.zh', cleaned.title.zh], ['title.en', cleaned.title.en], ['notes.zh', cleaned.notes.zh], ['notes.en', cleaned.notes.en], ['promptCategory', cleaned.promptCategory]];
+  return texts.flatMap(([field, text]) => (text === '' ? [field] : []));
+}
+
 /** The problems of a catalog's top-level fields (records aside). */
 function envelopeProblems(envelope: unknown): string[] {
   if (!validateEnvelope(envelope)) return describeErrors(validateEnvelope.errors, [], 'field').map((e) => `${e.field}: ${e.message}`);
@@ -66,7 +75,7 @@ function envelopeProblems(envelope: unknown): string[] {
 
 /**
  * Checks a parsed catalog file and returns its records, each carrying the catalog's compilation
- * date. With `sourceKeys` (the target store's source table), a record naming another source is a problem.
+ * date, their texts cleaned of invisible characters (cleanRecordText) as every import stores them. With `sourceKeys` (the target store's source table), a record naming another source is a problem.
  */
 export function checkCatalog(input: unknown, sourceKeys?: readonly string[]): CatalogFile {
   const envelope = envelopeProblems(input);
@@ -75,7 +84,7 @@ export function checkCatalog(input: unknown, sourceKeys?: readonly string[]): Ca
   const checker = new RecordChecker(sourceKeys);
   catalog.records.forEach((record, index) => checker.check(record, index));
   if (checker.problems.length) throw new CatalogFileError(checker.problems);
-  return { ...catalog, records: catalog.records.map((record) => ({ ...record, updated: catalog.updated })) };
+  return { ...catalog, records: catalog.records.map((record) => ({ ...cleanRecordText(record), updated: catalog.updated })) };
 }
 
 /** Reads and checks a whole catalog file in memory (small files; importCatalogFile streams). */
@@ -148,7 +157,7 @@ async function checkCatalogFile(path: string, sourceKeys: readonly string[] | un
 async function writeCatalogFile(store: RecordStore, path: string, updated: string, batchSize: number): Promise<number> {
   let batch: CanonicalRecord[] = [];
   const { records } = await scanCatalogFile(path, async (record) => {
-    batch.push({ ...(record as CanonicalRecord), updated });
+    batch.push({ ...cleanRecordText(record as CanonicalRecord), updated });
     if (batch.length < batchSize) return;
     const full = batch;
     batch = [];

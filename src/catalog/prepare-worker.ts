@@ -4,11 +4,12 @@
  * write (its JSON, key columns and search-index row) and posts them in chunks of at most
  * `chunkSize` records, each batch of `batchSize` records ending with a chunk marked as its end, at
  * most `ahead` chunks before the writer has taken them (small chunks keep both threads' memory flat).
- * Every record takes the catalog's date (`updated`): read from the file when it comes before
+ * Every record has its texts cleaned (cleanRecordText) and takes the catalog's date (`updated`): read from the file when it comes before
  * `records` (as in every file the archive writes), else sent by the writer once the check has passed.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
+import { cleanRecordText } from '../domain/localize.ts';
 import type { CanonicalRecord } from '../domain/record.ts';
 import { packRecords, prepareRecord } from '../store/sqlite/prepared-record.ts';
 import type { PackedRecords, PreparedRecord } from '../store/sqlite/prepared-record.ts';
@@ -59,7 +60,7 @@ async function prepare(port: MessagePort, { path, batchSize, chunkSize, withInde
     chunk = [];
   };
   const add = (record: unknown, date: string): Promise<void> | undefined => {
-    chunk.push(prepareRecord({ ...(record as CanonicalRecord), updated: date }, withIndex));
+    chunk.push(prepareRecord({ ...cleanRecordText(record as CanonicalRecord), updated: date }, withIndex));
     inBatch += 1;
     if (inBatch === batchSize) {
       inBatch = 0;

@@ -1,6 +1,6 @@
 import { citationText } from './citation.ts';
 import { yearOf } from './record.ts';
-import type { CanonicalRecord, Format, Kind, Lang, MediaStatus } from './record.ts';
+import type { CanonicalRecord, Format, Kind, Lang, MediaStatus, WorkDescription } from './record.ts';
 
 /** One preview image as it leaves the service. */
 export interface LocalizedMedia {
@@ -51,6 +51,26 @@ export const VISIBLE_CHARACTER_PATTERN = `[^\\s${UNSAFE_CHARACTER_RANGES}]`;
 /** Record text with control and invisible characters removed (newlines and tabs kept). */
 export function cleanText(text: string): string {
   return text.replace(UNSAFE_CHARACTERS, '');
+}
+
+/**
+ * A work with its texts (model, author, title, notes, prompt) as cleanText leaves them. Applied
+ * before a work is stored, so that what is stored, filtered and faceted is what is shown.
+ */
+export function cleanWorkText<T extends WorkDescription>(work: T): T {
+  return {
+    ...work,
+    model: cleanText(work.model),
+    author: cleanText(work.author),
+    title: { zh: cleanText(work.title.zh), en: cleanText(work.title.en) },
+    notes: { zh: cleanText(work.notes.zh), en: cleanText(work.notes.en) },
+    ...(work.prompt === undefined ? {} : { prompt: cleanText(work.prompt) }),
+  };
+}
+
+/** A catalog record with its texts cleaned as cleanWorkText does, its promptCategory too. */
+export function cleanRecordText(record: CanonicalRecord): CanonicalRecord {
+  return { ...cleanWorkText(record), promptCategory: cleanText(record.promptCategory) };
 }
 
 /** The localized archive page of a record: zh at the root, en under /en. */

@@ -100,6 +100,20 @@ describe('catalog files, streamed', () => {
     }
   });
 
+  it('stores the texts of an imported file without control, zero-width and direction characters, found by their model', async () => {
+    const backend = await openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true });
+    try {
+      const file = join(dataDir, 'import.json');
+      const hidden = makeRecord({ model: 'ZW\u200b-Model', title: { zh: '标\u2066题\u2069', en: 'Ti\u0007tle' }, prompt: 'p\u200drompt' });
+      writeFileSync(file, JSON.stringify({ version: '1.0', updated: '2026-11-21', records: [hidden, makeRecord()] }));
+      expect(await importCatalogFile(backend.store, file, { batchSize: 1 })).to.equal(2);
+      const stored = await backend.store.findByModel('ZW-Model');
+      expect(stored.map((record) => [record.id, record.model, record.title, record.prompt])).to.deep.equal([[hidden.id, 'ZW-Model', { zh: '标题', en: 'Title' }, 'prompt']]);
+    } finally {
+      await backend.close();
+    }
+  });
+
   /**
    * The number of segments of the search table, from FTS5's structure record (row 10 of its data
    * table, laid out as fts5_index.c describes: a 4-byte cookie, the 4-byte mark of version 2 when

@@ -63,6 +63,19 @@ describe('catalog files', () => {
     expect(() => checkCatalog({ version: '2.0', updated: '2026-11-20', records: [] })).to.throw(CatalogFileError, /version/);
   });
 
+  it('imports texts without control, zero-width and direction characters, and refuses a text of nothing else', async () => {
+    const hidden = makeRecord({ model: 'ZW\u200b-Model', author: 'A\u202eB', title: { zh: '标\u2066题', en: 'Ti\u0007tle' }, notes: { zh: '注\ufeff', en: 'line\none' }, prompt: 'p\u200drompt', promptCategory: 'cat\u200begory' });
+    const [cleaned] = checkCatalog({ version: '1.0', updated: '2026-11-20', records: [hidden] }).records;
+    expect(cleaned).to.deep.equal({ ...hidden, model: 'ZW-Model', author: 'AB', title: { zh: '标题', en: 'Title' }, notes: { zh: '注', en: 'line\none' }, prompt: 'prompt', promptCategory: 'category', updated: '2026-11-20' });
+    let error: unknown;
+    try {
+      checkCatalog({ version: '1.0', updated: '2026-11-20', records: [makeRecord({ title: { zh: '\u200b\u200d', en: 'ok' }, model: '\u2066\u2069' })] });
+    } catch (caught) {
+      error = caught;
+    }
+    expect((error as CatalogFileError).problems).to.deep.equal(['records[0].model', 'records[0].title.zh'].map((field) => `${field}: must not be blank (it holds only control, zero-width or direction characters)`));
+  });
+
   it('generates a deterministic synthetic catalog covering every format, kind, source and year', () => {
     const records = [...syntheticCatalog(600, '2026-11-22')];
     expect(JSON.stringify([...syntheticCatalog(600, '2026-11-22')])).to.equal(JSON.stringify(records));

@@ -90,6 +90,21 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
     expect((await post('/api/v1/ingest', validSubmission({ sourceUrl: 'https://github.com/demo-owner/one-visible', model: '\u200bM', prompt: '\u2066p\u2069' }))).status).to.equal(202);
   });
 
+  it('stores a submission\'s texts as they will be shown, without control, zero-width and direction characters', async () => {
+    const response = await post('/api/v1/ingest', validSubmission({
+      sourceUrl: 'https://github.com/demo-owner/cleaned',
+      model: 'ZW\u200b-Model',
+      author: '\u202eDemo\u0007 Owner',
+      title: { zh: '鹈\u2066鹕\u2069', en: 'Peli\ufeffcan' },
+      notes: { zh: '第一行\n第二行\u200d', en: 'tab\tkept\u0000' },
+      prompt: 'Draw\u200b a pelican',
+    }));
+    expect(response.status).to.equal(202);
+    const { submissionId } = (await response.json()) as { submissionId: string };
+    const stored = await server.backend.submissions.getSubmission(submissionId);
+    expect(stored?.submission).to.deep.include({ model: 'ZW-Model', author: 'Demo Owner', title: { zh: '鹈鹕', en: 'Pelican' }, notes: { zh: '第一行\n第二行', en: 'tab\tkept' }, prompt: 'Draw a pelican' });
+  });
+
   it('uses one set of invisible characters for blank text and for what cleanText removes', () => {
     const visible = new RegExp(VISIBLE_CHARACTER_PATTERN, 'u');
     const patterns = [submissionSchema.properties.model, submissionSchema.properties.author, submissionSchema.properties.prompt, submissionSchema.$defs.bilingual.properties.zh, submissionSchema.$defs.bilingual.properties.en].map((field) => field.pattern);

@@ -89,6 +89,17 @@ describe('publisher end to end: submissions to published, duplicate or needs_rev
     expect(timeline.body.items.map((item) => item.id)).to.include(timelineId);
   });
 
+  it('publishes a model label written with a zero-width space as it is shown, so filters and facets find it', async () => {
+    images.files.set('/hidden-model.png', { type: 'image/png', body: await lineDrawingPng(21) });
+    const status = await submitAndSettle(submission({ model: 'ZW\u200b-Model', title: { zh: '隐\u2066藏\u2069', en: 'Hid\u200bden' }, media: [images.url('/hidden-model.png')] }));
+    expect(status.status, status.reason ?? '').to.equal('published');
+    const found = await getJson<{ items: { id: string; model: string; title: string }[]; facets: { model: Record<string, number> } }>(server, '/api/v1/specimens?model=ZW-Model&kind=gallery&facets=model&lang=en');
+    expect(found.body.items.map((item) => [item.id, item.model, item.title])).to.deep.equal([[status.recordIds[0], 'ZW-Model', 'Hidden']]);
+    expect(found.body.facets.model).to.include({ 'ZW-Model': 1 }).and.not.have.property('ZW\u200b-Model');
+    const stored = await server.backend.store.getRecord(status.recordIds[0] ?? '');
+    expect(stored).to.deep.include({ model: 'ZW-Model', title: { zh: '隐藏', en: 'Hidden' } });
+  });
+
   it('gives a later work of the same model a gallery record only', async () => {
     const later = await submitAndSettle(submission({ model: 'Fresh-Model-7', date: '2025-09-01', media: [images.url('/drawing-4.png')] }));
     expect(later.status, later.reason ?? '').to.equal('published');

@@ -4,6 +4,7 @@
  * is the caller's business.
  */
 import type { FieldProblem } from '../field-problem.ts';
+import { cleanWorkText } from '../localize.ts';
 import type { DailyQuota, SubmissionQueue } from '../ports.ts';
 import { UNKNOWN_SOURCE } from '../sources.ts';
 import type { SourceTable } from '../sources.ts';
@@ -52,9 +53,12 @@ export function secureSourceUrl(submission: Submission, sources: SourceTable, fi
   return { ok: true, submission: { ...submission, sourceUrl: url.href } };
 }
 
-/** The items after the rules the schema cannot state (http source URLs), and every problem when none is left to accept. */
+/**
+ * The items after the rules the schema cannot state (http source URLs), their texts cleaned of
+ * invisible characters (as they will be stored), and every problem when none is left to accept.
+ */
 export function prepareItems(items: readonly CheckedItem[], sources: SourceTable, batch: boolean): { checked: CheckedItem[]; invalid?: FieldProblem[] } {
-  const checked = items.map((item, index): CheckedItem => (item.ok ? secureSourceUrl(item.submission, sources, batch ? `submissions[${index}].sourceUrl` : 'sourceUrl') : item));
+  const checked = items.map((item, index): CheckedItem => (item.ok ? secureSourceUrl(cleanWorkText(item.submission), sources, batch ? `submissions[${index}].sourceUrl` : 'sourceUrl') : item));
   if (checked.some((item) => item.ok)) return { checked };
   return { checked, invalid: checked.flatMap((item) => (item.ok ? [] : item.errors)) };
 }
