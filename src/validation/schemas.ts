@@ -32,7 +32,8 @@ export function timelineParamsSchema(): JsonSchema {
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
-const ajv = new Ajv2020({ allErrors: true, useDefaults: true, strict: true, strictTypes: false });
+// verbose: an error carries its schema's parent, so an unknown nested field is told the names known at its level.
+const ajv = new Ajv2020({ allErrors: true, useDefaults: true, strict: true, strictTypes: false, verbose: true });
 addFormats(ajv);
 ajv.addKeyword({ keyword: 'example' });
 for (const schema of [recordSchema, listResponseSchema, problemSchema, sourceListSchema]) ajv.addSchema(schema);
@@ -59,42 +60,67 @@ export function fieldPath(pointer: string, prefix = ''): string {
   return path;
 }
 
-/** Field errors named the way a client wrote them, one per problem. */
-export function describeErrors(errors: readonly ErrorObject[] | null | undefined, knownNames: readonly string[], nameKey: 'parameter' | 'field', prefix = ''): FieldError[] {
-  const described: FieldError[] = [];
-  const seen = new Set<string>();
-  for (const error of errors ?? []) {
-    let name = fieldPath(error.instancePath, prefix);
-    let message = error.message ?? 'is invalid';
-    if (error.keyword === 'additionalProperties') {
-      name = [name, String((error.params as { additionalProperty: string }).additionalProperty)].filter(Boolean).join('.');
-      message = `is not a known ${nameKey}; known: ${knownNames.join(', ')}`;
-    } else if (error.keyword === 'required') {
-      name = [name, String((error.params as { missingProperty: string }).missingProperty)].filter(Boolean).join('.');
-      message = 'is required';
-    } else if (error.keyword === 'enum') {
-      message = `must be one of: ${((error.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}`;
-    } else if (error.keyword === 'pattern' && /^year(\[\d+\])?$/.test(name)) {
-      message = 'must be a year of four digits, e.g. 2025';
-    } else if (error.keyword === 'format' && (error.params as { format: string }).format === 'date') {
-      message = 'must be a date written YYYY-MM-DD, e.g. 2025-05-01';
-    } else if ((error.keyword === 'pattern' && error.params && (error.params as { pattern: string }).pattern === VISIBLE_CHARACTER_PATTERN) || (error.keyword === 'minLength' && (error.params as { limit: number }).limit === 1)) {
-      // A text with no visible character is blank, an empty one too: one message for it, not the length rule and the pattern both.
-      message = 'must not be blank';
-    } else if (error.keyword === 'minLength' || error.keyword === 'maxLength') {
-      message = `must be ${error.keyword === 'minLength' ? 'at least' : 'at most'} ${(error.params as { limit: number }).limit} characters long`;
-    } else if (error.keyword === 'minItems' || error.keyword === 'maxItems') {
-      const limit = (error.params as { limit: number }).limit;
-      message = `must hold ${error.keyword === 'minItems' ? 'at least' : 'at most'} ${limit} ${limit === 1 ? 'entry' : 'entries'}`;
-    } else if (error.keyword === 'pattern' && name === 'id') {
-      message = 'must be a record id: lower-case letters, digits and hyphens, as search results give it (e.g. svg-gpt-4-8d5be076)';
-    } else if (error.keyword === 'pattern' && (error.params as { pattern: string }).pattern === '^https?://') {
-      message = 'must be an http or https URL';
-    }
-    const key = `${name}\u0000${message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    described.push({ [nameKey]: name, message });
+/** How useful a keyword's message is to a client, most first: one that names the values a field takes beats one that names its type. */
+const KEYWORD_ORDER = ['required', 'additionalProperties', 'uniqueItems', 'enum', 'pattern', 'format', 'minLength', 'maxLength', 'minItems', 'maxItems', 'type'];
+
+function usefulness(keyword: string): number {
+  const position = KEYWORD_ORDER.indexOf(keyword);
+  return position < 0 ? KEYWORD_ORDER.length : position;
+}
+
+/** The names known where an unknown one was found: the caller's list at the top level, else the properties of the object schema there. */
+function knownAt(error: ErrorObject, topLevelNames: readonly string[]): readonly string[] {
+  if (error.instancePath === '' && topLevelNames.length) return topLevelNames;
+  return Object.keys((error.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {});
+}
+
+/** A uniqueItems error as the item that repeats an earlier one: media[1] "repeats media[0]". */
+function repeatedItem(error: ErrorObject, name: string): { name: string; message: string } {
+  const { i, j } = error.params as { i: number; j: number };
+  return { name: `${name}[${Math.max(i, j)}]`, message: `repeats ${name}[${Math.min(i, j)}]` };
+}
+
+/** One ajv error as a field (or parameter) name and a message in words. */
+function describeError(error: ErrorObject, knownNames: readonly string[], nameKey: 'parameter' | 'field', prefix: string): { name: string; message: string } {
+  const name = fieldPath(error.instancePath, prefix);
+  const message = error.message ?? 'is invalid';
+  if (error.keyword === 'additionalProperties') {
+    const unknown = String((error.params as { additionalProperty: string }).additionalProperty);
+    return { name: [name, unknown].filter(Boolean).join('.'), message: `is not a known ${nameKey}; known: ${knownAt(error, knownNames).join(', ')}` };
   }
-  return described;
+  if (error.keyword === 'required') return { name: [name, String((error.params as { missingProperty: string }).missingProperty)].filter(Boolean).join('.'), message: 'is required' };
+  if (error.keyword === 'uniqueItems') return repeatedItem(error, name);
+  if (error.keyword === 'enum') return { name, message: `must be one of: ${((error.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}` };
+  if (error.keyword === 'pattern' && /^year(\[\d+\])?$/.test(name)) return { name, message: 'must be a year of four digits, e.g. 2025' };
+  if (error.keyword === 'format' && (error.params as { format: string }).format === 'date') return { name, message: 'must be a date written YYYY-MM-DD, e.g. 2025-05-01' };
+  if ((error.keyword === 'pattern' && (error.params as { pattern: string }).pattern === VISIBLE_CHARACTER_PATTERN) || (error.keyword === 'minLength' && (error.params as { limit: number }).limit === 1)) {
+    // A text with no visible character is blank, an empty one too: one message for it, not the length rule and the pattern both.
+    return { name, message: 'must not be blank' };
+  }
+  if (error.keyword === 'minLength' || error.keyword === 'maxLength') {
+    return { name, message: `must be ${error.keyword === 'minLength' ? 'at least' : 'at most'} ${(error.params as { limit: number }).limit} characters long` };
+  }
+  if (error.keyword === 'minItems' || error.keyword === 'maxItems') {
+    const limit = (error.params as { limit: number }).limit;
+    return { name, message: `must hold ${error.keyword === 'minItems' ? 'at least' : 'at most'} ${limit} ${limit === 1 ? 'entry' : 'entries'}` };
+  }
+  if (error.keyword === 'pattern' && name === 'id') return { name, message: 'must be a record id: lower-case letters, digits and hyphens, as search results give it (e.g. svg-gpt-4-8d5be076)' };
+  if (error.keyword === 'pattern' && (error.params as { pattern: string }).pattern === '^https?://') return { name, message: 'must be an http or https URL' };
+  return { name, message };
+}
+
+/**
+ * Field errors named the way a client wrote them, one per field: where a value breaks several
+ * rules (a string for an enum, a URL neither http(s) nor a URI), the most useful message is kept
+ * (KEYWORD_ORDER). Fields keep the order of their first problem.
+ */
+export function describeErrors(errors: readonly ErrorObject[] | null | undefined, knownNames: readonly string[], nameKey: 'parameter' | 'field', prefix = ''): FieldError[] {
+  const best = new Map<string, { message: string; rank: number }>();
+  for (const error of errors ?? []) {
+    const { name, message } = describeError(error, knownNames, nameKey, prefix);
+    const rank = usefulness(error.keyword);
+    const kept = best.get(name);
+    if (!kept || rank < kept.rank) best.set(name, { message, rank });
+  }
+  return [...best].map(([name, { message }]) => ({ [nameKey]: name, message }));
 }

@@ -116,7 +116,8 @@ function breakages(): fc.Arbitrary<Breakage> {
     fc.tuple(pairField, language).map(([field, lang]): Breakage => ({ field, apply: (body) => ({ body: { ...body, [field]: lang === 'zh' ? { en: 'only English' } : { zh: '只有中文' } }, mustName: [`${field}.${lang}`] }) })),
     fc.tuple(pairField, language, fc.oneof(fc.constantFrom('', '   ', '\u00a0', '\u2066 \u2069', '\ufeff'), textOfLength(bilingual.zh.maxLength + 1))).map(([field, lang, value]): Breakage => ({ field, apply: (body) => ({ body: { ...body, [field]: { zh: '中文', en: 'English', [lang]: value } }, mustName: [`${field}.${lang}`] }) })),
     pairField.map((field): Breakage => ({ field, apply: (body) => ({ body: { ...body, [field]: { zh: '中文', en: 'English', fr: 'Français' } }, mustName: [`${field}.fr`] }) })),
-    fc.constantFrom<unknown[]>([], Array.from({ length: fields.media.maxItems + 1 }, (_, index) => `https://pbs.twimg.com/media/${index}.png`), ['https://pbs.twimg.com/a.png', 'https://pbs.twimg.com/a.png']).map((value) => setField('media', value)),
+    fc.constantFrom<unknown[]>([], Array.from({ length: fields.media.maxItems + 1 }, (_, index) => `https://pbs.twimg.com/media/${index}.png`)).map((value) => setField('media', value)),
+    fc.constant(setField('media', ['https://pbs.twimg.com/a.png', 'https://pbs.twimg.com/a.png'], 'media[1]')),
     fc.tuple(fc.integer({ min: 0, max: 2 }), fc.constantFrom<unknown>('not a url', 'ftp://pbs.twimg.com/a.png', 7, null, '')).map(([index, item]): Breakage => ({
       field: 'media',
       apply: (body) => {

@@ -68,6 +68,27 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
     expect(badItem.errors.map((error) => error.field)).to.include('media[1]');
   });
 
+  it('gives one problem per bad field, the most useful one', async () => {
+    const response = await post('/api/v1/ingest', validSubmission({ sourceUrl: 'notaurl', format: null, media: ['notaurl'], author: 5 }));
+    const body = (await response.json()) as { errors: { field: string; message: string }[] };
+    expect(body.errors).to.deep.equal([
+      { field: 'sourceUrl', message: 'must be an http or https URL' },
+      { field: 'author', message: 'must be string' },
+      { field: 'format', message: 'must be one of: svg, animation, 3d, game, video' },
+      { field: 'media[0]', message: 'must be an http or https URL' },
+    ]);
+  });
+
+  it('lists the names known at the level of an unknown nested field, and names a repeated preview', async () => {
+    const nested = (await (await post('/api/v1/ingest', validSubmission({ title: { zh: '标题', en: 'Title', fr: 'f' }, extra: 1 }))).json()) as { errors: { field: string; message: string }[] };
+    expect(nested.errors).to.deep.equal([
+      { field: 'extra', message: 'is not a known field; known: sourceUrl, date, model, author, format, title, notes, media, prompt' },
+      { field: 'title.fr', message: 'is not a known field; known: zh, en' },
+    ]);
+    const repeated = (await (await post('/api/v1/ingest', validSubmission({ media: ['https://pbs.twimg.com/a.png', 'https://pbs.twimg.com/b.png', 'https://pbs.twimg.com/a.png'] }))).json()) as { errors: { field: string; message: string }[] };
+    expect(repeated.errors).to.deep.equal([{ field: 'media[2]', message: 'repeats media[0]' }]);
+  });
+
   it('says what is wrong with an empty field once, in words', async () => {
     const response = await post('/api/v1/ingest', validSubmission({ media: [], title: { zh: '', en: 'ok' } }));
     const body = (await response.json()) as { errors: { field: string; message: string }[] };
