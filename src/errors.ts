@@ -5,6 +5,9 @@ export interface FieldError {
   message: string;
 }
 
+/** The field name of a problem with a whole request body (not JSON, or not the object asked for), where no field can be named. */
+export const BODY_FIELD = 'body';
+
 /** Seconds a client is asked to wait (Retry-After) when a backing service cannot answer. */
 export const UNAVAILABLE_RETRY_SECONDS = 5;
 

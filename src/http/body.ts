@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { ProblemError } from '../errors.ts';
+import { BODY_FIELD, ProblemError } from '../errors.ts';
 
 /** Reads the raw request body, refusing (413) more than limit bytes, by declared length or as it streams. */
 export async function readRawBody(ctx: Context, limit: number): Promise<Buffer> {
@@ -22,6 +22,6 @@ export async function readJsonBody(ctx: Context, limit: number): Promise<{ value
   try {
     return { value: JSON.parse(raw.toString('utf8')), raw };
   } catch (error) {
-    throw new ProblemError('invalid-parameters', 'The body is not valid JSON.', { errors: [{ field: '', message: 'must be valid JSON' }], cause: error });
+    throw new ProblemError('invalid-parameters', 'The body is not valid JSON.', { errors: [{ field: BODY_FIELD, message: 'must be valid JSON' }], cause: error });
   }
 }

@@ -137,6 +137,24 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
     }
   });
 
+  it('names the body when it is not a JSON object, and a batch item that is not one', async () => {
+    for (const [path, body] of [['/api/v1/ingest', []], ['/api/v1/ingest', null], ['/api/v1/ingest', '"text"'], ['/api/v1/ingest/batch', []], ['/api/v1/ingest/batch', null]] as const) {
+      const response = await post(path, body === null ? 'null' : body);
+      expect(response.status).to.equal(400);
+      const problem = (await response.json()) as { detail: string; errors: { field: string; message: string }[] };
+      expect(problem.detail, `${path} ${JSON.stringify(body)}`).to.equal('Invalid submission: body.');
+      expect(problem.errors).to.have.length(1);
+      expect(problem.errors[0]?.field).to.equal('body');
+      expect(problem.errors[0]?.message).to.match(path.endsWith('batch') ? /^must be a JSON object: \{ "submissions": \[/ : /^must be a JSON object: a submission, \{ "sourceUrl": …/);
+    }
+    const items = (await (await post('/api/v1/ingest/batch', { submissions: [null, [validSubmission()]] })).json()) as { detail: string; errors: { field: string; message: string }[] };
+    expect(items.detail).to.equal('Invalid submission: submissions[0], submissions[1].');
+    expect(items.errors.map((error) => error.field)).to.deep.equal(['submissions[0]', 'submissions[1]']);
+    expect(items.errors[0]?.message).to.match(/^must be a JSON object: a submission/);
+    const broken = (await (await post('/api/v1/ingest', '{"broken":')).json()) as { errors: { field: string }[] };
+    expect(broken.errors).to.deep.equal([{ field: 'body', message: 'must be valid JSON' }]);
+  });
+
   it('answers 415 for a body that is not JSON, 400 for broken JSON and 413 for an oversized body', async () => {
     expect((await server.get('/api/v1/ingest', { method: 'POST', body: 'x=1', headers: { Authorization: `Bearer ${secrets.maintainer}`, 'Content-Type': 'application/x-www-form-urlencoded' } })).status).to.equal(415);
     expect((await post('/api/v1/ingest', '{"broken":')).status).to.equal(400);

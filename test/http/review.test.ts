@@ -98,6 +98,9 @@ describe('ingest: the maintainer\'s loop (listing, batches, review over HTTP and
     const bad = await review(unknownSource, { decision: 'maybe', extra: 1 });
     expect(bad.status).to.equal(400);
     expect(((await bad.json()) as { errors: { field: string }[] }).errors.map((error) => error.field).sort()).to.deep.equal(['decision', 'extra', 'note']);
+    const notAnObject = await review(unknownSource, ['approve']);
+    expect(notAnObject.status).to.equal(400);
+    expect(await notAnObject.json()).to.deep.include({ detail: 'Invalid review: body.', errors: [{ field: 'body', message: 'must be a JSON object: { "decision": "approve" | "reject", "note": "…" }' }] });
     expect((await review('sub_unknown', { decision: 'reject', note: 'x' })).status).to.equal(404);
     const published = await settled(await submit(work()));
     expect(published.status).to.equal('published');

@@ -10,9 +10,9 @@ import { currentRecordIds } from '../../domain/record-fates.ts';
 import { SourceTable } from '../../domain/sources.ts';
 import { REVIEW_DECISIONS, SUBMISSION_STATUSES } from '../../domain/submission.ts';
 import type { ReviewDecisionKind, SubmissionRecord, SubmissionStatus, TokenRecord } from '../../domain/submission.ts';
-import { ProblemError } from '../../errors.ts';
+import { BODY_FIELD, ProblemError } from '../../errors.ts';
 import type { FieldError } from '../../errors.ts';
-import { checkSubmission } from '../../validation/submission.ts';
+import { checkSubmission, isJsonObject } from '../../validation/submission.ts';
 import { readJsonBody } from '../body.ts';
 import { authorize } from '../middlewares/auth.ts';
 import { batchUrl, presentAccepted, presentBatch, presentBatchAccepted, presentListed, presentSubmission, statusUrl } from './presenter.ts';
@@ -71,6 +71,10 @@ function idempotencyKey(ctx: Context): string | undefined {
 
 function invalidBody(errors: FieldError[]): ProblemError {
   return new ProblemError('invalid-parameters', `Invalid submission: ${[...new Set(errors.map((error) => error.field))].join(', ')}.`, { errors });
+}
+
+function invalidReview(errors: FieldError[]): ProblemError {
+  return new ProblemError('invalid-parameters', `Invalid review: ${errors.map((error) => error.field).join(', ')}.`, { errors });
 }
 
 function invalidParameters(errors: FieldError[]): ProblemError {
@@ -174,13 +178,13 @@ async function readableSubmission(deps: IngestDependencies, token: TokenRecord, 
 /** The review body: `{ decision: "approve" | "reject", note }`, every bad field named. */
 function reviewBody(value: unknown): { decision: ReviewDecisionKind; note: string } {
   const errors: FieldError[] = [];
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw invalidBody([{ field: '', message: 'must be an object: { "decision": "approve" | "reject", "note": "…" }' }]);
-  const body = value as Record<string, unknown>;
+  if (!isJsonObject(value)) throw invalidReview([{ field: BODY_FIELD, message: 'must be a JSON object: { "decision": "approve" | "reject", "note": "…" }' }]);
+  const body = value;
   for (const name of Object.keys(body)) if (name !== 'decision' && name !== 'note') errors.push({ field: name, message: 'is not a known field; known: decision, note' });
   if (!(REVIEW_DECISIONS as readonly unknown[]).includes(body.decision)) errors.push({ field: 'decision', message: `${body.decision === undefined ? 'is required; ' : ''}must be one of: ${REVIEW_DECISIONS.join(', ')}` });
   if (typeof body.note !== 'string' || !body.note.trim()) errors.push({ field: 'note', message: body.note === undefined ? 'is required: say why' : 'must be a non-blank string' });
   else if (body.note.trim().length > REVIEW_NOTE_MAX_LENGTH) errors.push({ field: 'note', message: `must be at most ${REVIEW_NOTE_MAX_LENGTH} characters` });
-  if (errors.length) throw new ProblemError('invalid-parameters', `Invalid review: ${errors.map((error) => error.field).join(', ')}.`, { errors });
+  if (errors.length) throw invalidReview(errors);
   return { decision: body.decision as ReviewDecisionKind, note: body.note as string };
 }
 
@@ -221,8 +225,9 @@ export function ingestRouter(deps: IngestDependencies): Router {
     if (allowOnly(ctx, ['POST']) === 'handled') return;
     const token = await authorizeIngest(ctx, deps);
     const { value, raw } = await readJsonBody(ctx, INGEST_BODY_LIMIT * 8);
-    const list = (value as { submissions?: unknown })?.submissions;
-    const extra = value && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value).filter((name) => name !== 'submissions') : [];
+    if (!isJsonObject(value)) throw invalidBody([{ field: BODY_FIELD, message: `must be a JSON object: { "submissions": [ …1 to ${BATCH_LIMIT} submissions… ] }` }]);
+    const list = value.submissions;
+    const extra = Object.keys(value).filter((name) => name !== 'submissions');
     if (!Array.isArray(list) || list.length < 1 || list.length > BATCH_LIMIT || extra.length) {
       throw invalidBody([
         ...(Array.isArray(list) ? [] : [{ field: 'submissions', message: 'is required: an array of submissions' }]),
