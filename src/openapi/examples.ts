@@ -1,6 +1,8 @@
+import { encodeCursor, queryFingerprint } from '../domain/cursor.ts';
 import { recordId } from '../domain/ids.ts';
 import { localizeRecord } from '../domain/localize.ts';
 import type { LocalizedRecord } from '../domain/localize.ts';
+import { listQuery } from '../domain/specimens.ts';
 import type { ListResponse } from '../domain/specimens.ts';
 import type { CanonicalRecord, Lang } from '../domain/record.ts';
 
@@ -45,7 +47,7 @@ export function exampleFacetedList(baseUrl: string, lang: Lang = 'en'): ListResp
     offset: 0,
     limit: 1,
     items: [exampleRecord(baseUrl, lang)],
-    next: 'eyJ2IjoxLCJmIjoiYUJjRGVGZ0hpSmsiLCJuIjoxLCJkIjoiMjAyMy0wMy0yMCIsImkiOiJzdmctZ3B0LTQtOGQ1YmUwNzYifQ',
+    next: encodeCursor(queryFingerprint(listQuery({ lang, facets: ['format', 'year'] }, 'specimens')), { returned: 1, position: { date: EXAMPLE_RECORD.date, id: EXAMPLE_RECORD.id } }),
     facets: { format: { svg: 3, game: 1 }, year: { '2023': 2, '2024': 1 } },
   };
 }

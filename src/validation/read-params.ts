@@ -77,7 +77,7 @@ function crossChecks(params: Record<string, unknown>, scope: ListScope, errors: 
   if (named('cursor')) return;
   const valid = schemaPassed ? (params as unknown as SearchParams) : undefined;
   const decoded = decodeCursor(cursor, valid ? queryFingerprint(listQuery(valid, scope)) : '');
-  if (decoded === 'malformed') errors.push({ parameter: 'cursor', message: 'is not a cursor this service gave out; pass the next value of a page unchanged' });
+  if (decoded === 'malformed') errors.push({ parameter: 'cursor', message: 'is not a cursor this service gives out now: pass the next value of a page unchanged, or start again from the first page' });
   else if (!valid) return;
   else if (decoded === 'other-query') errors.push({ parameter: 'cursor', message: 'belongs to another query: keep q, lang, sort and the filters of the page that gave it' });
   else valid.after = decoded;

@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import { expect } from 'chai';
 import { decodeCursor, encodeCursor, queryFingerprint } from '../../src/domain/cursor.ts';
 import type { CursorState } from '../../src/domain/cursor.ts';
@@ -14,6 +15,20 @@ const states: CursorState[] = [
   { returned: 80, position: { date: '2025-01-01', id: 'svg-2', frozen: [0.1, 0.2] } },
 ];
 
+/** Bytes as a cursor of the current form ends them: followed by their CRC-32, little-endian. */
+function sealed(body: Buffer): string {
+  const check = Buffer.alloc(4);
+  check.writeUInt32LE(crc32(body));
+  return Buffer.concat([body, check]).toString('base64url');
+}
+
+/** The cursor's bytes up to the date (form, fingerprint, records returned: 20). */
+function headOf(cursor: string): Buffer {
+  return Buffer.concat([Buffer.from(cursor, 'base64url').subarray(0, 7), Buffer.from([20])]);
+}
+
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
 describe('list cursors', () => {
   it('give back exactly the state they were made from, every number bit for bit', () => {
     for (const state of states) {
@@ -26,6 +41,7 @@ describe('list cursors', () => {
   it('are short: a relevance cursor with seven frozen values is under 100 characters, URL-safe', () => {
     const cursor = encodeCursor(fingerprint, states[3] as CursorState);
     expect(cursor.length).to.be.below(100);
+    expect(encodeCursor(fingerprint, states[0] as CursorState).length).to.be.below(60);
     expect(cursor).to.match(/^[A-Za-z0-9_-]+$/);
   });
 
@@ -51,18 +67,44 @@ describe('list cursors', () => {
     ];
     for (const text of forged) expect(decodeCursor(text, fingerprint), text).to.equal('malformed');
     // An id outside the id alphabet, a number in no known form, and more numbers than a walk has.
-    const withId = (id: string): string => Buffer.concat([bytes.subarray(0, 9), Buffer.from([20, 231, 15, 5, 2, id.length]), Buffer.from(id, 'latin1'), Buffer.from([0, 0])]).toString('base64url');
+    const head = headOf(cursor);
+    const withId = (id: string): string => sealed(Buffer.concat([head, Buffer.from([231, 15, 5, 2, id.length]), Buffer.from(id, 'latin1'), Buffer.from([0, 0])]));
     expect(decodeCursor(withId('svg-1'), fingerprint)).not.to.equal('malformed');
     expect(decodeCursor(withId('SVG 1'), fingerprint)).to.equal('malformed');
-    const tail = (numbers: number[]): string => Buffer.concat([bytes.subarray(0, 9), Buffer.from([20, 231, 15, 5, 2, 1, 0x61]), Buffer.from(numbers)]).toString('base64url');
+    const tail = (numbers: number[]): string => sealed(Buffer.concat([head, Buffer.from([231, 15, 5, 2, 1, 0x61]), Buffer.from(numbers)]));
     expect(decodeCursor(tail([1, 4, 0]), fingerprint)).not.to.equal('malformed');
     expect(decodeCursor(tail([1, 3, 0]), fingerprint)).to.equal('malformed');
     expect(decodeCursor(tail([65, ...Array(65).fill(0), 0]), fingerprint)).to.equal('malformed');
   });
 
-  it('of the earlier JSON form, given out before, are still read', () => {
-    const old = Buffer.from(JSON.stringify({ v: 1, f: fingerprint, n: 40, d: '2026-05-02', i: 'game-o3-73309de0', r: [1, 1, 1], z: [0, 1, 0.5] })).toString('base64url');
-    expect(decodeCursor(old, fingerprint)).to.deep.equal({ returned: 40, position: { date: '2026-05-02', id: 'game-o3-73309de0', rank: [1, 1, 1], frozen: [0, 1, 0.5] } });
-    expect(decodeCursor(old, otherFingerprint)).to.equal('other-query');
+  it('refuse every cursor with one byte or one character changed, whatever it becomes', () => {
+    for (const state of states) {
+      const cursor = encodeCursor(fingerprint, state);
+      const bytes = Buffer.from(cursor, 'base64url');
+      for (let at = 0; at < bytes.length; at += 1) {
+        for (let value = 0; value < 256; value += 1) {
+          if (value === bytes[at]) continue;
+          const altered = Buffer.from(bytes);
+          altered[at] = value;
+          expect(decodeCursor(altered.toString('base64url'), fingerprint), `byte ${at} = ${value} of ${cursor}`).to.equal('malformed');
+        }
+      }
+      for (let at = 0; at < cursor.length; at += 1) {
+        for (const character of BASE64URL) {
+          if (character === cursor[at]) continue;
+          const altered = `${cursor.slice(0, at)}${character}${cursor.slice(at + 1)}`;
+          expect(decodeCursor(altered, fingerprint), `character ${at} = ${character} of ${cursor}`).to.equal('malformed');
+        }
+      }
+    }
+  });
+
+  it('of the earlier forms, given out before the check value, are no longer read', () => {
+    const json = Buffer.from(JSON.stringify({ v: 1, f: fingerprint, n: 40, d: '2026-05-02', i: 'game-o3-73309de0', r: [1, 1, 1], z: [0, 1, 0.5] })).toString('base64url');
+    const packed = Buffer.concat([Buffer.from([2]), Buffer.from(fingerprint, 'base64url'), Buffer.from([40, 234, 15, 5, 2, 1, 0x61, 0, 0])]).toString('base64url');
+    for (const old of [json, packed]) {
+      expect(decodeCursor(old, fingerprint)).to.equal('malformed');
+      expect(decodeCursor(sealed(Buffer.from(old, 'base64url')), fingerprint), 'even with a check value').to.equal('malformed');
+    }
   });
 });

@@ -155,6 +155,23 @@ describe('search clients over HTTP', function () {
     expect(deep.body.detail).to.include('cursor');
   });
 
+  it('refuses a cursor with any one bit changed, in relevance and in date order', async () => {
+    for (const query of ['q=pelican&lang=en&limit=3', 'limit=3']) {
+      const cursor = (await list(`/api/v1/specimens?${query}`)).body.next ?? '';
+      expect((await list(`/api/v1/specimens?${query}&cursor=${cursor}`)).status, 'the cursor as given').to.equal(200);
+      const bytes = Buffer.from(cursor, 'base64url');
+      for (let at = 0; at < bytes.length; at += 1) {
+        for (let bit = 0; bit < 8; bit += 1) {
+          const altered = Buffer.from(bytes);
+          altered[at] = (bytes[at] ?? 0) ^ (1 << bit);
+          const answer = await problem(`/api/v1/specimens?${query}&cursor=${altered.toString('base64url')}`);
+          expect(answer.status, `${query}: byte ${at}, bit ${bit}`).to.equal(400);
+          expect(answer.body.errors.map((error) => error.parameter)).to.deep.equal(['cursor']);
+        }
+      }
+    }
+  });
+
   it('searches both languages and shows the asked one; splits mixed scripts; takes phrases, -words and OR', async () => {
     const chinese = await list(`/api/v1/specimens?q=${encodeURIComponent('鹈鹕')}&lang=en&limit=50`);
     expect(chinese.body.total).to.equal(await total(`/api/v1/specimens?q=${encodeURIComponent('鹈鹕')}&limit=50`));

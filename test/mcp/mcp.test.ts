@@ -169,6 +169,21 @@ describe('MCP tool server at /mcp', function () {
     expect((await call('get_specimen', { lang: 'en' })).isError).to.equal(true);
   });
 
+  it('refuses a cursor with any one bit changed as a tool error naming cursor, as over HTTP', async () => {
+    for (const args of [{ q: 'pelican', lang: 'en', limit: 3 }, { limit: 3 }]) {
+      const cursor = ((await call('search_specimens', args)).structuredContent as unknown as ListResponse).next ?? '';
+      expect((await call('search_specimens', { ...args, cursor })).isError, 'the cursor as given').to.equal(undefined);
+      const bytes = Buffer.from(cursor, 'base64url');
+      for (let at = 0; at < bytes.length; at += 1) {
+        const altered = Buffer.from(bytes);
+        altered[at] = (bytes[at] ?? 0) ^ (1 << at % 8);
+        const result = await call('search_specimens', { ...args, cursor: altered.toString('base64url') });
+        expect(result.isError, `${JSON.stringify(args)}: byte ${at}`).to.equal(true);
+        expect(result.content[0]?.type === 'text' ? result.content[0].text : '').to.match(/^Invalid parameter: cursor\.\n- cursor: is not a cursor this service gives out/);
+      }
+    }
+  });
+
   it('tells a model how to correct an argument: every argument the tool knows, what an id looks like', async () => {
     const unknown = await call('search_specimens', { q: 'pelican', colour: 'red' });
     const unknownText = unknown.content[0]?.type === 'text' ? unknown.content[0].text : '';
