@@ -15,7 +15,7 @@ function limitsZh(settings: GuideSettings): string {
   return `## 限制与分页
 
 ${rate}
-- 分页：limit 为 1–50（默认 20），offset 为 0–10000（默认 0）。total 为精确值；offset 超过 total 时返回空的 items。每页都带 next（最后一页为 null），HTTP 应答还带 Link: rel="next"：把 next 作为 cursor（其他参数不变）传回即得下一页，可一直翻到末尾（不受 10000 的限制），目录在翻页期间变化也不会重复或遗漏记录。
+- 分页：limit 为 1–50（默认 20），offset 为 0–10000（默认 0）。total 为精确值；offset 超过 total 时返回空的 items。每页都带 next（最后一页为 null），HTTP 应答还带 Link: rel="next"：把 next 作为 cursor（其他参数不变，去掉 offset）传回即得下一页，可一直翻到末尾（不受 10000 的限制），目录在翻页期间变化也不会重复或遗漏记录。
 - 需要整个目录时，请下载导出文件，不要逐页读取。304 应答不计入速率限制。`;
 }
 
@@ -26,7 +26,7 @@ function limitsEn(settings: GuideSettings): string {
   return `## Limits and paging
 
 ${rate}
-- Paging: limit 1–50 (default 20), offset 0–10000 (default 0). total is exact; an offset past total answers an empty items list. Every page answers next (null on the last one), and over HTTP a Link: rel="next" header: pass next back as cursor (other parameters unchanged) for the following page, to the end of any list (past 10,000), never repeating or skipping a record when the catalog changes meanwhile.
+- Paging: limit 1–50 (default 20), offset 0–10000 (default 0). total is exact; an offset past total answers an empty items list. Every page answers next (null on the last one), and over HTTP a Link: rel="next" header: pass next back as cursor (other parameters unchanged, offset left out) for the following page, to the end of any list (past 10,000), never repeating or skipping a record when the catalog changes meanwhile.
 - For the whole catalog, download the exports instead of paging. 304 answers do not count against the rate limit.`;
 }
 

@@ -65,15 +65,16 @@ function invalid(errors: FieldError[], exportsHint: string): ProblemError {
 /**
  * Checks across parameters that one schema property cannot express; run whether or not the
  * schema passed, so every bad parameter is named at once (values are checked for their type, as
- * the schema may have refused them).
+ * the schema may have refused them). `given` names the parameters the client sent, before the
+ * schema's defaults filled in the others (an `offset=0` beside a cursor is as wrong as any other).
  */
-function crossChecks(params: Record<string, unknown>, scope: ListScope, errors: FieldError[], schemaPassed: boolean): void {
-  const { from, to, q, cursor, offset } = params;
+function crossChecks(params: Record<string, unknown>, given: ReadonlySet<string>, scope: ListScope, errors: FieldError[], schemaPassed: boolean): void {
+  const { from, to, q, cursor } = params;
   const named = (name: string): boolean => errors.some((error) => error.parameter === name);
   if (typeof from === 'string' && typeof to === 'string' && !named('from') && !named('to') && from > to) errors.push({ parameter: 'to', message: `must not be before from (${from})` });
   if (typeof q === 'string' && orCombinations(parseSearchText(q)) > MAX_OR_COMBINATIONS) errors.push({ parameter: 'q', message: `makes more than ${MAX_OR_COMBINATIONS} combinations of OR alternatives` });
   if (typeof cursor !== 'string') return;
-  if (offset !== undefined && offset !== 0 && !named('offset')) errors.push({ parameter: 'offset', message: 'cannot be combined with cursor: a cursor continues where its page ended' });
+  if (given.has('offset') && !named('offset')) errors.push({ parameter: 'offset', message: 'cannot be combined with cursor, not even 0: a cursor continues where its page ended; leave offset out' });
   if (named('cursor')) return;
   const valid = schemaPassed ? (params as unknown as SearchParams) : undefined;
   const decoded = decodeCursor(cursor, valid ? queryFingerprint(listQuery(valid, scope)) : '');
@@ -112,11 +113,12 @@ function checkSources(params: Record<string, unknown>, sourceKeys: readonly stri
 export function parseSearchParams(raw: RawQuery | Record<string, unknown>, scope: ListScope, options: SearchParseOptions): SearchParams {
   let errors: FieldError[] = [];
   const params = input(raw, SEARCH_PROPERTIES, options, errors);
+  const given = new Set(Object.keys(params));
   const validate = scope === 'timeline' ? timelineValidator : searchValidator;
   const schemaPassed = validate(params);
   if (!schemaPassed) errors.push(...byParameter(describeErrors(validate.errors, [...SEARCH_NAMES, ...(options.alsoKnown ?? [])], 'parameter'), params));
   errors = checkSources(params, options.sourceKeys, errors);
-  crossChecks(params, scope, errors, schemaPassed && !errors.some((error) => error.parameter === 'source'));
+  crossChecks(params, given, scope, errors, schemaPassed && !errors.some((error) => error.parameter === 'source'));
   if (errors.length) throw invalid(errors, options.exportsHint);
   return params as unknown as SearchParams;
 }

@@ -259,7 +259,7 @@ export interface QueryExpectation {
 
 /**
  * Predicts the answer: repeated names are errors, empty values are absent, the rest follows each
- * part's validity; a cursor (given once) refuses an offset other than 0 beside it.
+ * part's validity; a cursor (given once) refuses any offset beside it, 0 too.
  */
 export function expectationOf(parts: readonly QueryPart[], knownNames: readonly string[], emptyIsAbsent = true): QueryExpectation {
   const counts = new Map<string, number>();
@@ -280,7 +280,7 @@ export function expectationOf(parts: readonly QueryPart[], knownNames: readonly 
   }
   const cursor = parts.find((entry) => entry.name === 'cursor' && counts.get('cursor') === 1 && entry.value !== '');
   const offset = values.get('offset');
-  if (cursor && offset !== undefined && Number(offset) !== 0) (cursor.value === undefined ? mayName : mustName).add('offset');
+  if (cursor && offset !== undefined) (cursor.value === undefined ? mayName : mustName).add('offset');
   return { mustName: [...mustName], mayName: [...mayName], values };
 }
 

@@ -144,8 +144,12 @@ describe('search clients over HTTP', function () {
     const other = await problem(`/api/v1/specimens?q=bicycle&lang=en&cursor=${cursor}`);
     expect(other.status).to.equal(400);
     expect(other.body.errors).to.deep.equal([{ parameter: 'cursor', message: 'belongs to another query: keep q, lang, sort and the filters of the page that gave it' }]);
-    const withOffset = await problem(`/api/v1/specimens?q=pelican&lang=en&offset=4&cursor=${cursor}`);
-    expect(withOffset.body.errors.map((error) => error.parameter)).to.deep.equal(['offset']);
+    for (const offset of ['4', '0', '00']) {
+      const withOffset = await problem(`/api/v1/specimens?q=pelican&lang=en&offset=${offset}&cursor=${cursor}`);
+      expect(withOffset.status, `offset=${offset}`).to.equal(400);
+      expect(withOffset.body.errors.map((error) => error.parameter), `offset=${offset}`).to.deep.equal(['offset']);
+    }
+    expect((await list(`/api/v1/specimens?q=pelican&lang=en&offset=&cursor=${cursor}`)).status, 'an empty offset is absent').to.equal(200);
     for (const forged of ['abc', Buffer.from('{"v":1}').toString('base64url'), '%%%', 'x'.repeat(2000)]) {
       const answer = await problem(`/api/v1/specimens?cursor=${encodeURIComponent(forged)}`);
       expect(answer.status, forged.slice(0, 20)).to.equal(400);
