@@ -3,11 +3,12 @@ import { MAX_OR_COMBINATIONS } from '../domain/search-query.ts';
 import { orCombinations, parseSearchText } from '../search/search-text.ts';
 import { listQuery } from '../domain/specimens.ts';
 import type { SearchParams, ListScope } from '../domain/specimens.ts';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { Lang } from '../domain/record.ts';
 import { ProblemError } from '../errors.ts';
 import type { FieldError } from '../errors.ts';
 import { coerceParameters } from './coerce.ts';
-import { compile, describeErrors, SCHEMAS, timelineParamsSchema } from './schemas.ts';
+import { compile, describeErrors, recordQueryParamsSchema, SCHEMAS, timelineParamsSchema } from './schemas.ts';
 import exportParamsSchema from '../../schemas/export-params.schema.json' with { type: 'json' };
 import publicExportParamsSchema from '../../schemas/public-export-params.schema.json' with { type: 'json' };
 
@@ -19,6 +20,8 @@ type Properties = Parameters<typeof coerceParameters>[1];
 const searchValidator = compile<SearchParams>(SCHEMAS.searchParams);
 const timelineValidator = compile<SearchParams>(timelineParamsSchema());
 const recordValidator = compile<{ id: string; lang: Lang }>(SCHEMAS.recordParams);
+const recordQuerySchema = recordQueryParamsSchema();
+const recordQueryValidator = compile<{ lang: Lang }>(recordQuerySchema);
 const exportValidator = compile<ExportParams>(exportParamsSchema);
 const publicCsvValidator = compile<{ excel: '0' | '1'; bom: '0' | '1' }>(publicExportParamsSchema);
 
@@ -123,13 +126,27 @@ export function parseSearchParams(raw: RawQuery | Record<string, unknown>, scope
   return params as unknown as SearchParams;
 }
 
-/** Validates the id and lang of a single-record read; throws a 400 problem naming every bad parameter. */
-export function parseRecordParams(raw: RawQuery | Record<string, unknown>, options: ParseOptions): { id: string; lang: Lang } {
+/** Parameters validated against one schema's properties; throws a 400 problem naming every bad parameter. */
+function parseAgainst<T>(raw: RawQuery | Record<string, unknown>, properties: Properties, validate: ValidateFunction<T>, options: ParseOptions): T {
   const errors: FieldError[] = [];
-  const params = input(raw, SCHEMAS.recordParams.properties as Properties, options, errors);
-  if (!recordValidator(params)) errors.push(...describeErrors(recordValidator.errors, Object.keys(SCHEMAS.recordParams.properties), 'parameter'));
+  const params = input(raw, properties, options, errors);
+  if (!validate(params)) errors.push(...describeErrors(validate.errors, Object.keys(properties), 'parameter'));
   if (errors.length) throw invalid(errors, '');
-  return params as { id: string; lang: Lang };
+  return params as T;
+}
+
+/** Validates the id and lang of a single-record read (the get_specimen tool's arguments); throws a 400 problem naming every bad parameter. */
+export function parseRecordParams(raw: RawQuery | Record<string, unknown>, options: ParseOptions): { id: string; lang: Lang } {
+  return parseAgainst(raw, SCHEMAS.recordParams.properties as Properties, recordValidator, options);
+}
+
+/**
+ * Validates the query string of GET /api/v1/specimens/{id}: `lang` alone, as the id is in the
+ * path (an `id` in the query is an unknown parameter there); throws a 400 problem naming every
+ * bad parameter.
+ */
+export function parseRecordQuery(raw: RawQuery): { lang: Lang } {
+  return parseAgainst(raw, recordQuerySchema.properties as Properties, recordQueryValidator, { fromQueryString: true });
 }
 
 /** Checks that a resource which takes no parameters was given none; throws a 400 problem naming each one given. */

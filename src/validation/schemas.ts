@@ -30,6 +30,13 @@ export function timelineParamsSchema(): JsonSchema {
   return { ...base, $id: 'timeline-params.schema.json', title: 'TimelineParams', properties };
 }
 
+/** GET /api/v1/specimens/{id} takes the record parameters less id in its query string: the id is in the path. */
+export function recordQueryParamsSchema(): JsonSchema {
+  const { required: _required, properties, ...base } = structuredClone(recordParamsSchema) as JsonSchema;
+  const query = Object.fromEntries(Object.entries(properties ?? {}).filter(([name]) => name !== 'id'));
+  return { ...base, $id: 'record-query-params.schema.json', title: 'RecordQueryParams', description: 'Query parameters of GET /api/v1/specimens/{id}, whose id is in the path.', properties: query };
+}
+
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 // verbose: an error carries its schema's parent, so an unknown nested field is told the names known at its level.

@@ -166,6 +166,10 @@ describe('read API over HTTP (demo catalog)', function () {
       expect(invalidLang.status).to.equal(400);
       expect(invalidLang.body.errors.map((error) => error.parameter)).to.deep.equal(['lang']);
       expect((await getJson(server, `/api/v1/specimens/${id}?limit=3`)).status).to.equal(400);
+      const other = first.items[0]?.id === 'game-gpt-4-44f3ac70' ? 'svg-gpt-4-8d5be076' : 'game-gpt-4-44f3ac70';
+      const idInQuery = await getJson<{ errors: { parameter: string; message: string }[] }>(server, `/api/v1/specimens/${id}?id=${other}&lang=en`);
+      expect(idInQuery.status, 'the id is in the path, not the query').to.equal(400);
+      expect(idInQuery.body.errors).to.deep.equal([{ parameter: 'id', message: 'is not a known parameter; known: lang' }]);
       for (const path of [`/api/v1/specimens/${id}?__proto__=1`, '/api/v1/specimens?__proto__=x', '/api/v1/timeline?__proto__=x']) {
         const unknown = await getJson<{ errors: { parameter: string }[] }>(server, path);
         expect(unknown.status, path).to.equal(400);

@@ -4,7 +4,7 @@ import { getSpecimen, listJson, listSpecimensJson, sourceTableOf } from '../../d
 import type { ListResponse, ListScope, ReadContext } from '../../domain/specimens.ts';
 import { RECORD_ID_PATTERN } from '../../domain/ids.ts';
 import { ProblemError } from '../../errors.ts';
-import { parseRecordParams, parseSearchParams } from '../../validation/read-params.ts';
+import { parseRecordQuery, parseSearchParams } from '../../validation/read-params.ts';
 import type { RawQuery } from '../../validation/read-params.ts';
 import { jsonRead } from '../read-route.ts';
 import { answerMoved, RecordMoved, throwRetired } from './retired.ts';
@@ -39,7 +39,7 @@ export function specimensRouter(context: ReadContext, options: JsonReadOptions):
 
   const readRecord = jsonRead(options, async (ctx) => {
     const id = ctx.params.id ?? '';
-    const { lang } = parseRecordParams({ ...(ctx.query as RawQuery), id: RECORD_ID_PATTERN.test(id) ? id : 'x' }, { fromQueryString: true });
+    const { lang } = parseRecordQuery(ctx.query as RawQuery);
     const record = RECORD_ID_PATTERN.test(id) ? await getSpecimen(context, id, lang) : undefined;
     if (!record && RECORD_ID_PATTERN.test(id)) return throwRetired(context.store, id);
     if (!record) throw new ProblemError('not-found', `No record has the id "${id.slice(0, 128)}".`);

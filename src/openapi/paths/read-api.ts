@@ -1,6 +1,6 @@
 import { presentSources } from '../../domain/source-list.ts';
 import { BUILT_IN_SOURCE_TABLE } from '../../domain/sources.ts';
-import { SCHEMAS, timelineParamsSchema } from '../../validation/schemas.ts';
+import { recordQueryParamsSchema, SCHEMAS, timelineParamsSchema } from '../../validation/schemas.ts';
 import { EXAMPLE_RECORD, exampleFacetedList, exampleRecord } from '../examples.ts';
 import { CACHE_HEADERS, jsonResponse, NOT_MODIFIED, operation, pathParameter, problem, queryParameters } from '../responses.ts';
 import type { DocContext, JsonObject } from '../responses.ts';
@@ -30,7 +30,7 @@ function listOperation(doc: DocContext, path: string, operationId: string, summa
 
 /** GET /api/v1/specimens, /api/v1/specimens/{id}, /api/v1/sources and /api/v1/timeline. */
 export function readApiPaths(doc: DocContext): JsonObject {
-  const langParameter = queryParameters(SCHEMAS.recordParams as Properties, { lang: 'en' }).filter((parameter) => parameter.name === 'lang');
+  const recordQuery = queryParameters(recordQueryParamsSchema() as Properties, { lang: 'en' });
   const idSchema = (SCHEMAS.recordParams.properties as Record<string, JsonObject>).id ?? {};
   const recordPath = '/api/v1/specimens/{id}';
   return {
@@ -50,7 +50,7 @@ export function readApiPaths(doc: DocContext): JsonObject {
         operationId: 'getSpecimen',
         summary: 'Get one archive record',
         tags: ['records'],
-        parameters: [pathParameter('id', String(idSchema.description ?? 'Record id.'), EXAMPLE_RECORD.id, { type: 'string', minLength: 1, maxLength: 128 }), ...langParameter],
+        parameters: [pathParameter('id', String(idSchema.description ?? 'Record id.'), EXAMPLE_RECORD.id, { type: 'string', minLength: 1, maxLength: 128 }), ...recordQuery],
         responses: {
           200: jsonResponse('The record in the asked language.', { $ref: '#/components/schemas/Specimen' }, exampleRecord(doc.baseUrl), CACHE_HEADERS),
           304: NOT_MODIFIED,
