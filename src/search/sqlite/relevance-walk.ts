@@ -77,6 +77,19 @@ export function readFrozen(values: readonly number[] | undefined, groups: number
   return { modes: modes as TierMode[], weights: values.slice(TIER_KINDS.length) };
 }
 
+/**
+ * The most hits a tier is ranked by score for when a cursor says to: twice RANK_LIMIT. A walk fixes
+ * its tiers' modes at its first page, and a ranked tier may grow between pages; beyond this size
+ * the tier is walked title holders first whatever the cursor says, so a cursor (whose check value
+ * is not keyed, see docs/search.md) cannot have a tier of any size scored on every page.
+ */
+export const RANKED_TIER_BOUND = 2 * RANK_LIMIT;
+
+/** The mode a tier is walked in: the frozen one, unless it ranks a tier past RANKED_TIER_BOUND. */
+function walkedMode(frozen: TierMode | undefined, size: number): TierMode {
+  return size > RANKED_TIER_BOUND ? TITLE_FIRST : (frozen ?? RANKED);
+}
+
 /** The modes the tiers take now, by their sizes. */
 export function currentModes(tiers: readonly TierView[]): TierMode[] {
   return TIER_KINDS.map((kind) => ((tiers.find((tier) => tier.kind === kind)?.size ?? 0) > RANK_LIMIT ? TITLE_FIRST : RANKED));
@@ -96,7 +109,7 @@ export function walkTiers(tiers: readonly TierView[], frozen: Frozen, start: { o
     const index = TIER_KINDS.indexOf(tier.kind);
     if (resume && index < afterTier) continue;
     const resuming = resume !== undefined && index === afterTier;
-    const mode = frozen.modes[index] ?? RANKED;
+    const mode = walkedMode(frozen.modes[index], tier.size);
     if (!resuming && skip >= tier.size) {
       skip -= tier.size;
       continue;
