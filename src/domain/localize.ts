@@ -34,11 +34,13 @@ export interface LocalizedRecord {
 }
 
 /**
- * Control, zero-width and bidirectional-override characters, which never leave the service in record
- * text: the inside of a regular-expression character class, its escapes written out, so that the
+ * Control, zero-width and bidirectional-override characters, and the fillers and joiners that draw
+ * nothing (soft hyphen, combining grapheme joiner, the Hangul fillers, the Mongolian vowel
+ * separator), which never leave the service in record text: the inside of a regular-expression character class, its escapes written out, so that the
  * pattern of a JSON Schema can be made of it too.
  */
-const UNSAFE_CHARACTER_RANGES = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff\\ufff9-\\ufffb';
+const UNSAFE_CHARACTER_RANGES = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u115f\\u1160\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\u3164\\ufeff\\uffa0\\ufff9-\\ufffb';
+// eslint-disable-next-line no-misleading-character-class -- the combining grapheme joiner (U+034F) is listed to be matched on its own
 const UNSAFE_CHARACTERS = new RegExp(`[${UNSAFE_CHARACTER_RANGES}]`, 'g');
 
 /**

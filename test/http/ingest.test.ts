@@ -108,6 +108,9 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
     ]);
     const invisible = (await (await post('/api/v1/ingest', validSubmission({ model: '\ufeff', author: '\u202e\u0007 ', prompt: ' \u200b\n\t' }))).json()) as { errors: { field: string; message: string }[] };
     expect(invisible.errors).to.deep.equal(['model', 'author', 'prompt'].map((field) => ({ field, message: 'must not be blank' })));
+    // Fillers that draw nothing, though Unicode does not call them whitespace.
+    const fillers = (await (await post('/api/v1/ingest', validSubmission({ title: { zh: '\u3164\u115f\u1160', en: '\u00ad\u034f\u180e\uffa0' } }))).json()) as { errors: { field: string; message: string }[] };
+    expect(fillers.errors).to.deep.equal(['title.zh', 'title.en'].map((field) => ({ field, message: 'must not be blank' })));
     expect((await post('/api/v1/ingest', validSubmission({ sourceUrl: 'https://github.com/demo-owner/one-visible', model: '\u200bM', prompt: '\u2066p\u2069' }))).status).to.equal(202);
   });
 
