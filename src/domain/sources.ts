@@ -75,13 +75,15 @@ function lowerCaseLeadingSegments(pathname: string, count: number): string {
 /**
  * A path of a canonical URL with the parts its host reads without regard to case in lower case,
  * and nothing else changed: on github.com the owner and the repository (a file path after them
- * is case-sensitive), on gist.github.com the user and the hexadecimal gist id, on x.com a
+ * is case-sensitive; a repository's clone address, repo.git, is its page), on gist.github.com the user and the hexadecimal gist id, on x.com a
  * status's handle (and the status's photo or video suffix dropped; the share forms without a
  * handle become /i/web/status/ID). Other hosts keep their paths: YouTube, Bilibili, Weibo and
  * CodePen ids are case-sensitive, and where a host's rules are not documented nothing is folded.
  */
 function foldedPath(host: string, pathname: string): string {
-  if (host === 'github.com' || host === 'gist.github.com') return lowerCaseLeadingSegments(pathname, 2);
+  // github.com/owner/repo.git (the clone address) opens the repository's page.
+  if (host === 'github.com') return lowerCaseLeadingSegments(pathname, 2).replace(/^(\/[^/]+\/[^/]+)\.git$/, '$1');
+  if (host === 'gist.github.com') return lowerCaseLeadingSegments(pathname, 2);
   if (host !== 'x.com') return pathname;
   const status = X_STATUS_PATH.exec(pathname);
   if (!status?.[2]) return pathname;

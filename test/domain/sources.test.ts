@@ -18,6 +18,9 @@ describe('source table and canonical source URLs', () => {
     expect(canonicalSourceUrl('https://github.com/Demo-Lin/pelican-svg')).to.equal('https://github.com/demo-lin/pelican-svg');
     expect(canonicalSourceUrl('https://GitHub.com/Demo-Lin/Pelican-SVG/')).to.equal('https://github.com/demo-lin/pelican-svg');
     expect(canonicalSourceUrl('https://github.com/Demo-Lin')).to.equal('https://github.com/demo-lin');
+    expect(canonicalSourceUrl('https://github.com/Demo-Lin/Pelican-SVG.git')).to.equal('https://github.com/demo-lin/pelican-svg');
+    expect(canonicalSourceUrl('https://github.com/demo-lin/pelican.github.io')).to.equal('https://github.com/demo-lin/pelican.github.io');
+    expect(canonicalSourceUrl('https://github.com/demo-lin/pelican-svg/blob/main/notes.git')).to.equal('https://github.com/demo-lin/pelican-svg/blob/main/notes.git');
     // A file path after the repository is case-sensitive on GitHub.
     expect(canonicalSourceUrl('https://github.com/Demo-Lin/Pelican-SVG/blob/Main/Art/Pelican.svg')).to.equal('https://github.com/demo-lin/pelican-svg/blob/Main/Art/Pelican.svg');
     expect(canonicalSourceUrl('https://gist.github.com/Demo-Lin/AB12CD34EF56AB12CD34EF56AB12CD34')).to.equal('https://gist.github.com/demo-lin/ab12cd34ef56ab12cd34ef56ab12cd34');
