@@ -139,6 +139,15 @@ describe('a MongoDB store that does not answer, behind the real app', function (
       }
       // The driver's own default is 30 s of server selection per operation.
       expect(elapsed).to.be.below(10_000);
+      // A browser reading the site gets a page in the language of the address, with the same status and Retry-After.
+      for (const [path, lang, words] of [['/en/', 'en', 'Temporarily unavailable'], ['/timeline/', 'zh', '暂时无法访问']]) {
+        const page = await fetch(`${base}${path}`, { headers: { accept: 'text/html' } });
+        expect(page.status, path).to.equal(503);
+        expect(page.headers.get('retry-after'), path).to.equal('5');
+        expect(page.headers.get('content-type'), path).to.match(/^text\/html/);
+        const html = await page.text();
+        expect(html, path).to.include(`<html lang="${lang === 'zh' ? 'zh-Hans' : 'en'}"`).and.include(words);
+      }
     } finally {
       server.closeAllConnections();
       server.close();

@@ -17,7 +17,7 @@ import { DevelopersPage } from '../../web/pages/developers.tsx';
 import { ListPage } from '../../web/pages/home.tsx';
 import type { Facets } from '../../web/pages/home.tsx';
 import { NotFoundPage } from '../../web/pages/not-found.tsx';
-import { TooManyRequestsPage } from '../../web/pages/too-many-requests.tsx';
+import { TryAgainLaterPage } from '../../web/pages/try-again-later.tsx';
 import type { Withdrawal } from '../../web/pages/not-found.tsx';
 import { answerMoved, RecordMoved, throwRetired } from '../specimens/retired.ts';
 import { RecordPage } from '../../web/pages/record.tsx';
@@ -267,8 +267,9 @@ export function notFoundHtml(ctx: Context): string {
 
 /** The HTML page of an error for readers, in the language of the address asked; undefined for errors that keep problem+json. */
 export function problemPageHtml(ctx: Context, problem: ProblemError): string | undefined {
-  if (problem.type !== 'too-many-requests' || !wantsPage(ctx)) return undefined;
+  const reason = problem.type;
+  if ((reason !== 'too-many-requests' && reason !== 'service-unavailable') || !wantsPage(ctx)) return undefined;
   const lang = languageOfPath(ctx.path);
   const retryAfterSeconds = Number(problem.options.headers?.['Retry-After'] ?? 60);
-  return renderDocument(h(TooManyRequestsPage, { lang, otherLanguagePath: lang === 'zh' ? '/en/' : '/', retryPath: ctx.url, retryAfterSeconds }));
+  return renderDocument(h(TryAgainLaterPage, { lang, otherLanguagePath: lang === 'zh' ? '/en/' : '/', retryPath: ctx.url, retryAfterSeconds, reason }));
 }
