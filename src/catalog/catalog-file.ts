@@ -42,7 +42,7 @@ class RecordChecker {
 
   check(record: unknown, index: number): record is CanonicalRecord {
     if (!validateRecord(record)) {
-      for (const error of describeErrors(validateRecord.errors, [], 'field')) this.problems.push(`records[${index}].${error.field}: ${error.message}`);
+      for (const error of describeErrors(validateRecord.errors, [], 'field', `records[${index}]`)) this.problems.push(`${error.field}: ${error.message}`);
       return false;
     }
     const before = this.problems.length;

@@ -47,7 +47,7 @@ describe('catalog files', () => {
     const good = makeRecord();
     let error: unknown;
     try {
-      checkCatalog({ version: '1.0', updated: '2026-11-20', records: [good, { ...good }, { ...makeRecord(), format: 'png' }, { ...makeRecord(), date: '2025-02-30' }, makeRecord({ source: 'mastodon' }), makeRecord({ source: 'Not A Key' })] }, BUILT_IN_SOURCE_TABLE.keys);
+      checkCatalog({ version: '1.0', updated: '2026-11-20', records: [good, { ...good }, { ...makeRecord(), format: 'png' }, { ...makeRecord(), date: '2025-02-30' }, makeRecord({ source: 'mastodon' }), makeRecord({ source: 'Not A Key' }), 'not a record'] }, BUILT_IN_SOURCE_TABLE.keys);
     } catch (caught) {
       error = caught;
     }
@@ -58,6 +58,7 @@ describe('catalog files', () => {
     expect(problems).to.include('records[3].date');
     expect(problems).to.include(`records[4].source: mastodon is not a source of this archive (one of: ${BUILT_IN_SOURCE_TABLE.keys.join(', ')}; add it first with npm run sources -- add)`);
     expect(problems).to.include('records[5].source');
+    expect((error as CatalogFileError).problems).to.include('records[6]: must be object');
     // A source the target store's table holds is one the catalog may name.
     expect(() => checkCatalog({ version: '1.0', updated: '2026-11-20', records: [makeRecord({ source: 'mastodon' })] }, [...BUILT_IN_SOURCE_TABLE.keys, 'mastodon'])).to.not.throw();
     expect(() => checkCatalog({ version: '2.0', updated: '2026-11-20', records: [] })).to.throw(CatalogFileError, /version/);
