@@ -84,7 +84,8 @@ export function facetValueKey(value: string): string {
 
 /**
  * The top values of a facet: highest count first, ties by value, at most FACET_VALUE_LIMIT; values
- * counted zero are left out.
+ * counted zero are left out. As an object the order holds for keys that are not whole numbers:
+ * JavaScript puts those (years) first, ascending.
  */
 export function topFacetValues(counts: Iterable<readonly [string, number]>, limit = FACET_VALUE_LIMIT): Record<string, number> {
   const sorted = [...counts].filter(([, count]) => count > 0).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));

@@ -147,9 +147,14 @@ function chunkTerms(chunk: string, last: boolean): QueryTerm[] {
   return terms;
 }
 
+/**
+ * The phrase of quoted text. A CJK character standing alone at its end is a prefix, as outside
+ * quotes: the index holds a character alone only where it ends a run, and inside a run as the
+ * first of a bigram, so `"鹈"` would otherwise find only the runs that end with 鹈.
+ */
 function quotedTerm(text: string): QueryTerm[] {
-  const { tokens } = tokensOf(text);
-  return tokens.length ? [{ type: 'phrase', tokens, prefixLast: false, quoted: true }] : [];
+  const { tokens, endsWithSingleCjk } = tokensOf(text);
+  return tokens.length ? [{ type: 'phrase', tokens, prefixLast: endsWithSingleCjk, quoted: true }] : [];
 }
 
 /**
@@ -165,8 +170,9 @@ export function parseSearchText(text: string): ParsedQuery {
   found.forEach((piece, index) => {
     if (piece.kind === 'or') {
       const next = found[index + 1];
-      // OR between two terms joins them; anywhere else it is the word "or".
-      if (groups.length > 0 && !joinNext && next !== undefined && next.kind !== 'or' && !next.negated && found[index - 1]?.kind !== 'or') joinNext = true;
+      const previous = found[index - 1];
+      // OR between two terms joins them; anywhere else (after or before an exclusion, another OR, an end) it is the word "or".
+      if (groups.length > 0 && !joinNext && next !== undefined && next.kind !== 'or' && !next.negated && previous !== undefined && previous.kind !== 'or' && !previous.negated) joinNext = true;
       else groups.push({ alternatives: [chunkTerms('or', index === found.length - 1)] });
       return;
     }

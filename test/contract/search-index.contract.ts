@@ -403,6 +403,12 @@ function searchClientContract(fixture: () => { index: SearchIndex; records: Reco
     expect(await idsOf(index, { text: 'rotating lighthouse OR scene' })).to.deep.equal([id('lighthouse')]);
     expect((await index.search(query({ text: 'lighthouse OR' }))).total, 'a trailing OR is a word').to.equal(0);
     expect(await idsOf(index, { lang: 'zh', text: '灯塔 OR 望远镜' })).to.deep.equal([id('lighthouse'), id('telescope')].sort());
+    // OR after an exclusion is the word "or", not a join of the terms around the exclusion.
+    expect((await index.search(query({ text: 'lighthouse -stars OR telescope' }))).total).to.equal(0);
+    // A quoted Chinese character matches wherever it stands, as unquoted: 灯 is inside the run 旋转的灯塔, not at its end.
+    expect(await idsOf(index, { lang: 'zh', text: '"灯"' })).to.deep.equal(await idsOf(index, { lang: 'zh', text: '灯' }));
+    expect(await idsOf(index, { lang: 'zh', text: '"灯"' })).to.include(id('lighthouse'));
+    expect((await index.search(query({ lang: 'zh', text: 'lighthouse -"灯"' }))).total).to.equal(0);
   });
 
   it('ranks the records of a model label equal to the text before its relatives', async () => {

@@ -64,6 +64,11 @@ describe('embedded search text handling', () => {
     expect(parseSearchText('pelican OR').groups).to.deep.equal([{ alternatives: [[word('pelican')]] }, { alternatives: [[word('or', true)]] }]);
     expect(parseSearchText('a or b').groups).to.have.length(3);
     expect(parseSearchText('pelican -bi')).to.deep.include({ groups: [{ alternatives: [[word('pelican')]] }], excluded: [word('bi')] });
+    // After an exclusion OR is a word too: it does not join the term before the exclusion.
+    expect(parseSearchText('pelican -bicycle OR lighthouse')).to.deep.include({ groups: [{ alternatives: [[word('pelican')]] }, { alternatives: [[word('or')]] }, { alternatives: [[word('lighthouse', true)]] }], excluded: [word('bicycle')] });
+    // A CJK character alone at the end of a quoted phrase is a prefix, as outside quotes.
+    expect(parseSearchText('"鹈"').groups).to.deep.equal([{ alternatives: [[{ type: 'phrase', tokens: ['鹈'], prefixLast: true, quoted: true }]] }]);
+    expect(parseSearchText('"鹈鹕"').groups).to.deep.equal([{ alternatives: [[{ type: 'phrase', tokens: ['鹈鹕'], prefixLast: false, quoted: true }]] }]);
     expect(parseSearchText('鹈鹕pelican').groups).to.deep.equal([{ alternatives: [[{ type: 'phrase', tokens: ['鹈鹕'], prefixLast: false }, word('pelican', true)]] }]);
     expect(parseSearchText('GPT-4').label).to.equal('gpt-4');
     expect(orCombinations(parseSearchText('a OR b c OR d OR e'))).to.equal(6);
