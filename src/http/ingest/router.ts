@@ -21,7 +21,7 @@ import { enforce } from '../middlewares/rate-limit.ts';
 import type { RefusalListener } from '../middlewares/rate-limit.ts';
 import type { RateLimiter } from '../../rate-limit/limiter.ts';
 
-/** Largest body of POST /api/v1/ingest; a batch may carry up to 100 times as much. */
+/** Largest body of POST /api/v1/ingest (256 KB); a batch's body may be 8 times as large (2 MB). */
 export const INGEST_BODY_LIMIT = 256 * 1024;
 export const BATCH_LIMIT = 100;
 
