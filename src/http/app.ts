@@ -10,7 +10,7 @@ import { mediaRouter } from './media/router.ts';
 import { openCors } from './middlewares/cors.ts';
 import { rejectGenericUserAgents } from './middlewares/user-agent.ts';
 import { securityHeaders } from './middlewares/security-headers.ts';
-import { identityWhenNoCodingAccepted } from './middlewares/content-coding.ts';
+import { compressHeadAsGet, identityWhenNoCodingAccepted } from './middlewares/content-coding.ts';
 import { problems } from './middlewares/problems.ts';
 import { requestLog } from './middlewares/request-log.ts';
 import { limitByClient } from './middlewares/rate-limit.ts';
@@ -75,12 +75,14 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
   if (config.rejectGenericUserAgents) app.use(rejectGenericUserAgents());
   app.use(identityWhenNoCodingAccepted());
   app.use(
-    compress({
-      threshold: 2048,
-      gzip: { flush: zlib.Z_SYNC_FLUSH },
-      br: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
-      deflate: false,
-    }),
+    compressHeadAsGet(
+      compress({
+        threshold: 2048,
+        gzip: { flush: zlib.Z_SYNC_FLUSH },
+        br: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+        deflate: false,
+      }),
+    ),
   );
 
   const guide = { readsPerMinute: config.rateLimitReads ?? 0 };

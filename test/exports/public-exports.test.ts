@@ -148,6 +148,8 @@ describe('public bulk exports', () => {
     const head = await server.get('/data/catalog.json', { method: 'HEAD' });
     expect(head.status).to.equal(200);
     expect(await head.text()).to.equal('');
+    const gzipHead = await server.get('/en/data/catalog.csv', { method: 'HEAD', headers: { 'Accept-Encoding': 'gzip' } });
+    for (const field of ['content-encoding', 'content-type', 'content-disposition', 'etag']) expect(gzipHead.headers.get(field), field).to.equal(gzip.headers.get(field));
     expect((await server.get('/data/catalog.json', { method: 'POST' })).status).to.equal(405);
   });
 });

@@ -208,6 +208,11 @@ describe('read API over HTTP (demo catalog)', function () {
       expect(head.status).to.equal(200);
       expect(head.headers.get('etag')).to.equal(get.headers.get('etag'));
       expect(await head.text()).to.equal('');
+      // Content coding too: a body GET would send compressed is announced so on HEAD.
+      for (const coding of ['gzip', 'br', 'identity']) {
+        const [full, headers] = await Promise.all(['GET', 'HEAD'].map((method) => server.get('/api/v1/specimens?limit=20', { method, headers: { 'Accept-Encoding': coding } })));
+        for (const field of ['content-encoding', 'content-length', 'vary', 'etag']) expect(headers?.headers.get(field), `${coding} ${field}`).to.equal(full?.headers.get(field) ?? null);
+      }
     });
 
     it('answers OPTIONS and CORS preflights', async () => {

@@ -41,11 +41,8 @@ export function exportsRouter(store: RecordStore, baseUrl: string, maxAgeSeconds
       const filename = `catalog-${route.lang}${excel ? '-excel' : ''}.${route.format}`;
       ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
       ctx.type = CONTENT_TYPES[route.format];
-      if (ctx.method === 'HEAD') {
-        ctx.status = 200;
-        return;
-      }
-      ctx.body = Readable.from(publicStream(store, route, baseUrl, csv));
+      // For HEAD an empty stream stands in for the export, so the answer names the content coding GET would use.
+      ctx.body = ctx.method === 'HEAD' ? Readable.from([]) : Readable.from(publicStream(store, route, baseUrl, csv));
     });
   }
   return router;
@@ -63,7 +60,8 @@ export function fullExportRouter(deps: { store: RecordStore; submissions: Submis
     ctx.set('Content-Disposition', `attachment; filename="archive-export-${lang}${spreadsheet ? '-excel' : ''}.${format}"`);
     ctx.type = CONTENT_TYPES[format];
     if (ctx.method === 'HEAD') {
-      ctx.status = 200;
+      // An empty stream stands in for the export, so the answer names the content coding GET would use.
+      ctx.body = Readable.from([]);
       return;
     }
     ctx.body = Readable.from(fullExport(deps.store, deps.submissions, format, lang, deps.baseUrl, { byteOrderMark: spreadsheet, neutralizeFormulas: spreadsheet }));

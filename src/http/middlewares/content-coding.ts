@@ -1,4 +1,4 @@
-import type { Context, Next } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 
 /**
  * Sends the body without a content coding when the client's Accept-Encoding refuses every coding
@@ -9,5 +9,25 @@ export function identityWhenNoCodingAccepted() {
   return async function identityWhenNoCodingAcceptedMiddleware(ctx: Context, next: Next): Promise<void> {
     if (ctx.get('Accept-Encoding') && !ctx.acceptsEncodings('br', 'gzip', 'identity')) ctx.compress = false;
     await next();
+  };
+}
+
+/**
+ * Runs the compression middleware for HEAD as for GET, so that a HEAD answer carries the header
+ * fields the GET would (Content-Encoding, no Content-Length when the body would be compressed),
+ * as RFC 9110 §9.3.2 asks; the compression middleware leaves HEAD alone. The compressed stream
+ * made for HEAD is never sent: Koa answers HEAD without a body and destroys it.
+ */
+export function compressHeadAsGet(compression: Middleware): Middleware {
+  return async function compressHeadAsGetMiddleware(ctx: Context, next: Next): Promise<void> {
+    if (ctx.method !== 'HEAD') return compression(ctx, next);
+    try {
+      await compression(ctx, async () => {
+        await next();
+        ctx.method = 'GET';
+      });
+    } finally {
+      ctx.method = 'HEAD';
+    }
   };
 }
