@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { recordId } from '../../src/domain/ids.ts';
-import { galleryIdOf, planPublication } from '../../src/domain/ingest/timeline.ts';
-import type { CanonicalRecord } from '../../src/domain/record.ts';
+import { galleryIdOf, planPublication, planWithdrawal } from '../../src/domain/ingest/timeline.ts';
+import type { CanonicalRecord, StoredRecord } from '../../src/domain/record.ts';
 import { makeRecord } from '../helpers/factories.ts';
 
 /** A published work of a model: its gallery record, and its timeline record when it has one. */
@@ -46,5 +46,36 @@ describe('the timeline rule, without a queue or a store', () => {
     const [first, second] = [a, b].sort((x, y) => ((x?.id ?? '') < (y?.id ?? '') ? -1 : 1)) as CanonicalRecord[];
     expect(planPublication(second as CanonicalRecord, [first as CanonicalRecord]).put).to.have.length(1);
     expect(planPublication(first as CanonicalRecord, [second as CanonicalRecord]).put).to.have.length(2);
+  });
+
+  describe('withdrawal', () => {
+    const stored = (records: CanonicalRecord[]): StoredRecord[] => records.map((record, index) => ({ ...record, seq: index + 1 }));
+    const withdrawing = (records: readonly CanonicalRecord[]): Set<string> => new Set(records.map((record) => record.id));
+
+    it('passes the timeline of a withdrawn earliest work to the earliest remaining ingested work', () => {
+      const first = work('https://github.com/a/first', '2025-05-01', { timeline: true });
+      const third = work('https://github.com/a/third', '2025-09-01');
+      const second = work('https://github.com/a/second', '2025-07-01');
+      const plan = planWithdrawal(withdrawing(first), 'Taken down.', stored([...first, ...second, ...third]));
+      expect(plan.retire).to.deep.equal(first.map((record) => ({ id: record.id, reason: 'Taken down.' })));
+      expect(plan.put.map((record) => [record.kind, record.sourceUrl])).to.deep.equal([['timeline', second[0]?.sourceUrl]]);
+      expect(plan.put[0]).not.to.have.property('seq');
+    });
+
+    it('gives no timeline record when the earliest remaining work is editorial, or when none remains', () => {
+      const first = work('https://github.com/a/first', '2025-05-01', { timeline: true });
+      const editorial = work('https://github.com/a/editorial', '2025-06-01', { ingested: false });
+      const later = work('https://github.com/a/later', '2025-08-01');
+      expect(planWithdrawal(withdrawing(first), 'Taken down.', stored([...first, ...editorial, ...later])).put).to.deep.equal([]);
+      expect(planWithdrawal(withdrawing(first), 'Taken down.', stored(first)).put).to.deep.equal([]);
+    });
+
+    it('leaves the timeline alone when a gallery record alone is withdrawn, or its work keeps the withdrawn timeline id', () => {
+      const first = work('https://github.com/a/first', '2025-05-01', { timeline: true });
+      const later = work('https://github.com/a/later', '2025-08-01');
+      const [gallery, timeline] = first as [CanonicalRecord, CanonicalRecord];
+      expect(planWithdrawal(withdrawing([gallery]), 'Taken down.', stored([...first, ...later])).put).to.deep.equal([]);
+      expect(planWithdrawal(withdrawing([timeline]), 'Off the timeline.', stored([...first, ...later]))).to.deep.equal({ put: [], retire: [{ id: timeline.id, reason: 'Off the timeline.' }] });
+    });
   });
 });

@@ -4,7 +4,7 @@
  * is decided against every record of the model each time a work is published.
  */
 import type { RecordChanges, RecordStore } from '../ports.ts';
-import type { CanonicalRecord } from '../record.ts';
+import type { CanonicalRecord, StoredRecord } from '../record.ts';
 import { recordId } from '../ids.ts';
 
 /** What publishing one work writes: its records, and the ingested timeline records it supersedes. */
@@ -34,6 +34,32 @@ export function planPublication(gallery: CanonicalRecord, ofModel: readonly Cano
       reason: `The timeline of ${gallery.model} now starts with an earlier work (${timelineId}); this work stays in the gallery.`,
     }));
   return { put: [gallery, { ...gallery, id: timelineId, kind: 'timeline' }], retire };
+}
+
+/** True when `a` comes before `b` in the timeline rule's order: by date, then id. */
+function earlier(a: CanonicalRecord, b: CanonicalRecord): boolean {
+  return a.date < b.date || (a.date === b.date && a.id < b.id);
+}
+
+/**
+ * What withdrawing records of one model label writes, given every record of the label: the
+ * records withdrawn (those of `ids` the label still has), and, when an ingested timeline record is
+ * among them and the label keeps no other, the timeline record of the earliest remaining work,
+ * by the rule of planPublication: only when that work came through ingest (a label whose earliest
+ * remaining work is editorial gets none, as at publication) and its timeline id is not itself
+ * being withdrawn.
+ */
+export function planWithdrawal(ids: ReadonlySet<string>, reason: string, ofModel: readonly StoredRecord[]): RecordChanges {
+  const retire = ofModel.filter((record) => ids.has(record.id)).map((record) => ({ id: record.id, reason }));
+  const losesTimeline = ofModel.some((record) => ids.has(record.id) && record.kind === 'timeline' && record.submissionId);
+  const remaining = ofModel.filter((record) => !ids.has(record.id));
+  if (!losesTimeline || remaining.some((record) => record.kind === 'timeline' && record.submissionId)) return { put: [], retire };
+  const earliest = remaining.filter((record) => record.kind === 'gallery').reduce<StoredRecord | undefined>((first, record) => (!first || earlier(record, first) ? record : first), undefined);
+  if (!earliest?.submissionId) return { put: [], retire };
+  const timelineId = recordId({ canonicalSourceUrl: earliest.sourceUrl, kind: 'timeline', format: earliest.format, model: earliest.model });
+  if (ids.has(timelineId)) return { put: [], retire };
+  const { seq: _seq, ...gallery } = earliest;
+  return { put: [{ ...gallery, id: timelineId, kind: 'timeline' }], retire };
 }
 
 /**

@@ -1,0 +1,116 @@
+/**
+ * The withdraw command: takes works out of the archive on a takedown request. Each id named is
+ * resolved as a reader's request would be (record-fates.ts); a live record is withdrawn with every
+ * other record of the same work (the same work key, sources.ts workKey: a gallery record and its
+ * timeline record), unless only the named records are asked for. The records of each model label
+ * are withdrawn in one store transaction with the timeline rule (planWithdrawal), so a model whose
+ * timeline record is withdrawn passes it to its earliest remaining ingested work.
+ */
+import { planWithdrawal } from './ingest/timeline.ts';
+import type { RecordStore } from './ports.ts';
+import { resolveRecordId } from './record-fates.ts';
+import type { Kind, StoredRecord } from './record.ts';
+import { workKey } from './sources.ts';
+
+/** The longest reason a withdrawal keeps (it is shown in every 410 answer of its ids). */
+export const WITHDRAWAL_REASON_MAX_LENGTH = 2000;
+
+export interface WithdrawalRequest {
+  ids: readonly string[];
+  /** Why, in a sentence a reader of the 410 answer understands. */
+  reason: string;
+  /** Withdraw the other records of each named record's work too (true), or the named records alone. */
+  wholeWork: boolean;
+  /** An id that moved: withdraw the record it moved to (true), or only say where it went. */
+  followMoves: boolean;
+}
+
+/** A record the command withdrew. */
+export interface WithdrawnRecord {
+  id: string;
+  kind: Kind;
+  model: string;
+  sourceUrl: string;
+  /** The id named in the request that led to it (itself, the id that moved to it, or a record of the same work). */
+  namedAs: string;
+  /** The preview and thumbnail paths it referenced, relative to the media folder. */
+  media: string[];
+}
+
+export interface WithdrawalReport {
+  withdrawn: WithdrawnRecord[];
+  /** Timeline records written for the earliest remaining work of a model whose timeline record was withdrawn. */
+  timelineSuccessors: { id: string; model: string }[];
+  /** Named ids withdrawn before (directly, or at the end of their moves). */
+  alreadyWithdrawn: { id: string; at: string; reason: string }[];
+  /** Named ids that had moved, with the record holding their work now, and whether it was withdrawn. */
+  moved: { id: string; currentId: string; followed: boolean }[];
+  /** Named ids never published. */
+  unknown: string[];
+}
+
+export type WithdrawalResult = { kind: 'withdrawn'; report: WithdrawalReport } | { kind: 'invalid'; message: string };
+
+/** The preview and thumbnail paths a record references. */
+export function mediaPathsOf(record: Pick<StoredRecord, 'media'>): string[] {
+  return record.media.flatMap((stored) => (stored.thumbnailPath ? [stored.path, stored.thumbnailPath] : [stored.path]));
+}
+
+function reasonProblem(reason: string): string | undefined {
+  if (!reason) return 'a reason is required: it is shown to everyone who asks for a withdrawn id';
+  if (reason.length > WITHDRAWAL_REASON_MAX_LENGTH) return `the reason must be at most ${WITHDRAWAL_REASON_MAX_LENGTH} characters`;
+  return undefined;
+}
+
+/** Resolves the named ids: the live records to withdraw (by the id named), and what the others are. */
+async function resolveTargets(store: RecordStore, request: WithdrawalRequest, report: WithdrawalReport): Promise<Map<string, string>> {
+  const targets = new Map<string, string>();
+  for (const id of new Set(request.ids)) {
+    const resolution = await resolveRecordId(store, id);
+    if (resolution.status === 'live') targets.set(id, id);
+    else if (resolution.status === 'unknown') report.unknown.push(id);
+    else if (resolution.status === 'withdrawn') report.alreadyWithdrawn.push({ id, at: resolution.fate.at, reason: resolution.fate.reason });
+    else {
+      report.moved.push({ id, currentId: resolution.currentId, followed: request.followMoves });
+      if (request.followMoves && !targets.has(resolution.currentId)) targets.set(resolution.currentId, id);
+    }
+  }
+  return targets;
+}
+
+/** The records to withdraw, each with the id named that led to it: the targets, and with wholeWork every record of their works. */
+async function recordsToWithdraw(store: RecordStore, targets: Map<string, string>, wholeWork: boolean): Promise<Map<string, { record: StoredRecord; namedAs: string }>> {
+  const chosen = new Map<string, { record: StoredRecord; namedAs: string }>();
+  for (const record of await store.getRecords([...targets.keys()])) {
+    const namedAs = targets.get(record.id) ?? record.id;
+    chosen.set(record.id, { record, namedAs });
+    if (!wholeWork) continue;
+    for (const sameWork of await store.findByWorkKey(workKey(record.sourceUrl))) {
+      if (!chosen.has(sameWork.id)) chosen.set(sameWork.id, { record: sameWork, namedAs });
+    }
+  }
+  return chosen;
+}
+
+/** Withdraws the named records (and by default their works' other records), and says what became of each id. */
+export async function withdrawRecords(store: RecordStore, request: WithdrawalRequest): Promise<WithdrawalResult> {
+  const reason = request.reason.trim();
+  const problem = reasonProblem(reason);
+  if (problem) return { kind: 'invalid', message: problem };
+  if (request.ids.length === 0) return { kind: 'invalid', message: 'name at least one record id' };
+  const report: WithdrawalReport = { withdrawn: [], timelineSuccessors: [], alreadyWithdrawn: [], moved: [], unknown: [] };
+  const chosen = await recordsToWithdraw(store, await resolveTargets(store, request, report), request.wholeWork);
+  const models = new Set([...chosen.values()].map(({ record }) => record.model));
+  for (const model of models) {
+    const ids = new Set([...chosen.values()].filter(({ record }) => record.model === model).map(({ record }) => record.id));
+    const changes = await store.changeModelRecords(model, (ofModel) => planWithdrawal(ids, reason, ofModel));
+    for (const { id } of changes.retire) {
+      const entry = chosen.get(id);
+      if (!entry) continue;
+      const { record, namedAs } = entry;
+      report.withdrawn.push({ id, kind: record.kind, model: record.model, sourceUrl: record.sourceUrl, namedAs, media: mediaPathsOf(record) });
+    }
+    report.timelineSuccessors.push(...changes.put.map((record) => ({ id: record.id, model: record.model })));
+  }
+  return { kind: 'withdrawn', report };
+}

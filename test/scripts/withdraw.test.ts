@@ -1,0 +1,109 @@
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { recordId } from '../../src/domain/ids.ts';
+import type { CanonicalRecord } from '../../src/domain/record.ts';
+import { eventually } from '../helpers/backend.ts';
+import { makeRecord } from '../helpers/factories.ts';
+import { getJson, startTestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
+
+const run = promisify(execFile);
+
+interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A work's timeline record, as the publisher writes it beside the gallery record. */
+function timelineOf(gallery: CanonicalRecord): CanonicalRecord {
+  return { ...gallery, kind: 'timeline', id: recordId({ canonicalSourceUrl: gallery.sourceUrl, kind: 'timeline', format: gallery.format, model: gallery.model }) };
+}
+
+describe('npm run withdraw', function () {
+  this.timeout(60_000);
+  const model = 'Takedown-Model';
+  // The model's earliest work (gallery and timeline records, as published), and a later one.
+  const taken = makeRecord({ model, date: '2025-01-10', sourceUrl: 'https://github.com/demo-owner/pelican-takedown', title: { zh: '撤下的鹈鹕', en: 'Withdrawnpelican drawing' }, submissionId: 'sub_taken' });
+  const later = makeRecord({ model, date: '2025-03-01', sourceUrl: 'https://github.com/demo-owner/heron-stays', title: { zh: '留下的苍鹭', en: 'Stayingheron drawing' }, submissionId: 'sub_later' });
+  const other = makeRecord({ model: 'Other-Model', sourceUrl: 'https://github.com/demo-owner/crane', title: { zh: '鹤', en: 'Movedcrane drawing' } });
+  const gone = makeRecord({ model: 'Other-Model', sourceUrl: 'https://github.com/demo-owner/crane-old' });
+  let server: TestServer;
+
+  const withdraw = async (...args: string[]): Promise<CommandResult> => {
+    const env = { ...process.env, ARCHIVE_DATA_DIR: server.dataDir, ...server.processEnvironment };
+    return run(process.execPath, ['--import', 'tsx', 'scripts/withdraw.ts', ...args], { env }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+    );
+  };
+  const searchTotal = async (text: string): Promise<number> => (await getJson<{ total: number }>(server, `/api/v1/specimens?lang=en&q=${text}`)).body.total;
+
+  before(async () => {
+    server = await startTestServer({ records: [taken, timelineOf(taken), later, other, gone] });
+    // `gone` gave way to `other`: its id moved.
+    await server.backend.store.replaceRecords([], [{ id: gone.id, movedTo: other.id, reason: 'The same work is archived as another record.' }]);
+    await server.syncSearch();
+  });
+  after(async () => server.close());
+
+  it('refuses to run without a reason, and withdraws nothing', async () => {
+    const result = await withdraw(taken.id);
+    expect(result.code).to.equal(1);
+    expect(result.stderr).to.match(/a reason is required/).and.match(/usage: npm run withdraw -- ID/);
+    expect((await server.get(`/api/v1/specimens/${taken.id}`)).status).to.equal(200);
+  });
+
+  it('withdraws every record of the named work, passes the timeline on, and says what became of every id named', async () => {
+    const reason = 'The author asked for the work to be taken down.';
+    const result = await withdraw(taken.id, gone.id, 'svg-unknown-00000000', '--reason', reason);
+    expect(result.code, result.stderr).to.equal(1);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines[0]).to.equal(`withdrew 2 records (reason: ${reason}):`);
+    expect(lines.slice(1, 3).sort()).to.deep.equal(
+      [`  ${taken.id}  gallery  ${model}  ${taken.sourceUrl}`, `  ${timelineOf(taken).id}  timeline  ${model}  ${taken.sourceUrl} (for ${taken.id})`].sort(),
+    );
+    expect(lines.slice(3)).to.deep.equal([
+      `timeline of ${model} now starts with ${timelineOf(later).id}`,
+      `moved: ${gone.id} → ${other.id}; not withdrawn (withdraw ${other.id}, or pass --follow-moves)`,
+      'unknown: svg-unknown-00000000 (never published)',
+    ]);
+
+    for (const id of [taken.id, timelineOf(taken).id]) {
+      const answer = await getJson<{ reason: string; sourceUrl: string; workTitle: { en: string } }>(server, `/api/v1/specimens/${id}`);
+      expect(answer.status, id).to.equal(410);
+      expect(answer.body).to.deep.include({ reason, sourceUrl: taken.sourceUrl });
+      expect(answer.body.workTitle.en).to.equal(taken.title.en);
+      expect((await server.get(`/en/specimens/${id}/`)).status).to.equal(410);
+    }
+    expect((await server.get(`/api/v1/specimens/${timelineOf(later).id}`)).status).to.equal(200);
+    expect((await server.get(`/api/v1/specimens/${other.id}`)).status).to.equal(200);
+    await eventually(async () => (await searchTotal('Withdrawnpelican')) === 0, 10_000, 'the withdrawn work is still found by search');
+    expect(await searchTotal('Stayingheron')).to.equal(2);
+    const exported = await (await server.get('/en/data/catalog.ndjson')).text();
+    const exportedIds = exported.trim().split('\n').map((line) => (JSON.parse(line) as { id: string }).id);
+    expect(exportedIds).to.include.members([later.id, timelineOf(later).id, other.id]);
+    expect(exportedIds).not.to.include.oneOf([taken.id, timelineOf(taken).id]);
+  });
+
+  it('withdraws the record an id moved to only when asked, and reports ids withdrawn before', async () => {
+    const result = await withdraw(gone.id, taken.id, '--follow-moves', '--reason', 'Asked by the author.');
+    expect(result.code, result.stderr).to.equal(0);
+    expect(result.stdout.trim().split('\n')).to.deep.equal([
+      'withdrew 1 record (reason: Asked by the author.):',
+      `  ${other.id}  gallery  Other-Model  ${other.sourceUrl} (for ${gone.id})`,
+      `already withdrawn: ${taken.id} (on ${new Date().toISOString().slice(0, 10)}: The author asked for the work to be taken down.)`,
+      `moved: ${gone.id} → ${other.id} (withdrawn above)`,
+    ]);
+    expect((await server.get(`/api/v1/specimens/${other.id}`)).status).to.equal(410);
+  });
+
+  it('withdraws only the named record with --only', async () => {
+    const result = await withdraw(timelineOf(later).id, '--only', '--reason', 'Taken off the timeline.');
+    expect(result.code, result.stderr).to.equal(0);
+    expect(result.stdout).to.include(`  ${timelineOf(later).id}  timeline`).and.not.include('timeline of');
+    expect((await server.get(`/api/v1/specimens/${later.id}`)).status).to.equal(200);
+    expect((await server.get(`/api/v1/specimens/${timelineOf(later).id}`)).status).to.equal(410);
+  });
+});
