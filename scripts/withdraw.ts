@@ -6,12 +6,16 @@
  * holding its work now, and that record is withdrawn only with --follow-moves. Prints every id
  * withdrawn and every named id that was not (unknown, already withdrawn, moved); exits 1 when a
  * named id was unknown or moved without --follow-moves, after withdrawing the others.
+ * Then the withdrawn records' preview and thumbnail files are removed from the media folder
+ * (ARCHIVE_DATA_DIR/media), except those another record still references.
  */
 import { parseArgs } from 'node:util';
 import type { Backend } from '../src/backend.ts';
+import type { Config } from '../src/config.ts';
 import { runCommand } from './command.ts';
-import { withdrawRecords } from '../src/domain/withdrawal.ts';
+import { referencedMedia, withdrawRecords } from '../src/domain/withdrawal.ts';
 import type { WithdrawalReport } from '../src/domain/withdrawal.ts';
+import { removeMediaFiles } from '../src/media/media-files.ts';
 
 const USAGE = 'usage: npm run withdraw -- ID [ID …] --reason "why" [--only] [--follow-moves]';
 
@@ -31,7 +35,18 @@ export function describeReport(report: WithdrawalReport, reason: string): string
   return lines;
 }
 
-async function main(backend: Backend): Promise<void> {
+/** Removes the withdrawn records' media files no remaining record references; returns the line that says what it did. */
+async function removeUnreferencedMedia(backend: Backend, mediaDir: string, report: WithdrawalReport): Promise<string | undefined> {
+  const candidates = [...new Set(report.withdrawn.flatMap((record) => record.media))];
+  if (candidates.length === 0) return undefined;
+  const started = performance.now();
+  const { referenced, recordsRead } = await referencedMedia(backend.store, candidates);
+  const removed = await removeMediaFiles(mediaDir, candidates.filter((path) => !referenced.has(path)));
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  return `media: removed ${removed.length} file${removed.length === 1 ? '' : 's'}, kept ${referenced.size} another record references (read ${recordsRead} records in ${seconds} s)`;
+}
+
+async function main(backend: Backend, config: Config): Promise<void> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
     options: { reason: { type: 'string' }, only: { type: 'boolean' }, 'follow-moves': { type: 'boolean' } },
@@ -41,6 +56,8 @@ async function main(backend: Backend): Promise<void> {
   if (result.kind === 'invalid') throw new Error(`${result.message}\n${USAGE}`);
   const { report } = result;
   for (const line of describeReport(report, reason.trim())) console.log(line);
+  const media = await removeUnreferencedMedia(backend, config.mediaDir, report);
+  if (media) console.log(media);
   if (report.unknown.length || report.moved.some((entry) => !entry.followed)) process.exitCode = 1;
 }
 

@@ -3,8 +3,9 @@
  * reads one snapshot inside a single read transaction: writers in other processes go on (WAL)
  * and never make the copy restart, unlike the page-by-page online backup API. The media files
  * copied are exactly those the snapshot's records reference; media are content-addressed and
- * written before the record that names them and never removed, so each one is complete on disk
- * once the snapshot can see its record.
+ * written before the record that names them and removed only once no record names them (npm run
+ * withdraw), so each one is complete on disk once the snapshot can see its record, or missing and
+ * named when a withdrawal removed it after the snapshot.
  *
  * The backup is a directory laid out like a data folder (`archive.sqlite`, `media/`) plus
  * `backup.json`, a manifest with the SHA-256 of every file, so restoring is one copy and any

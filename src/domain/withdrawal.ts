@@ -92,6 +92,29 @@ async function recordsToWithdraw(store: RecordStore, targets: Map<string, string
   return chosen;
 }
 
+/** Which of some media paths the store's records still reference, and how many records were read to find out. */
+export interface MediaReferences {
+  referenced: Set<string>;
+  recordsRead: number;
+}
+
+/**
+ * Which of `paths` any record in the store references (a preview or a thumbnail). Media files are
+ * content-addressed, so one may be shared by records of different works; nothing indexes records
+ * by media path, so every record is read once, in id order and in batches (memory stays flat).
+ */
+export async function referencedMedia(store: Pick<RecordStore, 'streamRecords'>, paths: readonly string[]): Promise<MediaReferences> {
+  const wanted = new Set(paths);
+  const referenced = new Set<string>();
+  let recordsRead = 0;
+  if (wanted.size === 0) return { referenced, recordsRead };
+  for await (const record of store.streamRecords({ batchSize: 1000 })) {
+    recordsRead += 1;
+    for (const path of mediaPathsOf(record)) if (wanted.has(path)) referenced.add(path);
+  }
+  return { referenced, recordsRead };
+}
+
 /** Withdraws the named records (and by default their works' other records), and says what became of each id. */
 export async function withdrawRecords(store: RecordStore, request: WithdrawalRequest): Promise<WithdrawalResult> {
   const reason = request.reason.trim();

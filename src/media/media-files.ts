@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, rename, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
 import sharp from 'sharp';
 import type { StoredMedia } from '../domain/record.ts';
 
@@ -53,4 +53,25 @@ export async function storePreview(mediaDir: string, original: Buffer, extension
   await writeOnce(join(mediaDir, path), bytes);
   await writeOnce(join(mediaDir, thumbnailPath), thumbnail);
   return { path, width: metadata.width ?? 0, height: metadata.height ?? 0, sha256, thumbnailPath };
+}
+
+/** Media paths as the archive writes them: relative, without `.` or `..` segments. */
+const MEDIA_PATH = /^[a-z0-9_-][a-z0-9._-]*(\/[a-z0-9_-][a-z0-9._-]*)*$/i;
+
+/**
+ * Removes media files (previews, thumbnails) by their paths relative to the media folder, so
+ * /media/ stops serving them; returns the paths of the files that were there and are gone. A path
+ * the archive never writes is refused rather than followed out of the folder.
+ */
+export async function removeMediaFiles(mediaDir: string, paths: readonly string[]): Promise<string[]> {
+  const root = resolve(mediaDir);
+  const removed: string[] = [];
+  for (const path of paths) {
+    const file = resolve(root, path);
+    if (!MEDIA_PATH.test(path) || !file.startsWith(root + sep)) throw new Error(`refusing to remove ${JSON.stringify(path)}: not a media path`);
+    if (!(await exists(file))) continue;
+    await rm(file);
+    removed.push(path);
+  }
+  return removed;
 }

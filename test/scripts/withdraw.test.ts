@@ -1,8 +1,10 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { recordId } from '../../src/domain/ids.ts';
-import type { CanonicalRecord } from '../../src/domain/record.ts';
+import type { CanonicalRecord, StoredMedia } from '../../src/domain/record.ts';
 import { eventually } from '../helpers/backend.ts';
 import { makeRecord } from '../helpers/factories.ts';
 import { getJson, startTestServer } from '../helpers/server.ts';
@@ -21,12 +23,21 @@ function timelineOf(gallery: CanonicalRecord): CanonicalRecord {
   return { ...gallery, kind: 'timeline', id: recordId({ canonicalSourceUrl: gallery.sourceUrl, kind: 'timeline', format: gallery.format, model: gallery.model }) };
 }
 
+/** A stored preview with its thumbnail, named as the publisher names them (by content). */
+function preview(digit: string): StoredMedia {
+  const sha256 = digit.repeat(64);
+  return { path: `${digit}${digit}/${sha256}.png`, thumbnailPath: `${digit}${digit}/${sha256}.thumb.webp`, sha256, width: 64, height: 64 };
+}
+
 describe('npm run withdraw', function () {
   this.timeout(60_000);
   const model = 'Takedown-Model';
+  // The withdrawn work's own preview, and one the later work shares with it.
+  const own = preview('a');
+  const shared = preview('b');
   // The model's earliest work (gallery and timeline records, as published), and a later one.
-  const taken = makeRecord({ model, date: '2025-01-10', sourceUrl: 'https://github.com/demo-owner/pelican-takedown', title: { zh: '撤下的鹈鹕', en: 'Withdrawnpelican drawing' }, submissionId: 'sub_taken' });
-  const later = makeRecord({ model, date: '2025-03-01', sourceUrl: 'https://github.com/demo-owner/heron-stays', title: { zh: '留下的苍鹭', en: 'Stayingheron drawing' }, submissionId: 'sub_later' });
+  const taken = makeRecord({ model, date: '2025-01-10', sourceUrl: 'https://github.com/demo-owner/pelican-takedown', title: { zh: '撤下的鹈鹕', en: 'Withdrawnpelican drawing' }, submissionId: 'sub_taken', mediaStatus: 'local-media', media: [own, shared] });
+  const later = makeRecord({ model, date: '2025-03-01', sourceUrl: 'https://github.com/demo-owner/heron-stays', title: { zh: '留下的苍鹭', en: 'Stayingheron drawing' }, submissionId: 'sub_later', mediaStatus: 'local-media', media: [shared] });
   const other = makeRecord({ model: 'Other-Model', sourceUrl: 'https://github.com/demo-owner/crane', title: { zh: '鹤', en: 'Movedcrane drawing' } });
   const gone = makeRecord({ model: 'Other-Model', sourceUrl: 'https://github.com/demo-owner/crane-old' });
   let server: TestServer;
@@ -42,6 +53,10 @@ describe('npm run withdraw', function () {
 
   before(async () => {
     server = await startTestServer({ records: [taken, timelineOf(taken), later, other, gone] });
+    for (const path of [own, shared].flatMap((media) => [media.path, media.thumbnailPath ?? ''])) {
+      mkdirSync(dirname(join(server.dataDir, 'media', path)), { recursive: true });
+      writeFileSync(join(server.dataDir, 'media', path), `bytes of ${path}`);
+    }
     // `gone` gave way to `other`: its id moved.
     await server.backend.store.replaceRecords([], [{ id: gone.id, movedTo: other.id, reason: 'The same work is archived as another record.' }]);
     await server.syncSearch();
@@ -53,6 +68,7 @@ describe('npm run withdraw', function () {
     expect(result.code).to.equal(1);
     expect(result.stderr).to.match(/a reason is required/).and.match(/usage: npm run withdraw -- ID/);
     expect((await server.get(`/api/v1/specimens/${taken.id}`)).status).to.equal(200);
+    expect((await server.get(`/media/${own.path}`)).status).to.equal(200);
   });
 
   it('withdraws every record of the named work, passes the timeline on, and says what became of every id named', async () => {
@@ -64,11 +80,23 @@ describe('npm run withdraw', function () {
     expect(lines.slice(1, 3).sort()).to.deep.equal(
       [`  ${taken.id}  gallery  ${model}  ${taken.sourceUrl}`, `  ${timelineOf(taken).id}  timeline  ${model}  ${taken.sourceUrl} (for ${taken.id})`].sort(),
     );
-    expect(lines.slice(3)).to.deep.equal([
+    expect(lines.slice(3, 6)).to.deep.equal([
       `timeline of ${model} now starts with ${timelineOf(later).id}`,
       `moved: ${gone.id} → ${other.id}; not withdrawn (withdraw ${other.id}, or pass --follow-moves)`,
       'unknown: svg-unknown-00000000 (never published)',
     ]);
+    // The records read are the three left: the later work's two and the other model's.
+    expect(lines.slice(6)).to.have.length(1);
+    expect(lines[6]).to.match(/^media: removed 2 files, kept 2 another record references \(read 3 records in \d+\.\d s\)$/);
+    // The withdrawn work's own preview and thumbnail are gone; the one the later work shares stays.
+    for (const path of [own.path, own.thumbnailPath ?? '']) {
+      expect((await server.get(`/media/${path}`)).status, path).to.equal(404);
+      expect(existsSync(join(server.dataDir, 'media', path)), path).to.equal(false);
+    }
+    for (const path of [shared.path, shared.thumbnailPath ?? '']) {
+      expect((await server.get(`/media/${path}`)).status, path).to.equal(200);
+      expect(existsSync(join(server.dataDir, 'media', path)), path).to.equal(true);
+    }
 
     for (const id of [taken.id, timelineOf(taken).id]) {
       const answer = await getJson<{ reason: string; sourceUrl: string; workTitle: { en: string } }>(server, `/api/v1/specimens/${id}`);
