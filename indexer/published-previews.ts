@@ -32,13 +32,39 @@ export class PublishedPreviews implements PreviewCatalog {
 
   constructor(private readonly store: RecordStore) {}
 
-  /** Reads the changes since the last refresh. */
+  /**
+   * Reads the changes since the last refresh, up to the catalog's change number read first: the
+   * removals (withdrawn and moved records) forgotten, then the records written remembered, so a
+   * record removed and written again within the span is remembered.
+   */
   async refresh(): Promise<void> {
-    for (;;) {
-      const changes = await this.store.changesSince(this.changeNumber, 2000);
-      if (changes.length === 0) return;
+    const upTo = (await this.store.catalogState()).changeNumber;
+    if (upTo <= this.changeNumber) return;
+    for (let after = this.changeNumber; ; ) {
+      const removals = await this.store.removalsSince(after, 2000, upTo);
+      if (removals.length === 0) break;
+      this.forget(removals.map((removal) => removal.id));
+      after = removals.at(-1)?.seq ?? upTo;
+    }
+    for (let after = this.changeNumber; ; ) {
+      const changes = await this.store.changesSince(after, 2000, upTo);
+      if (changes.length === 0) break;
       this.remember(changes);
-      this.changeNumber = changes.at(-1)?.seq ?? this.changeNumber;
+      after = changes.at(-1)?.seq ?? upTo;
+    }
+    this.changeNumber = upTo;
+  }
+
+  /** Drops the previews of records that are no longer published. */
+  private forget(ids: readonly string[]): void {
+    for (const id of ids) {
+      for (let index = 0; index < MAX_MEDIA; index += 1) {
+        this.hashes.remove(`${id}#${index}`);
+        this.signatures.delete(`${id}#${index}`);
+      }
+      for (const sha of this.shaOf.get(id) ?? []) if (this.bySha.get(sha)?.recordId === id) this.bySha.delete(sha);
+      this.shaOf.delete(id);
+      this.owners.delete(id);
     }
   }
 

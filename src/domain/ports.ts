@@ -62,6 +62,9 @@ export type RecordFate =
   | { id: string; status: 'moved'; movedTo: string; reason: string; at: string }
   | { id: string; status: 'withdrawn'; reason: string; at: string; sourceUrl: string; title: { zh: string; en: string } };
 
+/** What the archive keeps of a withdrawn record. */
+export type RecordWithdrawal = Extract<RecordFate, { status: 'withdrawn' }>;
+
 /**
  * Canonical storage of records. Implemented by the embedded (SQLite) and MongoDB adapters.
  *
@@ -127,6 +130,11 @@ export interface RecordStore {
    * same work at its source, whatever case or share form its URL was stored in).
    */
   findByWorkKey(key: string): Promise<StoredRecord[]>;
+  /**
+   * The withdrawn ids (not the moved ones) whose source URL had this work key, latest withdrawal
+   * first: a work taken out of the archive, which a new submission must not bring back unseen.
+   */
+  findWithdrawals(key: string): Promise<RecordWithdrawal[]>;
   /** Records the catalog compilation date. */
   setCatalogUpdated(date: string): Promise<void>;
   /** Throws when the store cannot be reached. */

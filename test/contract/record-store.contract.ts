@@ -294,6 +294,28 @@ export function recordStoreContract(name: string, open: StoreFactory): void {
       expect(await idsOf('https://x.com/demo_mira/status/1790000000000000001')).to.deep.equal([]);
     });
 
+    it('finds the withdrawals of a work by its work key, latest first, never a moved id, and forgets one written again', async () => {
+      const gallery = makeRecord({ sourceUrl: 'https://x.com/demo_mira/status/1790000000000000042' });
+      const timeline = { ...gallery, kind: 'timeline' as const, id: `${gallery.id}-timeline` };
+      const moved = makeRecord({ sourceUrl: 'https://x.com/i/web/status/1790000000000000042' });
+      const otherWork = makeRecord({ sourceUrl: 'https://x.com/demo_mira/status/1790000000000000043' });
+      await store.putRecords([gallery, timeline, moved, otherWork]);
+      await store.replaceRecords([], [{ id: moved.id, movedTo: gallery.id, reason: 'the same post' }]);
+      await store.deleteRecords([timeline.id], 'first takedown');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await store.deleteRecords([gallery.id], 'second takedown');
+      // Any form of the post's URL names the work.
+      const withdrawals = await store.findWithdrawals(workKey('https://x.com/someone_else/status/1790000000000000042'));
+      expect(withdrawals.map((entry) => [entry.id, entry.status, entry.reason, entry.sourceUrl])).to.deep.equal([
+        [gallery.id, 'withdrawn', 'second takedown', gallery.sourceUrl],
+        [timeline.id, 'withdrawn', 'first takedown', gallery.sourceUrl],
+      ]);
+      expect(withdrawals[0]?.title).to.deep.equal(gallery.title);
+      expect(await store.findWithdrawals(workKey(otherWork.sourceUrl))).to.deep.equal([]);
+      await store.putRecords([gallery]);
+      expect((await store.findWithdrawals(workKey(gallery.sourceUrl))).map((entry) => entry.id)).to.deep.equal([timeline.id]);
+    });
+
     it('answers ping', async () => {
       await store.ping();
     });

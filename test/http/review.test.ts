@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { generateSecret, secretSha256 } from '../../src/auth/secrets.ts';
 import type { TokenScope } from '../../src/domain/submission.ts';
+import { withdrawRecords } from '../../src/domain/withdrawal.ts';
 import { getJson, startTestServer, waitForSubmission } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { ImageServer, lineDrawingPng } from '../helpers/image-server.ts';
@@ -174,5 +175,36 @@ describe('ingest: the maintainer\'s loop (listing, batches, review over HTTP and
     expect(failure.stderr).to.match(/rejected; only a submission in needs_review/);
     await cli('approve', approved).catch((error: { stderr?: string }) => (failure = error));
     expect(failure.stderr).to.match(/--note/);
+  });
+
+  it('sends a new submission of a withdrawn work to needs_review, naming the withdrawal, and publishes it again when approved', async () => {
+    images.files.set('/withdrawn-work.png', { type: 'image/png', body: await lineDrawingPng(77) });
+    const body = work({ sourceUrl: 'https://github.com/demo-owner/taken-down', media: [images.url('/withdrawn-work.png')] });
+    const first = await settled(await submit(body));
+    expect(first.status).to.equal('published');
+    const reason = 'The author asked for the work to be removed.';
+    const withdrawal = await withdrawRecords(server.backend.store, { ids: [first.recordIds[0] ?? ''], reason, wholeWork: true, followMoves: false });
+    expect(withdrawal.kind === 'withdrawn' && withdrawal.report.withdrawn.map((record) => record.id).sort()).to.deep.equal([...first.recordIds].sort());
+    const fetchesBefore = images.hits.get('/withdrawn-work.png');
+
+    // The same work again, its URL in another case: not published, and its preview not fetched.
+    const again = await submit({ ...body, sourceUrl: 'https://github.com/Demo-Owner/Taken-Down' });
+    const held = await settled(again);
+    expect(held.status).to.equal('needs_review');
+    const duplicates = held.checks.find((check) => check.name === 'duplicates');
+    expect(duplicates?.outcome).to.equal('fail');
+    expect(duplicates?.detail).to.equal(
+      `https://github.com/demo-owner/taken-down is a work withdrawn from the archive on ${new Date().toISOString().slice(0, 10)} (${[...first.recordIds].sort().join(', ')}): ${reason} A maintainer decides whether it is published again.`,
+    );
+    expect(held.checks.find((check) => check.name === 'images')?.outcome).to.equal('skipped');
+    expect(held.reason).to.include('withdrawn from the archive');
+    expect(images.hits.get('/withdrawn-work.png')).to.equal(fetchesBefore);
+
+    expect((await review(again, { decision: 'approve', note: 'The author asked for it to be archived again.' })).status).to.equal(202);
+    const published = await settled(again);
+    expect(published.status).to.equal('published');
+    expect(published.checks.find((check) => check.name === 'duplicates')).to.deep.include({ detail: duplicates?.detail });
+    expect(published.checks.find((check) => check.name === 'duplicates')?.override?.by).to.equal('lin');
+    for (const id of published.recordIds) expect((await server.get(`/api/v1/specimens/${id}`)).status, id).to.equal(200);
   });
 });

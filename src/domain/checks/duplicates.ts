@@ -24,6 +24,25 @@ export async function findSameSource(store: RecordStore, canonicalUrl: string, s
 }
 
 /**
+ * Duplicates, its part for withdrawn works, also decided before anything is fetched: a record of
+ * the same work (the same work key) was withdrawn, on a takedown request. That is not a duplicate
+ * (nothing of the work is in the archive), but the work is not published again unseen: the check
+ * fails, the submission goes to needs_review, and a maintainer's approval publishes it. Undefined
+ * when the work was never withdrawn.
+ */
+export async function findWithdrawnWork(store: RecordStore, canonicalUrl: string): Promise<CheckVerdict | undefined> {
+  const withdrawals = await store.findWithdrawals(workKey(canonicalUrl));
+  const latest = withdrawals[0];
+  if (!latest) return undefined;
+  const ids = withdrawals.map((withdrawal) => withdrawal.id).join(', ');
+  return {
+    name: 'duplicates',
+    outcome: 'fail',
+    detail: `${canonicalUrl} is a work withdrawn from the archive on ${latest.at.slice(0, 10)} (${ids}): ${latest.reason} A maintainer decides whether it is published again.`,
+  };
+}
+
+/**
  * Duplicates, whole: the source URL (already compared) and the previews. A preview byte-identical
  * to a published one, or perceptually within the duplicate limit, is a duplicate; a preview only
  * similar fails the check so a maintainer decides (needs_review), since a wrong "duplicate" would

@@ -9,7 +9,7 @@
  * and the publisher records either under its own claim.
  */
 import { checkDate } from '../checks/date.ts';
-import { checkDuplicates, findSameSource } from '../checks/duplicates.ts';
+import { checkDuplicates, findSameSource, findWithdrawnWork } from '../checks/duplicates.ts';
 import { checkImages } from '../checks/images.ts';
 import { checkPreviewHosts, checkPreviewOwnership } from '../checks/preview-ownership.ts';
 import { checkSourceIdentity } from '../checks/source-identity.ts';
@@ -78,6 +78,15 @@ export async function publish(ports: PublishPorts, settings: PublishSettings, re
     return settled({ status: 'duplicate', checks, recordIds: [], duplicateOf: sameSource.duplicateOf, reason: sameSource.verdict.detail });
   }
 
+  // A withdrawn work comes back only by a maintainer's decision; its previews are not fetched before it.
+  const withdrawn = identity.canonicalUrl ? await findWithdrawnWork(ports.store, identity.canonicalUrl) : undefined;
+  if (withdrawn && !approval) {
+    const notFetched = 'because the work was withdrawn from the archive and a maintainer decides first';
+    const ownership: CheckVerdict = hosts.verdict.outcome === 'pass' ? { name: 'preview-ownership', outcome: 'skipped', detail: `The hosts are the source's own; the previews were not compared, ${notFetched}.` } : hosts.verdict;
+    const images: CheckVerdict = { name: 'images', outcome: 'skipped', detail: `Not fetched, ${notFetched}.` };
+    return settled(needsReview([identity.verdict, date, ownership, withdrawn, images]));
+  }
+
   const decided = [identity.verdict, date, hosts.verdict].filter((check) => check.outcome !== 'pass');
   if (decided.length && !approval) {
     const failed = decided.map((check) => check.name).join(', ');
@@ -109,7 +118,9 @@ export async function publish(ports: PublishPorts, settings: PublishSettings, re
   }
   const ownership = checkPreviewOwnership(hosts, identity.source, matches);
   const duplicates = checkDuplicates(matches);
-  const checks: CheckVerdict[] = [identity.verdict, date, ownership, duplicates.verdict, images.verdict];
+  // An approved withdrawn work: the withdrawal stays in its checks, overridden by the approval.
+  const duplicatesVerdict = withdrawn && duplicates.verdict.outcome === 'pass' ? withdrawn : duplicates.verdict;
+  const checks: CheckVerdict[] = [identity.verdict, date, ownership, duplicatesVerdict, images.verdict];
   if (duplicates.duplicateOf) {
     return settled({ status: 'duplicate', checks, recordIds: [], duplicateOf: duplicates.duplicateOf, reason: duplicates.verdict.detail });
   }

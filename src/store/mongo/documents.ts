@@ -4,7 +4,7 @@
  * catalog; `_id` is left to MongoDB for records and is the natural key elsewhere.
  */
 import type { CanonicalRecord, StoredRecord } from '../../domain/record.ts';
-import type { RecordFate, RefusedItem } from '../../domain/ports.ts';
+import type { RecordFate, RecordWithdrawal, RefusedItem } from '../../domain/ports.ts';
 import { workKey } from '../../domain/sources.ts';
 import type { SourceDefinition } from '../../domain/sources.ts';
 import type { ReviewDecision, Submission, SubmissionRecord, SubmissionStatus, TokenRecord, TokenScope } from '../../domain/submission.ts';
@@ -101,10 +101,17 @@ export interface RecordFateDocument {
   at: string;
   sourceUrl: string;
   title: { zh: string; en: string };
+  /** The work key of sourceUrl (sources.ts workKey), so a withdrawal is found by work; given to older documents at start. */
+  workKey?: string;
 }
 
 export function fromRecordFateDocument(document: RecordFateDocument): RecordFate {
   if (document.movedTo) return { id: document._id, status: 'moved', movedTo: document.movedTo, reason: document.reason, at: document.at };
+  return fromWithdrawnFateDocument(document);
+}
+
+/** A fate document read as a withdrawal (the caller asked for documents without movedTo). */
+export function fromWithdrawnFateDocument(document: RecordFateDocument): RecordWithdrawal {
   return { id: document._id, status: 'withdrawn', reason: document.reason, at: document.at, sourceUrl: document.sourceUrl, title: document.title };
 }
 

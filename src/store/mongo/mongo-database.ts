@@ -100,7 +100,7 @@ export const ARCHIVE_INDEXES: Readonly<Record<string, readonly IndexDescription[
   meta: [],
   checkpoints: [],
   quota_guards: [],
-  record_fates: [],
+  record_fates: [{ key: { workKey: 1 }, name: 'work_key' }],
   batches: [],
   sources: [],
   timeline_slots: [],
@@ -203,7 +203,7 @@ export class MongoArchiveDatabase {
 
   /**
    * Gives every record written before records had a work key its key, from its source URL (what
-   * the embedded store's migration store v6 does). Each update names the URL it read, so a record
+   * the embedded store's migration store v6 does), then every retired id's fate likewise. Each update names the URL it read, so a record
    * rewritten meanwhile (which then has its key) is left alone; a start with nothing to fill reads
    * one index entry.
    */
@@ -218,6 +218,21 @@ export class MongoArchiveDatabase {
       }
     }
     if (batch.length) await this.collections.records.bulkWrite(batch, { ordered: false });
+    await this.fillFateWorkKeys();
+  }
+
+  /** The same for the fates of retired ids written before fates had a work key (the embedded record-fates v2). */
+  private async fillFateWorkKeys(): Promise<void> {
+    const lacking = this.collections.recordFates.find({ workKey: { $exists: false } }, { projection: { _id: 1, sourceUrl: 1 } });
+    let batch: AnyBulkWriteOperation<RecordFateDocument>[] = [];
+    for await (const document of lacking) {
+      batch.push({ updateOne: { filter: { _id: document._id, sourceUrl: document.sourceUrl, workKey: { $exists: false } }, update: { $set: { workKey: workKey(document.sourceUrl) } } } });
+      if (batch.length === 1000) {
+        await this.collections.recordFates.bulkWrite(batch, { ordered: false });
+        batch = [];
+      }
+    }
+    if (batch.length) await this.collections.recordFates.bulkWrite(batch, { ordered: false });
   }
 
   /** Gives a new database the built-in sources, once: a source a maintainer removed is not brought back at the next start. */

@@ -1,11 +1,12 @@
 import type { AnyBulkWriteOperation, ClientSession, Timestamp } from 'mongodb';
-import type { CatalogState, RecordChanges, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, SourceStore, StreamOptions } from '../../domain/ports.ts';
+import type { CatalogState, RecordChanges, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, RecordWithdrawal, SourceStore, StreamOptions } from '../../domain/ports.ts';
+import { workKey } from '../../domain/sources.ts';
 import type { SourceDefinition } from '../../domain/sources.ts';
 import { CATALOG_VERSION } from '../../domain/record.ts';
 import type { CanonicalRecord, Kind, StoredRecord } from '../../domain/record.ts';
 import { DEFAULT_WITHDRAWAL_REASON } from '../../domain/record-fates.ts';
 import { allocatedChangeNumbers, inBatches } from './change-feed.ts';
-import { fromRecordDocument, fromRecordFateDocument, toRecordDocument } from './documents.ts';
+import { fromRecordDocument, fromRecordFateDocument, fromWithdrawnFateDocument, toRecordDocument } from './documents.ts';
 import type { RecordDocument } from './documents.ts';
 import type { MongoArchiveDatabase } from './mongo-database.ts';
 
@@ -101,7 +102,7 @@ export class MongoRecordStore implements RecordStore, SourceStore {
       const record = present.find((entry) => entry.id === id);
       const entry = retire.find((candidate) => candidate.id === id);
       if (!record || !entry) continue;
-      const fate = { movedTo: entry.movedTo ?? null, reason: entry.reason, at, sourceUrl: record.sourceUrl, title: record.title };
+      const fate = { movedTo: entry.movedTo ?? null, reason: entry.reason, at, sourceUrl: record.sourceUrl, title: record.title, workKey: workKey(record.sourceUrl) };
       await this.collections.recordFates.replaceOne({ _id: id }, fate, { upsert: true, session });
     }
     const changeNumbers = await this.takeChangeNumbers(session, removed.length, -removed.length);
@@ -229,6 +230,12 @@ export class MongoRecordStore implements RecordStore, SourceStore {
   async recordFate(id: string): Promise<RecordFate | undefined> {
     const document = await this.collections.recordFates.findOne({ _id: id }, this.database.bounded);
     return document ? fromRecordFateDocument(document) : undefined;
+  }
+
+  async findWithdrawals(key: string): Promise<RecordWithdrawal[]> {
+    // movedTo: null matches the withdrawn fates (movedTo stored as null); the work_key index finds them.
+    const documents = await this.collections.recordFates.find({ workKey: key, movedTo: null }, this.database.bounded).sort({ at: -1, _id: 1 }).toArray();
+    return documents.map(fromWithdrawnFateDocument);
   }
 
   async listSources(): Promise<SourceDefinition[]> {

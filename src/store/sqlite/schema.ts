@@ -330,6 +330,16 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX records_work_key ON records (work_key);
     `,
   },
+  {
+    area: 'record-fates',
+    version: 2,
+    description: "each retired id's work key (domain/sources.ts workKey of its source URL), so the publisher finds a withdrawal of the work a new submission names; filled from the stored source URLs, indexed for withdrawals",
+    sql: `
+      ALTER TABLE record_fates ADD COLUMN work_key TEXT;
+      UPDATE record_fates SET work_key = archive_work_key(source_url);
+      CREATE INDEX record_fates_withdrawn_work_key ON record_fates (work_key) WHERE moved_to IS NULL;
+    `,
+  },
   // Append new migrations here: { area, version: that area's next version, description, sql }.
 ];
 
@@ -346,7 +356,7 @@ export class SchemaTooNewError extends Error {}
 export function migrateSchema(db: SqliteDatabase, migrations: readonly Migration[] = MIGRATIONS): void {
   // Migrations that re-index records call these (search v3).
   registerSearchFunctions(db);
-  // Store v6 fills the work keys with it.
+  // Store v6 and record-fates v2 fill the work keys with it.
   db.function('archive_work_key', { deterministic: true }, (sourceUrl: unknown) => workKey(String(sourceUrl)));
   // The ledger's key column is called `component` in databases written before the areas got their name.
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (component TEXT NOT NULL, version INTEGER NOT NULL, description TEXT NOT NULL, applied_at TEXT NOT NULL, PRIMARY KEY (component, version))');

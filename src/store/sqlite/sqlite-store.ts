@@ -1,7 +1,8 @@
 import { CATALOG_VERSION } from '../../domain/record.ts';
 import type { CanonicalRecord, Kind, StoredRecord } from '../../domain/record.ts';
 import { DEFAULT_WITHDRAWAL_REASON } from '../../domain/record-fates.ts';
-import type { CatalogState, RecordChanges, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, SourceStore, StreamOptions } from '../../domain/ports.ts';
+import type { CatalogState, RecordChanges, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, RecordWithdrawal, SourceStore, StreamOptions } from '../../domain/ports.ts';
+import { workKey } from '../../domain/sources.ts';
 import type { SourceDefinition } from '../../domain/sources.ts';
 import type { IndexRow } from '../../search/sqlite/index-row.ts';
 import type { SqliteDatabase } from './database.ts';
@@ -36,6 +37,10 @@ interface FateRow {
   at: string;
   source_url: string;
   title: string;
+}
+
+function toWithdrawal(row: FateRow): RecordWithdrawal {
+  return { id: row.id, status: 'withdrawn', reason: row.reason, at: row.at, sourceUrl: row.source_url, title: JSON.parse(row.title) as { zh: string; en: string } };
 }
 
 /**
@@ -74,7 +79,8 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
       count: db.prepare<[], { total: number }>('SELECT count(*) AS total FROM records'),
       dataVersion: db.prepare<[], { data_version: number }>('PRAGMA data_version'),
       fate: db.prepare<[string], FateRow>('SELECT * FROM record_fates WHERE id = ?'),
-      writeFate: db.prepare('INSERT INTO record_fates (id, moved_to, reason, at, source_url, title) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET moved_to = excluded.moved_to, reason = excluded.reason, at = excluded.at, source_url = excluded.source_url, title = excluded.title'),
+      writeFate: db.prepare('INSERT INTO record_fates (id, moved_to, reason, at, source_url, title, work_key) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET moved_to = excluded.moved_to, reason = excluded.reason, at = excluded.at, source_url = excluded.source_url, title = excluded.title, work_key = excluded.work_key'),
+      withdrawalsOfWork: db.prepare<[string], FateRow>('SELECT * FROM record_fates WHERE work_key = ? AND moved_to IS NULL ORDER BY at DESC, id'),
       forgetFate: db.prepare('DELETE FROM record_fates WHERE id = ?'),
       anyFate: db.prepare<[], number>('SELECT EXISTS (SELECT 1 FROM record_fates)').pluck(),
       sources: db.prepare<[], { definition: string }>('SELECT definition FROM sources ORDER BY key'),
@@ -153,7 +159,7 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
         this.statements.remove.run(id);
         changeNumber += 1;
         this.statements.recordRemoval.run(changeNumber, id);
-        this.statements.writeFate.run(id, movedTo ?? null, reason, at, record.sourceUrl, JSON.stringify(record.title));
+        this.statements.writeFate.run(id, movedTo ?? null, reason, at, record.sourceUrl, JSON.stringify(record.title), workKey(record.sourceUrl));
       }
       this.statements.writeMeta.run('change_number', String(changeNumber));
       this.index?.removeInTransaction(retire.map((entry) => entry.id));
@@ -165,7 +171,11 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
     const row = this.statements.fate.get(id);
     if (!row) return undefined;
     if (row.moved_to) return { id, status: 'moved', movedTo: row.moved_to, reason: row.reason, at: row.at };
-    return { id, status: 'withdrawn', reason: row.reason, at: row.at, sourceUrl: row.source_url, title: JSON.parse(row.title) as { zh: string; en: string } };
+    return toWithdrawal(row);
+  }
+
+  async findWithdrawals(key: string): Promise<RecordWithdrawal[]> {
+    return this.statements.withdrawalsOfWork.all(key).map(toWithdrawal);
   }
 
   async listSources(): Promise<SourceDefinition[]> {
