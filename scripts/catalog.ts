@@ -12,6 +12,7 @@ import { describeStore, openBackend } from '../src/backend.ts';
 import { exportCatalog, importCatalogFile } from '../src/catalog/catalog-file.ts';
 import { SourceTable } from '../src/domain/sources.ts';
 import { syntheticCatalog } from '../src/catalog/synthetic.ts';
+import { requireArchive } from './command.ts';
 import { CATALOG_VERSION } from '../src/domain/record.ts';
 
 const USAGE = 'usage: npm run catalog -- import FILE | export FILE | generate --count N --out FILE [--updated YYYY-MM-DD]';
@@ -48,6 +49,8 @@ async function main(): Promise<void> {
   }
   if ((command !== 'import' && command !== 'export') || !file) throw new Error(USAGE);
   const config = loadConfig();
+  // An import may fill a new archive; an export reads one that must exist.
+  if (command === 'export') requireArchive(config);
   const backend = await openBackend(config, { migrate: true });
   try {
     const started = performance.now();

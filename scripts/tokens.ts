@@ -25,6 +25,9 @@ async function main(backend: Backend, config: Config): Promise<void> {
     if (!/^[A-Za-z0-9._-]{1,64}$/.test(name)) throw new Error(`--name must be 1–64 letters, digits, dots, dashes or underscores\n${USAGE}`);
     const unknown = scopes.filter((scope) => !(TOKEN_SCOPES as readonly string[]).includes(scope));
     if (scopes.length === 0 || unknown.length) throw new Error(`--scope must list ${TOKEN_SCOPES.join(' and/or ')}, comma-separated\n${USAGE}`);
+    const revoked = (await backend.tokens.listTokens()).find((token) => token.name === name && token.revokedAt);
+    // Names are never reused: submissions and reviews name their token, and must keep naming one holder.
+    if (revoked) throw new Error(`a token named "${name}" existed and was revoked on ${revoked.revokedAt}; names are not reused, so that its submissions and reviews keep naming one holder: choose another name (e.g. ${name}-2)`);
     const secret = generateSecret();
     await backend.tokens.createToken(name, [...new Set(scopes)] as TokenScope[], secretSha256(secret));
     console.log(`created token "${name}" with scope ${[...new Set(scopes)].join(',')} in ${describeStore(config)}`);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { openBackend } from '../../src/backend.ts';
@@ -93,6 +93,11 @@ describe('catalog files', () => {
     const env = { ...process.env, ARCHIVE_DATA_DIR: join(dataDir, 'data'), ...searchEnvironment(join(dataDir, 'data'), {}) };
     const generate = await run(process.execPath, ['--import', 'tsx', 'scripts/catalog.ts', 'generate', '--count', '250', '--out', file], { env });
     expect(generate.stdout).to.match(/wrote 250 synthetic records/);
+    // Exporting from a folder without an archive is refused (an import may make one).
+    const none = await run(process.execPath, ['--import', 'tsx', 'scripts/catalog.ts', 'export', join(dataDir, 'nothing.json')], { env }).catch((error: { code?: number; stderr?: string }) => error);
+    expect(none).to.include({ code: 1 });
+    expect((none as { stderr: string }).stderr).to.match(/^no archive database at /);
+    expect(existsSync(join(dataDir, 'data', 'archive.sqlite'))).to.equal(false);
     const imported = await run(process.execPath, ['--import', 'tsx', 'scripts/catalog.ts', 'import', file], { env });
     expect(imported.stdout).to.match(/imported 250 records/);
     const out = join(dataDir, 'export.json');

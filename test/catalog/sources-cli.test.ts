@@ -22,6 +22,11 @@ describe('npm run sources', function () {
     // The backend the script opens: with Meilisearch, under this folder's index prefix.
     const open = async () => (await openTestBackend(dataDir, { indexPrefix: processIndexPrefix(dataDir) })).backend;
     try {
+      // A folder without an archive (a mistyped ARCHIVE_DATA_DIR) is refused, not made into a new one.
+      const refused = await sources('list').catch((error: { stderr: string; code: number }) => error);
+      expect(refused).to.include({ code: 1 });
+      expect((refused as { stderr: string }).stderr).to.match(/^no archive database at .*archive\.sqlite; check ARCHIVE_DATA_DIR/);
+      await (await open()).close();
       expect((await sources('list')).stdout).to.include('x\tX (Twitter) / X（推特）').and.include('media hosts: pbs.twimg.com');
       const added = await sources('add', '--key', 'mastodon', '--host', 'mastodon.social', '--host', 'mastodon.online', '--alias', 'mastodon.online', '--media-host', 'files.mastodon.social', '--handle-rule', '^/@([A-Za-z0-9_]+)/', '--label-zh', '长毛象', '--label-en', 'Mastodon');
       expect(added.stdout).to.match(/added source mastodon/);

@@ -18,6 +18,11 @@ describe('npm run tokens', function () {
     const env = { ...process.env, ARCHIVE_DATA_DIR: dataDir, ...searchEnvironment(dataDir, {}) };
     const tokens = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'scripts/tokens.ts', ...args], { env });
     try {
+      // A folder without an archive (a mistyped ARCHIVE_DATA_DIR) is refused: a token made there would be one the server never sees.
+      const refused = await tokens('create', '--name', 'lin-bot', '--scope', 'ingest').catch((error: { stderr: string; code: number }) => error);
+      expect(refused).to.include({ code: 1 });
+      expect((refused as { stderr: string }).stderr).to.match(/^no archive database at .*archive\.sqlite; check ARCHIVE_DATA_DIR/);
+      await (await openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true })).close();
       const created = await tokens('create', '--name', 'lin-bot', '--scope', 'ingest,export');
       const secret = created.stdout.trim().split('\n').at(-1) ?? '';
       expect(secret).to.match(/^mwa_[A-Za-z0-9_-]{43}$/);
@@ -34,6 +39,8 @@ describe('npm run tokens', function () {
       expect(failure.stderr).to.match(/--scope/);
       expect((await tokens('revoke', 'lin-bot')).stdout).to.match(/revoked/);
       expect((await tokens('list')).stdout).to.match(/lin-bot.*revoked/);
+      await tokens('create', '--name', 'lin-bot', '--scope', 'ingest').catch((error: { stderr?: string }) => (failure = error));
+      expect(failure.stderr).to.match(/^a token named "lin-bot" existed and was revoked on .*choose another name/);
       const again = await openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: false });
       expect(await again.tokens.findActiveToken(secretSha256(secret))).to.equal(undefined);
       await again.close();
