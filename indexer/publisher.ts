@@ -38,6 +38,9 @@ export type PublisherOutcome = 'published' | 'duplicate' | 'needs_review' | 'ret
 /** The promptCategory of records that come through ingest, which carries none. */
 export const INGEST_PROMPT_CATEGORY = 'uncategorized';
 
+/** The longest wait between claims while claiming keeps failing (the store refuses writes, or cannot be reached). */
+export const CLAIM_BACKOFF_CAP_MS = 30_000;
+
 /**
  * The publisher: claims queued submissions with a lease, renews it while the publish command
  * (src/domain/ingest/publish.ts) checks and publishes each one, and records the outcome or a
@@ -50,6 +53,8 @@ export class Publisher {
   private running = false;
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
+  /** Claims that failed in a row; while above zero the loop backs off and new submissions do not wake it. */
+  private claimFailures = 0;
 
   constructor(
     private readonly deps: PublisherDependencies,
@@ -66,15 +71,15 @@ export class Publisher {
     this.loop = this.run();
   }
 
-  /** Claims at once instead of waiting for the next poll (new submissions arrived). */
+  /** Claims at once instead of waiting for the next poll (new submissions arrived), unless backing off after failed claims. */
   wake(): void {
-    this.wakeUp?.();
+    if (this.claimFailures === 0) this.wakeUp?.();
   }
 
   /** Stops claiming and waits for the submissions in hand; unfinished leases expire and return them to the queue. */
   async stop(): Promise<void> {
     this.running = false;
-    this.wake();
+    this.wakeUp?.();
     await this.loop;
     await this.queue.onIdle();
   }
@@ -91,8 +96,10 @@ export class Publisher {
       try {
         // One claim beyond the allowed attempts, which only looks for records (settleAfterStops); if that lapses too, the queue gives up.
         claimed = await this.deps.submissions.claimNext(this.settings.owner, this.settings.leaseMs, this.settings.maxAttempts + 1);
+        this.claimSucceeded();
       } catch (error) {
-        this.deps.logger.error('claiming a submission failed', { error });
+        await this.sleep(this.claimFailed(error));
+        continue;
       }
       if (!claimed) {
         await this.sleep(this.settings.pollMs);
@@ -101,6 +108,25 @@ export class Publisher {
       const submission = claimed;
       void this.queue.add(() => this.process(submission, claimedFrom));
     }
+  }
+
+  /**
+   * Counts a failed claim and returns how long to wait before the next: the poll interval doubled
+   * with every failure in a row, up to CLAIM_BACKOFF_CAP_MS. One line per failure, so one per
+   * step; only the first carries the stack.
+   */
+  private claimFailed(error: unknown): number {
+    this.claimFailures += 1;
+    const retryInMs = Math.min(CLAIM_BACKOFF_CAP_MS, this.settings.pollMs * 2 ** this.claimFailures);
+    if (this.claimFailures === 1) this.deps.logger.error('claiming a submission failed', { error, retryInMs });
+    else this.deps.logger.warn('claiming a submission failed again', { failures: this.claimFailures, retryInMs, reason: errorSummary(error) });
+    return retryInMs;
+  }
+
+  /** Ends a run of failed claims, saying so once. */
+  private claimSucceeded(): void {
+    if (this.claimFailures > 0) this.deps.logger.info('claiming submissions again', { failures: this.claimFailures });
+    this.claimFailures = 0;
   }
 
   private sleep(ms: number): Promise<void> {
@@ -185,4 +211,11 @@ export class Publisher {
     await this.deps.submissions.retryLater(record.submissionId, record.claimToken, result.reason, result.delayMs, result.checks);
     return 'retry';
   }
+}
+
+/** An error's code and message without its stack, for a failure already logged in full. */
+function errorSummary(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? `${code}: ${error.message}` : error.message;
 }

@@ -8,7 +8,8 @@ import { SqliteRecordStore } from './store/sqlite/sqlite-store.ts';
 import { SqliteSearchIndex } from './search/sqlite/sqlite-search.ts';
 import { SqliteSubmissionQueue } from './store/sqlite/sqlite-submissions.ts';
 import { SqliteTokenStore } from './store/sqlite/sqlite-tokens.ts';
-import { isSqliteUnavailable } from './store/sqlite/unavailable.ts';
+import { isSqliteUnavailable, isSqliteWriteRefusal } from './store/sqlite/unavailable.ts';
+import { WriteRefusals } from './store/write-refusals.ts';
 import type { MongoArchiveDatabase } from './store/mongo/mongo-database.ts';
 
 /** The adapters behind the two ports, as chosen by configuration. */
@@ -27,6 +28,8 @@ export interface Backend {
   searchFollowsStore: boolean;
   /** Whether an error thrown by these adapters means a backing service is unreachable or busy (answered 503). */
   isUnavailable(error: unknown): boolean;
+  /** When the store last refused a write for lack of room or access (the embedded store; never for MongoDB), for /readyz. */
+  writeRefusals: WriteRefusals;
   /** Loads caches ahead of the first request (e.g. the typo vocabulary), and goes on filling them in the background. */
   warm(): Promise<void>;
   close(): Promise<void>;
@@ -66,11 +69,12 @@ export async function openBackend(config: BackendConfig, options: BackendOptions
   if (store.kind === 'mongo' && search.kind === 'meili') return openMongoBackend(store, search, options);
   const db = openDatabase(config.databaseFile);
   if (options.migrate) migrateSchema(db);
-  if (search.kind === 'embedded') return openEmbeddedBackend(db);
+  if (search.kind === 'embedded') return embeddedBackend(db);
   return openSqliteWithFollowingSearch(db, await openMeiliSearch(search));
 }
 
-function openEmbeddedBackend(db: SqliteDatabase): Backend {
+/** The embedded pair over an open SQLite file; `writeRefusals` may be a test's own (a shorter window). */
+export function embeddedBackend(db: SqliteDatabase, writeRefusals = new WriteRefusals(isSqliteWriteRefusal)): Backend {
   const search = new SqliteSearchIndex(db);
   const store = new SqliteRecordStore(db, search);
   return {
@@ -81,6 +85,7 @@ function openEmbeddedBackend(db: SqliteDatabase): Backend {
     submissions: new SqliteSubmissionQueue(db),
     searchFollowsStore: false,
     isUnavailable: isSqliteUnavailable,
+    writeRefusals,
     warm: async () => {
       search.warm();
       search.readAheadInBackground();
@@ -99,6 +104,7 @@ function openSqliteWithFollowingSearch(db: SqliteDatabase, { search, isUnavailab
     submissions: new SqliteSubmissionQueue(db),
     searchFollowsStore: true,
     isUnavailable: (error) => isSqliteUnavailable(error) || isUnavailable(error),
+    writeRefusals: new WriteRefusals(isSqliteWriteRefusal),
     warm: async () => {},
     close: async () => {
       await search.close();
@@ -160,6 +166,7 @@ export async function mongoBackend(database: MongoArchiveDatabase, opened: Opene
     submissions: new MongoSubmissionQueue(database),
     searchFollowsStore: true,
     isUnavailable: (error) => isMongoUnavailable(error) || opened.isUnavailable(error),
+    writeRefusals: new WriteRefusals(() => false),
     warm: async () => {},
     close: async () => {
       await search.close();

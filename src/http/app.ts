@@ -12,6 +12,7 @@ import { rejectGenericUserAgents } from './middlewares/user-agent.ts';
 import { securityHeaders } from './middlewares/security-headers.ts';
 import { compressHeadAsGet, identityWhenNoCodingAccepted } from './middlewares/content-coding.ts';
 import { problems } from './middlewares/problems.ts';
+import { noteWriteRefusals } from './middlewares/write-refusals.ts';
 import { requestLog } from './middlewares/request-log.ts';
 import { limitByClient } from './middlewares/rate-limit.ts';
 import { LocalRateLimiter } from '../rate-limit/limiter.ts';
@@ -70,6 +71,7 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
   app.use(requestLog(logger));
   app.use(securityHeaders(config.baseUrl));
   app.use(problems(config.baseUrl, logger, (error) => backend.isUnavailable(error), problemPageHtml));
+  app.use(noteWriteRefusals(backend.writeRefusals));
   app.use(openCors());
   if (config.rateLimitReads) app.use(limitByClient(limiter, { name: 'client', limit: config.rateLimitReads, windowMs: 60_000 }, refused));
   if (config.rejectGenericUserAgents) app.use(rejectGenericUserAgents());

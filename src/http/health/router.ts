@@ -3,8 +3,11 @@ import type { Backend } from '../../backend.ts';
 import { ProblemError, UNAVAILABLE_RETRY_SECONDS } from '../../errors.ts';
 import { readOnly } from '../read-route.ts';
 
-/** GET /healthz (the process answers) and GET /readyz (store and search index answer). */
-export function healthRouter(backend: Pick<Backend, 'store' | 'search'>): Router {
+/**
+ * GET /healthz (the process answers) and GET /readyz (store and search index answer, and the store
+ * has not refused a write of this process's requests within the last 30 s).
+ */
+export function healthRouter(backend: Pick<Backend, 'store' | 'search' | 'writeRefusals'>): Router {
   const router = new Router();
   router.all('/healthz', async (ctx) => {
     if (readOnly(ctx) === 'handled') return;
@@ -18,6 +21,9 @@ export function healthRouter(backend: Pick<Backend, 'store' | 'search'>): Router
       await Promise.all([backend.store.ping(), backend.search.ping()]);
     } catch (error) {
       throw new ProblemError('service-unavailable', 'The store or the search index cannot be reached.', { cause: error, headers: { 'Retry-After': String(UNAVAILABLE_RETRY_SECONDS) } });
+    }
+    if (backend.writeRefusals.recent()) {
+      throw new ProblemError('service-unavailable', 'The store cannot take writes right now: its disk is full or its files cannot be written.', { headers: { 'Retry-After': String(UNAVAILABLE_RETRY_SECONDS) } });
     }
     const catalog = await backend.store.catalogState();
     ctx.body = { status: 'ready', catalog: { version: catalog.version, updated: catalog.updated, total: catalog.total } };
