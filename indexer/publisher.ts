@@ -208,6 +208,7 @@ export class Publisher {
       record,
     );
     if (result.kind === 'settled') return result.outcome;
+    this.deps.logger.warn('submission retried later', { submissionId: record.submissionId, reason: result.reason, delayMs: result.delayMs });
     await this.deps.submissions.retryLater(record.submissionId, record.claimToken, result.reason, result.delayMs, result.checks);
     return 'retry';
   }

@@ -60,9 +60,18 @@ export interface PreviewCatalog {
   remember(records: readonly CanonicalRecord[]): void;
 }
 
-/** Stores previews content-addressed, each with its thumbnail. */
+/** Stores previews content-addressed, each with its thumbnail; throws MediaStoreError when the files cannot be written now. */
 export interface MediaStore {
   store(preview: LoadedPreview): Promise<StoredMedia>;
+}
+
+/**
+ * The media store could not write a preview's files (a folder that cannot be written, a full
+ * disk): a fault of the archive's own machine, not of the work, which may pass once an operator
+ * mends it. The message says what failed in words a submitter may read, with no absolute path.
+ */
+export class MediaStoreError extends Error {
+  override readonly name = 'MediaStoreError';
 }
 
 /** How a match reads in a check's detail: "byte-identical to", "a perceptual copy (blockhash distance 12 of 256) of" … */

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import sharp from 'sharp';
+import { MediaStoreError } from '../domain/previews.ts';
 import type { StoredMedia } from '../domain/record.ts';
 
 import { THUMBNAIL_SIZE } from './thumbnail-size.ts';
@@ -50,9 +51,41 @@ export async function storePreview(mediaDir: string, original: Buffer, extension
   const image = sharp(bytes, { limitInputPixels: 50_000_000 });
   const metadata = await image.metadata();
   const thumbnail = await sharp(bytes).resize({ width: THUMBNAIL_SIZE, height: THUMBNAIL_SIZE, fit: 'inside', withoutEnlargement: true }).webp({ quality: 78, effort: 2 }).toBuffer();
-  await writeOnce(join(mediaDir, path), bytes);
-  await writeOnce(join(mediaDir, thumbnailPath), thumbnail);
+  try {
+    await writeOnce(join(mediaDir, path), bytes);
+    await writeOnce(join(mediaDir, thumbnailPath), thumbnail);
+  } catch (error) {
+    throw mediaWriteFailure(error, mediaDir);
+  }
   return { path, width: metadata.width ?? 0, height: metadata.height ?? 0, sha256, thumbnailPath };
+}
+
+/** What the usual file-system errors of a media write most likely mean. */
+const WRITE_FAILURE_MEANINGS: Record<string, string> = {
+  EACCES: 'the media folder is not writable',
+  EPERM: 'the media folder is not writable',
+  EROFS: 'the media folder is on a read-only file system',
+  ENOSPC: 'the disk holding the media folder is full',
+  EDQUOT: 'the disk quota of the media folder is used up',
+  ENOTDIR: 'a file stands where the media folder or one of its folders should be',
+  EEXIST: 'a file stands where one of the media folders should be',
+  EMFILE: 'the process has no file descriptors left',
+  ENFILE: 'the system has no file descriptors left',
+  EIO: 'a disk I/O error',
+};
+
+/**
+ * A file-system error that stopped a media write, as a MediaStoreError naming its code, the call
+ * and the path under the media folder (never the absolute path) and what it most likely means;
+ * any other error as it is.
+ */
+function mediaWriteFailure(error: unknown, mediaDir: string): unknown {
+  const { code, syscall, path } = error as { code?: unknown; syscall?: unknown; path?: unknown };
+  if (typeof code !== 'string') return error;
+  const where = typeof path === 'string' ? ['media', relative(mediaDir, path)].filter(Boolean).join('/') : undefined;
+  const meaning = WRITE_FAILURE_MEANINGS[code];
+  const detail = [code, typeof syscall === 'string' ? syscall : undefined, where].filter(Boolean).join(' ');
+  return new MediaStoreError(`could not store the preview files: ${detail}${meaning ? ` (${meaning})` : ''}`, { cause: error });
 }
 
 /** Media paths as the archive writes them: relative, without `.` or `..` segments. */

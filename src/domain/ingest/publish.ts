@@ -15,8 +15,9 @@ import { checkPreviewHosts, checkPreviewOwnership } from '../checks/preview-owne
 import { checkSourceIdentity } from '../checks/source-identity.ts';
 import { recordId } from '../ids.ts';
 import type { RecordStore } from '../ports.ts';
-import type { MediaStore, PreviewCatalog, PreviewLoader } from '../previews.ts';
-import type { CanonicalRecord } from '../record.ts';
+import { MediaStoreError } from '../previews.ts';
+import type { LoadedPreview, MediaStore, PreviewCatalog, PreviewLoader } from '../previews.ts';
+import type { CanonicalRecord, StoredMedia } from '../record.ts';
 import type { SourceTable } from '../sources.ts';
 import { CHECK_NAMES, pendingApproval, stoppedReason } from '../submission.ts';
 import type { CheckVerdict, ReviewDecision, SubmissionOutcome, SubmissionRecord } from '../submission.ts';
@@ -45,10 +46,13 @@ export interface PublishSettings {
 
 export type PublishResult =
   | { kind: 'settled'; outcome: SubmissionOutcome }
-  /** A media host failed transiently: try again after the delay; the verdicts so far go with it. */
+  /** A media host or the media store failed transiently: try again after the delay; the verdicts so far go with it. */
   | { kind: 'retry'; reason: string; delayMs: number; checks: CheckVerdict[] };
 
 const settled = (outcome: SubmissionOutcome): PublishResult => ({ kind: 'settled', outcome });
+
+/** The wait before the next attempt after a transient fault in this one: the first delay, doubled with every attempt. */
+const retryDelay = (settings: PublishSettings, attempts: number): number => settings.retryDelayMs * 2 ** (attempts - 1);
 
 function needsReview(checks: CheckVerdict[], prefix = ''): SubmissionOutcome {
   // The checks that found something; skipped and pending ones only say why they did not run.
@@ -106,7 +110,7 @@ export async function publish(ports: PublishPorts, settings: PublishSettings, re
   if (images.transient) {
     if (record.attempts < settings.maxAttempts) {
       const checks = [identity.verdict, date, checkPreviewOwnership(hosts, identity.source, undefined, true), checkDuplicates(undefined, true).verdict, images.verdict];
-      return { kind: 'retry', reason: `Retrying: ${images.verdict.detail}`, delayMs: settings.retryDelayMs * 2 ** (record.attempts - 1), checks };
+      return { kind: 'retry', reason: `Retrying: ${images.verdict.detail}`, delayMs: retryDelay(settings, record.attempts), checks };
     }
     images.verdict = { ...images.verdict, detail: `${images.verdict.detail} (gave up after ${record.attempts} attempts)` };
   }
@@ -130,9 +134,8 @@ export async function publish(ports: PublishPorts, settings: PublishSettings, re
     // Approved, but there is nothing to publish: a record needs its previews and its source.
     return settled(needsReview(checks, `Approved by ${approval?.by ?? 'a maintainer'}, but the work cannot be published: `));
   }
-  const media = [];
-  // Content-addressed files can be written by any number of publishers at once.
-  for (const preview of images.previews) media.push(await ports.media.store(preview));
+  const media = await storePreviews(ports.media, images.previews);
+  if (media instanceof MediaStoreError) return mediaNotStored(media, record, settings, checks);
   const updated = settings.now.toISOString().slice(0, 10);
   const gallery: CanonicalRecord = {
     id: recordId({ canonicalSourceUrl: identity.canonicalUrl, kind: 'gallery', format: submission.format, model: submission.model }),
@@ -161,6 +164,29 @@ export async function publish(ports: PublishPorts, settings: PublishSettings, re
   ports.catalog.remember(plan.put);
   const recordIds = plan.put.map((entry) => entry.id);
   return settled({ status: 'published', checks: approval ? overridden(checks, approval) : checks, recordIds, duplicateOf: null, reason: null });
+}
+
+/** Stores the previews; a media store that cannot write now is returned rather than thrown, for the caller to retry. */
+async function storePreviews(store: MediaStore, previews: readonly LoadedPreview[]): Promise<StoredMedia[] | MediaStoreError> {
+  const media: StoredMedia[] = [];
+  try {
+    // Content-addressed files can be written by any number of publishers at once.
+    for (const preview of previews) media.push(await store.store(preview));
+  } catch (error) {
+    if (error instanceof MediaStoreError) return error;
+    throw error;
+  }
+  return media;
+}
+
+/**
+ * A submission that may be published but whose previews could not be stored (the archive's
+ * fault, which an operator can mend): back to the queue while attempts remain, then to
+ * needs_review naming the fault, with its checks as they stood.
+ */
+function mediaNotStored(error: MediaStoreError, record: SubmissionRecord, settings: PublishSettings, checks: CheckVerdict[]): PublishResult {
+  if (record.attempts < settings.maxAttempts) return { kind: 'retry', reason: `Retrying: ${error.message}`, delayMs: retryDelay(settings, record.attempts), checks };
+  return settled({ status: 'needs_review', checks, recordIds: [], duplicateOf: null, reason: `Not published: ${error.message} (gave up after ${record.attempts} attempts).` });
 }
 
 /**
