@@ -51,6 +51,8 @@ export interface Config {
   trustProxy: boolean;
   /** Milliseconds a client has to send a whole request (headers within the same bound). */
   requestTimeoutMs: number;
+  /** Milliseconds a process shutting down goes on accepting (answering Connection: close, /readyz 503) before it stops listening. */
+  drainMs: number;
   /** Where GET /metrics (Prometheus text format) is served, off the public port; undefined: not served. */
   metrics?: { host: string; port: number };
 }
@@ -211,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ingestDailyQuota: integer('ARCHIVE_INGEST_DAILY_QUOTA', 5000, 0, 10_000_000),
     trustProxy: flag('ARCHIVE_TRUST_PROXY', false),
     requestTimeoutMs: integer('ARCHIVE_REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000),
+    drainMs: integer('ARCHIVE_DRAIN_MS', 3000, 0, 60_000),
     ...(metricsPort ? { metrics: { host: env.ARCHIVE_METRICS_HOST || '127.0.0.1', port: metricsPort } } : {}),
   };
   if (problems.length) throw new ConfigError(problems);

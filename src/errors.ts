@@ -73,7 +73,7 @@ export const PROBLEM_TYPES = {
     title: 'Daily quota exceeded',
     help: 'The token has used its submissions for this UTC day, and a batch that would pass the quota is refused whole. `Retry-After` gives the seconds until the day ends.',
   },
-  'service-unavailable': { status: 503, title: 'Service unavailable', help: 'The store or the search engine cannot be reached for the moment, or the store cannot take writes (its disk is full or its files cannot be written). Retry after the seconds `Retry-After` gives.' },
+  'service-unavailable': { status: 503, title: 'Service unavailable', help: 'The store or the search engine cannot be reached for the moment, or the store cannot take writes (its disk is full or its files cannot be written), or (at /readyz) this process is shutting down. Retry after the seconds `Retry-After` gives.' },
   'internal-error': { status: 500, title: 'Internal error', help: 'The service failed to answer and logged the error. Retry later; if it persists, report it with the time and the address asked.' },
 } as const;
 

@@ -10,6 +10,7 @@ import { openBackend } from './backend.ts';
 import { loadConfig } from './config.ts';
 import type { Config } from './config.ts';
 import { createApp } from './http/app.ts';
+import { Drain } from './http/drain.ts';
 import { serverLimits } from './http/server-limits.ts';
 import { createLogger } from './logger.ts';
 import type { Logger } from './logger.ts';
@@ -27,12 +28,13 @@ import { startMetricsServer } from './metrics/metrics-server.ts';
 /** The message an HTTP worker sends the primary after accepting submissions. */
 const SUBMITTED = 'archive:submitted';
 
+/** How long in-flight requests (and the publisher's submissions in hand) may take after the drain window. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
-
 /**
- * Serves HTTP in this process until SIGTERM or SIGINT, then finishes in-flight requests and
- * closes. `registry` holds this process's metrics: a worker shares it with the primary, a process
+ * Serves HTTP in this process until SIGTERM or SIGINT, then drains (see Drain) and closes. A
+ * worker whose primary is gone stops without a drain window: no new connection can reach it.
+ * `registry` holds this process's metrics: a worker shares it with the primary, a process
  * serving alone passes the registry its metrics server reads.
  */
 async function serve(config: Config, logger: Logger, registry: Registry, publisher?: Publisher, alsoStop: () => Promise<void> = async () => undefined): Promise<void> {
@@ -40,8 +42,9 @@ async function serve(config: Config, logger: Logger, registry: Registry, publish
   await backend.warm();
   const submitted = publisher ? () => publisher.wake() : () => process.send?.({ type: SUBMITTED });
   const rateLimiter = cluster.isWorker ? new WorkerRateLimiter() : new LocalRateLimiter();
-  const app = createApp(config, backend, logger, { submitted, rateLimiter, metrics: new HttpMetrics(registry) });
-  const server: Server = createServer(serverLimits(config), app.callback());
+  const drain = new Drain();
+  const app = createApp(config, backend, logger, { submitted, rateLimiter, metrics: new HttpMetrics(registry), draining: () => drain.draining });
+  const server: Server = createServer(serverLimits(config), drain.listener(app.callback()));
   server.keepAliveTimeout = 65_000;
   server.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
@@ -51,16 +54,19 @@ async function serve(config: Config, logger: Logger, registry: Registry, publish
     );
   });
   logger.info('listening', { address: server.address(), baseUrl: config.baseUrl });
+  let stopping = false;
   const stop = (signal: string): void => {
-    logger.info('shutting down', { signal });
-    server.close(() => {
-      void (publisher?.stop() ?? Promise.resolve())
-        .then(alsoStop)
-        .then(() => backend.close())
-        .then(() => process.exit(0));
-    });
-    server.closeIdleConnections();
-    setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
+    if (stopping) return;
+    stopping = true;
+    const drainMs = signal === 'disconnect' ? 0 : config.drainMs;
+    logger.info('shutting down', { signal, drainMs });
+    setTimeout(() => process.exit(1), drainMs + SHUTDOWN_GRACE_MS).unref();
+    void drain
+      .close(server, drainMs)
+      .then(() => publisher?.stop())
+      .then(alsoStop)
+      .then(() => backend.close())
+      .then(() => process.exit(0));
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
@@ -136,7 +142,7 @@ async function runPrimary(config: Config, logger: Logger): Promise<void> {
     setTimeout(() => {
       clearInterval(check);
       process.exit(1);
-    }, SHUTDOWN_GRACE_MS + 1000).unref();
+    }, config.drainMs + SHUTDOWN_GRACE_MS + 1000).unref();
   }
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

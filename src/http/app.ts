@@ -50,6 +50,8 @@ export interface AppHooks {
   rateLimiter?: RateLimiter;
   /** Where this process keeps its HTTP metrics; without it the app keeps its own, never served. */
   metrics?: HttpMetrics;
+  /** True once the process is shutting down: /readyz then answers 503. */
+  draining?: () => boolean;
 }
 
 /** The one Koa application: read API, MCP, ingest, exports, guides, health and media. */
@@ -91,7 +93,7 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
   const mcp = new Router();
   mcp.all('/mcp', mcpRoute(readContext, { allowedOrigins: config.allowedOrigins, version: SERVICE_VERSION, logger, guide, isUnavailable: (error) => backend.isUnavailable(error) }));
   const ingest = ingestRouter({ tokens: backend.tokens, submissions: backend.submissions, store: backend.store, sources: backend.sources, baseUrl: config.baseUrl, ...(hooks.submitted ? { notify: hooks.submitted } : {}), limiter, requestsPerMinute: config.rateLimitIngest ?? 0, dailyQuota: config.ingestDailyQuota ?? 0, refused });
-  for (const router of [healthRouter(backend), specimensRouter(readContext, readOptions), sourcesRouter(readContext, readOptions), mcp, ingest, guidesRouter(config.baseUrl, config.cacheMaxAgeSeconds, guide), problemsRouter(config.baseUrl, config.cacheMaxAgeSeconds), exportsRouter(backend.store, config.baseUrl, config.cacheMaxAgeSeconds), fullExportRouter({ ...backend, baseUrl: config.baseUrl }), mediaRouter(config.mediaDir), discoveryRouter(readContext, { cache, maxAgeSeconds: config.cacheMaxAgeSeconds }), webRouter(readContext, { version, cache, maxAgeSeconds: config.cacheMaxAgeSeconds })]) {
+  for (const router of [healthRouter(backend, hooks.draining), specimensRouter(readContext, readOptions), sourcesRouter(readContext, readOptions), mcp, ingest, guidesRouter(config.baseUrl, config.cacheMaxAgeSeconds, guide), problemsRouter(config.baseUrl, config.cacheMaxAgeSeconds), exportsRouter(backend.store, config.baseUrl, config.cacheMaxAgeSeconds), fullExportRouter({ ...backend, baseUrl: config.baseUrl }), mediaRouter(config.mediaDir), discoveryRouter(readContext, { cache, maxAgeSeconds: config.cacheMaxAgeSeconds }), webRouter(readContext, { version, cache, maxAgeSeconds: config.cacheMaxAgeSeconds })]) {
     routers.push(router);
     app.use(router.routes());
   }

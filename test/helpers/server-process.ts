@@ -56,13 +56,14 @@ export interface ServerProcess {
 
 /**
  * Starts src/main.ts over a data folder and waits for /readyz. ARCHIVE_WORKERS defaults to 0 (one
- * process serves and publishes), the demo catalog to off; `env` overrides anything.
+ * process serves and publishes), the demo catalog to off, the drain window on SIGTERM to none;
+ * `env` overrides anything.
  */
 export async function startServerProcess(dataDir: string, env: Record<string, string> = {}, options: { port?: number; readyTimeoutMs?: number } = {}): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ARCHIVE_DATA_DIR: dataDir, ARCHIVE_BASE_URL: url, ARCHIVE_WORKERS: '0', ARCHIVE_DEMO: '0', ARCHIVE_LOG_LEVEL: 'warn', ...searchEnvironment(dataDir, env), ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ARCHIVE_DATA_DIR: dataDir, ARCHIVE_BASE_URL: url, ARCHIVE_WORKERS: '0', ARCHIVE_DEMO: '0', ARCHIVE_DRAIN_MS: '0', ARCHIVE_LOG_LEVEL: 'warn', ...searchEnvironment(dataDir, env), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -34,7 +34,7 @@ describe('the server process (npm start)', function () {
       const dataDir = temporaryDataDir();
       const port = await freePort();
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-        env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ARCHIVE_DATA_DIR: dataDir, ARCHIVE_WORKERS: String(workers), ARCHIVE_BASE_URL: 'https://archive.test/', ...searchEnvironment(dataDir, {}) },
+        env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ARCHIVE_DATA_DIR: dataDir, ARCHIVE_WORKERS: String(workers), ARCHIVE_BASE_URL: 'https://archive.test/', ARCHIVE_DRAIN_MS: '0', ...searchEnvironment(dataDir, {}) },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let output = '';

@@ -4,10 +4,11 @@ import { ProblemError, UNAVAILABLE_RETRY_SECONDS } from '../../errors.ts';
 import { readOnly } from '../read-route.ts';
 
 /**
- * GET /healthz (the process answers) and GET /readyz (store and search index answer, and the store
- * has not refused a write of this process's requests within the last 30 s).
+ * GET /healthz (the process answers) and GET /readyz (store and search index answer, the store
+ * has not refused a write of this process's requests within the last 30 s, and the process is not
+ * shutting down: `draining` tells).
  */
-export function healthRouter(backend: Pick<Backend, 'store' | 'search' | 'writeRefusals'>): Router {
+export function healthRouter(backend: Pick<Backend, 'store' | 'search' | 'writeRefusals'>, draining: () => boolean = () => false): Router {
   const router = new Router();
   router.all('/healthz', async (ctx) => {
     if (readOnly(ctx) === 'handled') return;
@@ -17,6 +18,7 @@ export function healthRouter(backend: Pick<Backend, 'store' | 'search' | 'writeR
   router.all('/readyz', async (ctx) => {
     if (readOnly(ctx) === 'handled') return;
     ctx.set('Cache-Control', 'no-store');
+    if (draining()) throw new ProblemError('service-unavailable', 'This process is shutting down: it answers the requests it is sent, but send new ones elsewhere.', { headers: { 'Retry-After': String(UNAVAILABLE_RETRY_SECONDS) } });
     try {
       await Promise.all([backend.store.ping(), backend.search.ping()]);
     } catch (error) {

@@ -25,6 +25,7 @@ export function healthPaths(doc: DocContext): JsonObject {
         path: '/readyz',
         operationId: 'getReadiness',
         summary: 'The store and the search index answer (readiness)',
+        description: 'Answers 503 while the store or the search index cannot be reached, and from the moment the process starts shutting down, so a load balancer stops sending it requests while it drains.',
         tags: ['operations'],
         rateLimited: false,
         responses: {
