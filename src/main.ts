@@ -7,6 +7,7 @@ import cluster from 'node:cluster';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { openBackend } from './backend.ts';
+import type { Backend } from './backend.ts';
 import { loadConfig } from './config.ts';
 import type { Config } from './config.ts';
 import { createApp } from './http/app.ts';
@@ -15,6 +16,7 @@ import { serverLimits } from './http/server-limits.ts';
 import { createLogger } from './logger.ts';
 import type { Logger } from './logger.ts';
 import { loadDemoIfEmpty } from './demo/seed.ts';
+import { StartStopped, StopSignals } from './stop-signals.ts';
 import { createPublisher } from '../indexer/run-publisher.ts';
 import { startSearchSync, syncOnce } from '../indexer/search-sync.ts';
 import type { Publisher } from '../indexer/publisher.ts';
@@ -33,11 +35,11 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
  * Serves HTTP in this process until SIGTERM or SIGINT, then drains (see Drain) and closes. A
- * worker whose primary is gone stops without a drain window: no new connection can reach it.
- * `registry` holds this process's metrics: a worker shares it with the primary, a process
- * serving alone passes the registry its metrics server reads.
+ * process signalled before it served, or a worker whose primary is gone (no new connection can
+ * reach it), stops without a drain window. `registry` holds this process's metrics: a worker
+ * shares it with the primary, a process serving alone passes the registry its metrics server reads.
  */
-async function serve(config: Config, logger: Logger, registry: Registry, publisher?: Publisher, alsoStop: () => Promise<void> = async () => undefined): Promise<void> {
+async function serve(config: Config, logger: Logger, registry: Registry, signals: StopSignals, publisher?: Publisher, alsoStop: () => Promise<void> = async () => undefined): Promise<void> {
   const backend = await openBackend(config, { migrate: false });
   await backend.warm();
   const submitted = publisher ? () => publisher.wake() : () => process.send?.({ type: SUBMITTED });
@@ -55,10 +57,9 @@ async function serve(config: Config, logger: Logger, registry: Registry, publish
   });
   logger.info('listening', { address: server.address(), baseUrl: config.baseUrl });
   let stopping = false;
-  const stop = (signal: string): void => {
+  const stop = (signal: string, drainMs: number): void => {
     if (stopping) return;
     stopping = true;
-    const drainMs = signal === 'disconnect' ? 0 : config.drainMs;
     logger.info('shutting down', { signal, drainMs });
     setTimeout(() => process.exit(1), drainMs + SHUTDOWN_GRACE_MS).unref();
     void drain
@@ -68,16 +69,31 @@ async function serve(config: Config, logger: Logger, registry: Registry, publish
       .then(() => backend.close())
       .then(() => process.exit(0));
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('disconnect', () => stop('disconnect'));
+  signals.onStop((signal, duringStart) => stop(signal, duringStart ? 0 : config.drainMs));
+  process.once('disconnect', () => stop('disconnect', 0));
+}
+
+/**
+ * Opens the store (applying migrations) and loads the demo catalog into an empty one. A signal
+ * meanwhile stops the start after the step in hand, with the store closed.
+ */
+async function prepareDataFolder(config: Config, logger: Logger, signals: StopSignals): Promise<{ backend: Backend; loaded: number }> {
+  const backend = await openBackend(config, { migrate: true });
+  try {
+    signals.checkpoint();
+    const loaded = config.loadDemo ? await loadDemoIfEmpty(backend.store, config.mediaDir, logger) : 0;
+    signals.checkpoint();
+    return { backend, loaded };
+  } catch (error) {
+    await backend.close();
+    throw error;
+  }
 }
 
 /** Prepares the data folder, then forks the workers and keeps them running. */
-async function runPrimary(config: Config, logger: Logger): Promise<void> {
+async function runPrimary(config: Config, logger: Logger, signals: StopSignals): Promise<void> {
   const started = performance.now();
-  const backend = await openBackend(config, { migrate: true });
-  const loaded = config.loadDemo ? await loadDemoIfEmpty(backend.store, config.mediaDir, logger) : 0;
+  const { backend, loaded } = await prepareDataFolder(config, logger, signals);
   const catalog = await backend.store.catalogState();
   logger.info('data folder ready', { dataDir: config.dataDir, records: catalog.total, demoLoaded: loaded, ms: Math.round(performance.now() - started) });
   // Serving alone, one registry holds everything; with workers, the primary's own metrics (the
@@ -96,7 +112,7 @@ async function runPrimary(config: Config, logger: Logger): Promise<void> {
   }
   const searchSync = followsHere ? startSearchSync(backend.store, backend.search, logger) : undefined;
   if (config.workers === 0) {
-    await serve(config, logger, registry, publisher, async () => {
+    await serve(config, logger, registry, signals, publisher, async () => {
       await searchSync?.stop();
       await metricsServer?.close();
     });
@@ -126,7 +142,8 @@ async function runPrimary(config: Config, logger: Logger): Promise<void> {
     logger.warn('worker exited; starting another', { worker: worker.process.pid, code, signal });
     setTimeout(fork, 500);
   });
-  for (let i = 0; i < config.workers; i += 1) fork();
+  signals.onStop((signal) => stop(signal));
+  for (let i = 0; i < config.workers && !stopping; i += 1) fork();
   function stop(signal: string, exitCode = 0): void {
     if (stopping) return;
     stopping = true;
@@ -144,18 +161,25 @@ async function runPrimary(config: Config, logger: Logger): Promise<void> {
       process.exit(1);
     }, config.drainMs + SHUTDOWN_GRACE_MS + 1000).unref();
   }
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
 }
 
+/** Starts the primary or a worker, with SIGTERM and SIGINT handled from the first step on. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  if (cluster.isPrimary) await runPrimary(config, logger);
-  else {
-    const registry = processRegistry();
-    shareWorkerMetrics(registry);
-    await serve(config, logger, registry);
+  const signals = new StopSignals(logger);
+  if (cluster.isPrimary) logger.info('starting', { dataDir: config.dataDir, workers: config.workers });
+  try {
+    if (cluster.isPrimary) await runPrimary(config, logger, signals);
+    else {
+      const registry = processRegistry();
+      shareWorkerMetrics(registry);
+      await serve(config, logger, registry, signals);
+    }
+  } catch (error) {
+    if (!(error instanceof StartStopped)) throw error;
+    logger.info('start-up stopped', { signal: error.signal });
+    process.exit(0);
   }
 }
 

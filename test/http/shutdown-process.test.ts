@@ -1,8 +1,9 @@
 import { expect } from 'chai';
+import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import { getOnNewConnection, startServerProcess } from '../helpers/server-process.ts';
+import { freePort, getOnNewConnection, searchEnvironment, startServerProcess } from '../helpers/server-process.ts';
 import type { ServerProcess } from '../helpers/server-process.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
 
@@ -53,6 +54,29 @@ async function readinessUntilRefused(url: string, timeoutMs: number): Promise<nu
   return statuses;
 }
 
+/**
+ * Starts src/main.ts with the demo catalog over an empty folder, sends SIGTERM as soon as the
+ * process says it is starting, and resolves with its exit code (null when it had to be killed)
+ * and output.
+ */
+async function signalDuringStart(dataDir: string, workers: number): Promise<{ code: number | null; output: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ARCHIVE_DATA_DIR: dataDir, ARCHIVE_WORKERS: String(workers), ARCHIVE_DEMO: '1', ARCHIVE_LOG_LEVEL: 'info', ...searchEnvironment(dataDir, {}) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    if (output.includes('"msg":"starting"') && child.signalCode === null) child.kill('SIGTERM');
+  });
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+  clearTimeout(killer);
+  return { code, output };
+}
+
 describe('shutting down the server process', function () {
   this.timeout(60_000);
   let server: ServerProcess | undefined;
@@ -91,6 +115,19 @@ describe('shutting down the server process', function () {
       const afterSignal = answers.filter((answer) => answer.sentAt >= signalledAt + 100);
       expect(afterSignal.length).to.be.above(10);
       expect(afterSignal.filter((answer) => answer.connection !== 'close')).to.deep.equal([]);
+    });
+  }
+
+  for (const workers of [0, 1]) {
+    it(`stops cleanly on SIGTERM during start-up, and starts again on the same folder (${workers} workers)`, async () => {
+      const { code, output } = await signalDuringStart(dataDir, workers);
+      expect(code, output).to.equal(0);
+      const lines = output.trim().split('\n').map((line) => JSON.parse(line) as { msg: string; signal?: string });
+      expect(lines.filter((line) => line.signal === 'SIGTERM').map((line) => line.msg), output).to.deep.equal(['stop requested during start-up; stopping after the step in hand', 'start-up stopped']);
+      expect(lines.some((line) => line.msg === 'listening')).to.equal(false);
+      server = await startServerProcess(dataDir, { ARCHIVE_DEMO: '1' });
+      const list = (await (await fetch(`${server.url}/api/v1/specimens?lang=en&limit=1`)).json()) as { total: number };
+      expect(list.total).to.equal(44);
     });
   }
 });
