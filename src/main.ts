@@ -12,10 +12,12 @@ import { loadConfig } from './config.ts';
 import type { Config } from './config.ts';
 import { createApp } from './http/app.ts';
 import { Drain } from './http/drain.ts';
+import { listenOn } from './http/listen.ts';
 import { serverLimits } from './http/server-limits.ts';
 import { createLogger } from './logger.ts';
 import type { Logger } from './logger.ts';
 import { loadDemoIfEmpty } from './demo/seed.ts';
+import { dataFolderError, ensureWritableDataFolder } from './data-folder.ts';
 import { StartStopped, StopSignals } from './stop-signals.ts';
 import { createPublisher } from '../indexer/run-publisher.ts';
 import { startSearchSync, syncOnce } from '../indexer/search-sync.ts';
@@ -48,13 +50,7 @@ async function serve(config: Config, logger: Logger, registry: Registry, signals
   const app = createApp(config, backend, logger, { submitted, rateLimiter, metrics: new HttpMetrics(registry), draining: () => drain.draining });
   const server: Server = createServer(serverLimits(config), drain.listener(app.callback()));
   server.keepAliveTimeout = 65_000;
-  server.listen(config.port, config.host);
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${config.port} on ${config.host} is in use: stop the server that holds it, or choose another with PORT.`, { cause: error }) : error),
-    );
-  });
+  await listenOn(server, { host: config.host, port: config.port, hostVariable: 'HOST', portVariable: 'PORT' });
   logger.info('listening', { address: server.address(), baseUrl: config.baseUrl });
   let stopping = false;
   const stop = (signal: string, drainMs: number): void => {
@@ -74,11 +70,14 @@ async function serve(config: Config, logger: Logger, registry: Registry, signals
 }
 
 /**
- * Opens the store (applying migrations) and loads the demo catalog into an empty one. A signal
- * meanwhile stops the start after the step in hand, with the store closed.
+ * Checks the data folder, opens the store (applying migrations) and loads the demo catalog into
+ * an empty one. A signal meanwhile stops the start after the step in hand, with the store closed.
  */
 async function prepareDataFolder(config: Config, logger: Logger, signals: StopSignals): Promise<{ backend: Backend; loaded: number }> {
-  const backend = await openBackend(config, { migrate: true });
+  ensureWritableDataFolder(config);
+  const backend = await openBackend(config, { migrate: true }).catch((error: unknown) => {
+    throw dataFolderError(error, config);
+  });
   try {
     signals.checkpoint();
     const loaded = config.loadDemo ? await loadDemoIfEmpty(backend.store, config.mediaDir, logger) : 0;
@@ -86,7 +85,7 @@ async function prepareDataFolder(config: Config, logger: Logger, signals: StopSi
     return { backend, loaded };
   } catch (error) {
     await backend.close();
-    throw error;
+    throw dataFolderError(error, config);
   }
 }
 

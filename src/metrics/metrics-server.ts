@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { prometheusContentType } from 'prom-client';
+import { listenOn } from '../http/listen.ts';
 import type { Logger } from '../logger.ts';
 
 export interface MetricsServer {
@@ -34,11 +35,7 @@ export async function startMetricsServer(address: { host: string; port: number }
       },
     );
   });
-  server.listen(address.port, address.host);
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
+  await listenOn(server, { ...address, hostVariable: 'ARCHIVE_METRICS_HOST', portVariable: 'ARCHIVE_METRICS_PORT' });
   const port = (server.address() as AddressInfo).port;
   logger.info('metrics listening', { host: address.host, port });
   return {

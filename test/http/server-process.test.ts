@@ -3,7 +3,8 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { searchEnvironment } from '../helpers/server-process.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
 
@@ -24,6 +25,22 @@ async function waitForReady(url: string, child: ChildProcess, timeoutMs: number)
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error('server did not become ready');
+}
+
+/** Runs src/main.ts with `env` over defaults that would start it, until it exits; its exit code and output. */
+async function failedStart(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ARCHIVE_WORKERS: '0', ARCHIVE_DEMO: '0', ARCHIVE_LOG_LEVEL: 'warn', ARCHIVE_DRAIN_MS: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+  clearTimeout(killer);
+  return { code, output };
 }
 
 describe('the server process (npm start)', function () {
@@ -92,5 +109,40 @@ describe('the server process (npm start)', function () {
     expect(code).to.equal(1);
     expect(stderr).to.include('PORT');
     expect(stderr).to.include('ARCHIVE_BASE_URL');
+  });
+
+  describe('stops with a message naming the variable and its value', () => {
+    let dataDir = '';
+    beforeEach(() => {
+      dataDir = temporaryDataDir();
+    });
+    afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+    it('when HOST does not resolve', async () => {
+      const { code, output } = await failedStart({ ARCHIVE_DATA_DIR: dataDir, HOST: 'nonexistent.invalid' });
+      expect(code, output).to.equal(1);
+      expect(output).to.include('HOST=nonexistent.invalid does not resolve to an address (ENOTFOUND): set HOST to an address of this machine');
+    });
+
+    it('when the metrics port is taken', async () => {
+      const holder = createServer();
+      await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+      const { port } = holder.address() as AddressInfo;
+      try {
+        const { code, output } = await failedStart({ ARCHIVE_DATA_DIR: dataDir, ARCHIVE_METRICS_PORT: String(port) });
+        expect(code, output).to.equal(1);
+        expect(output).to.include(`Port ${port} on 127.0.0.1 is in use: stop the server that holds it, or choose another with ARCHIVE_METRICS_PORT.`);
+      } finally {
+        await new Promise<void>((resolve) => holder.close(() => resolve()));
+      }
+    });
+
+    it('when ARCHIVE_DATA_DIR is a file', async () => {
+      const file = join(dataDir, 'not-a-folder');
+      writeFileSync(file, 'a file\n');
+      const { code, output } = await failedStart({ ARCHIVE_DATA_DIR: file });
+      expect(code, output).to.equal(1);
+      expect(output).to.include(`ARCHIVE_DATA_DIR=${file} is not a folder (a file is in the way): set ARCHIVE_DATA_DIR to a folder`);
+    });
   });
 });

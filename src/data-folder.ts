@@ -1,0 +1,51 @@
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import type { Config } from './config.ts';
+
+type DataFolder = Pick<Config, 'dataDir' | 'databaseFile' | 'mediaDir'>;
+
+/**
+ * Creates the data folder (ARCHIVE_DATA_DIR) when missing and checks that this process may write
+ * it and what it holds, so a path that is a file or a read-only folder stops the start with a
+ * message naming the variable, not an error from inside SQLite.
+ */
+export function ensureWritableDataFolder(folder: DataFolder): void {
+  try {
+    mkdirSync(folder.dataDir, { recursive: true });
+  } catch (error) {
+    throw new Error(cannotCreate(folder.dataDir, error), { cause: error });
+  }
+  for (const path of [folder.dataDir, folder.databaseFile, folder.mediaDir]) {
+    if (!existsSync(path)) continue;
+    try {
+      accessSync(path, constants.W_OK);
+    } catch (error) {
+      throw new Error(notWritable(path, folder.dataDir, codeOf(error)), { cause: error });
+    }
+  }
+}
+
+/**
+ * The error to report for one thrown while opening the database: SQLite's "cannot open" and
+ * "read-only" errors name the file and the variable; any other is returned as it is.
+ */
+export function dataFolderError(error: unknown, folder: DataFolder): unknown {
+  const code = codeOf(error);
+  if (!code.startsWith('SQLITE_READONLY') && !code.startsWith('SQLITE_CANTOPEN')) return error;
+  return new Error(notWritable(folder.databaseFile, folder.dataDir, code), { cause: error });
+}
+
+function cannotCreate(dataDir: string, error: unknown): string {
+  const code = codeOf(error);
+  if (code === 'EEXIST' || code === 'ENOTDIR') return `ARCHIVE_DATA_DIR=${dataDir} is not a folder (a file is in the way): set ARCHIVE_DATA_DIR to a folder, or to a path where one can be created.`;
+  return `ARCHIVE_DATA_DIR=${dataDir} cannot be created (${code}): create it and let the user running the archive write to it, or set ARCHIVE_DATA_DIR to another folder.`;
+}
+
+function notWritable(path: string, dataDir: string, code: string): string {
+  const where = path === dataDir ? `ARCHIVE_DATA_DIR=${dataDir}` : `${path} in ARCHIVE_DATA_DIR=${dataDir}`;
+  return `${where} cannot be written (${code}): let the user running the archive write to the folder and its files, or set ARCHIVE_DATA_DIR to a writable folder.`;
+}
+
+function codeOf(error: unknown): string {
+  const code = error instanceof Error ? (error as NodeJS.ErrnoException).code : undefined;
+  return typeof code === 'string' ? code : 'unknown error';
+}
