@@ -114,6 +114,7 @@ async function runPrimary(config: Config, logger: Logger, signals: StopSignals):
     await serve(config, logger, registry, signals, publisher, async () => {
       await searchSync?.stop();
       await metricsServer?.close();
+      await backend.close();
     });
     return;
   }
