@@ -55,6 +55,8 @@ export interface Config {
   drainMs: number;
   /** Where GET /metrics (Prometheus text format) is served, off the public port; undefined: not served. */
   metrics?: { host: string; port: number };
+  /** ARCHIVE_* variables set in the environment that no setting of this configuration read: misspelt, or of no effect here. */
+  unreadVariables?: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -125,8 +127,20 @@ export function loadBackendSettings(env: NodeJS.ProcessEnv = process.env): Backe
 
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
 
+/** The environment, noting the name of every variable read from it in `read`. */
+function noteReads(env: NodeJS.ProcessEnv, read: Set<string>): NodeJS.ProcessEnv {
+  return new Proxy(env, {
+    get(target, name, receiver) {
+      if (typeof name === 'string') read.add(name);
+      return Reflect.get(target, name, receiver) as unknown;
+    },
+  });
+}
+
 /** Reads and validates the configuration; every problem is reported at once. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(given: NodeJS.ProcessEnv = process.env): Config {
+  const read = new Set<string>();
+  const env = noteReads(given, read);
   const problems: string[] = [];
   const integer = (name: string, fallback: number, minimum: number, maximum: number): number => {
     const raw = env[name];
@@ -217,5 +231,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...(metricsPort ? { metrics: { host: env.ARCHIVE_METRICS_HOST || '127.0.0.1', port: metricsPort } } : {}),
   };
   if (problems.length) throw new ConfigError(problems);
-  return config;
+  const unreadVariables = Object.keys(given).filter((name) => name.startsWith('ARCHIVE_') && !read.has(name));
+  return unreadVariables.length ? { ...config, unreadVariables } : config;
 }

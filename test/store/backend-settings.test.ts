@@ -17,6 +17,13 @@ describe('backend settings (ARCHIVE_STORE, ARCHIVE_SEARCH)', () => {
     expect(loadConfig({})).to.deep.include({ store: { kind: 'embedded' }, search: { kind: 'embedded' } });
   });
 
+  it('names the ARCHIVE_ variables set that no setting read: misspelt, or of no effect with this configuration', () => {
+    expect(loadConfig({ ARCHIVE_WORKERS: '2', PATH: '/bin' })).to.not.have.property('unreadVariables');
+    const config = loadConfig({ ARCHIVE_WROKERS: '2', ARCHIVE_WORKERS: '2', ARCHIVE_METRICS_HOST: '0.0.0.0', HOME: '/root' });
+    // The metrics host is read only with a metrics port; HOME is not the archive's.
+    expect(config.unreadVariables).to.deep.equal(['ARCHIVE_WROKERS', 'ARCHIVE_METRICS_HOST']);
+  });
+
   it('reads the production pair with its connection settings', () => {
     const settings = loadBackendSettings({ ARCHIVE_STORE: 'mongo', MONGODB_URI: 'mongodb://mongo:27017/?replicaSet=rs0', ARCHIVE_SEARCH: 'meili', MEILI_URL: 'http://meili:7700/', MEILI_API_KEY: 'secret' });
     expect(settings).to.deep.equal({
