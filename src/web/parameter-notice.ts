@@ -7,6 +7,7 @@
  */
 import type { Lang } from '../domain/record.ts';
 import type { FieldError } from '../errors.ts';
+import { TEXT } from './i18n.ts';
 
 /** One kind of message: how it reads in English, and what a Chinese page says instead. */
 interface MessageRule {
@@ -42,15 +43,15 @@ const RULES: readonly MessageRule[] = [
   { english: /^must be a page number/, chinese: () => '须为页码：从 1 开始的整数' },
 ];
 
-/** What Chinese pages call each parameter a list page reads, shown before its name. */
+/** What Chinese pages call each parameter a list page reads, shown before its name (the filters by their labels on the page). */
 const CHINESE_NAMES: Readonly<Record<string, string>> = {
   q: '搜索词',
-  format: '格式',
-  kind: '类型',
-  year: '年份',
-  source: '来源',
-  model: '模型',
-  author: '作者',
+  format: TEXT.zh.format,
+  kind: TEXT.zh.kind,
+  year: TEXT.zh.year,
+  source: TEXT.zh.source,
+  model: TEXT.zh.model,
+  author: TEXT.zh.author,
   from: '起始日期',
   to: '截止日期',
   sort: '排序',

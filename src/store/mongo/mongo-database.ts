@@ -123,6 +123,27 @@ export function isDuplicateKeyError(error: unknown): boolean {
   return error instanceof MongoServerError && error.code === 11000;
 }
 
+/** A document that names a source URL and, once filled, that URL's work key. */
+type KeyedBySource = { _id: string; sourceUrl: string; workKey?: string };
+
+/**
+ * Gives every document of a collection written before it carried a work key its key, from its
+ * source URL, a thousand updates at a time. Each update names the URL it read, so a document
+ * rewritten meanwhile (which then has its key) is left alone.
+ */
+async function fillWorkKeysOf(documents: Collection<KeyedBySource>): Promise<void> {
+  const lacking = documents.find({ workKey: { $exists: false } }, { projection: { _id: 1, sourceUrl: 1 } });
+  let batch: AnyBulkWriteOperation<KeyedBySource>[] = [];
+  for await (const document of lacking) {
+    batch.push({ updateOne: { filter: { _id: document._id, sourceUrl: document.sourceUrl, workKey: { $exists: false } }, update: { $set: { workKey: workKey(document.sourceUrl) } } } });
+    if (batch.length === 1000) {
+      await documents.bulkWrite(batch, { ordered: false });
+      batch = [];
+    }
+  }
+  if (batch.length) await documents.bulkWrite(batch, { ordered: false });
+}
+
 export class MongoArchiveDatabase {
   /** Options every read passes, so the server stops it at the operation bound (maxTimeMS). */
   readonly bounded: { maxTimeMS: number };
@@ -208,31 +229,9 @@ export class MongoArchiveDatabase {
    * one index entry.
    */
   private async fillWorkKeys(): Promise<void> {
-    const lacking = this.collections.records.find({ workKey: { $exists: false } }, { projection: { _id: 1, sourceUrl: 1 } });
-    let batch: AnyBulkWriteOperation<RecordDocument>[] = [];
-    for await (const document of lacking) {
-      batch.push({ updateOne: { filter: { _id: document._id, sourceUrl: document.sourceUrl, workKey: { $exists: false } }, update: { $set: { workKey: workKey(document.sourceUrl) } } } });
-      if (batch.length === 1000) {
-        await this.collections.records.bulkWrite(batch, { ordered: false });
-        batch = [];
-      }
-    }
-    if (batch.length) await this.collections.records.bulkWrite(batch, { ordered: false });
-    await this.fillFateWorkKeys();
-  }
-
-  /** The same for the fates of retired ids written before fates had a work key (the embedded record-fates v2). */
-  private async fillFateWorkKeys(): Promise<void> {
-    const lacking = this.collections.recordFates.find({ workKey: { $exists: false } }, { projection: { _id: 1, sourceUrl: 1 } });
-    let batch: AnyBulkWriteOperation<RecordFateDocument>[] = [];
-    for await (const document of lacking) {
-      batch.push({ updateOne: { filter: { _id: document._id, sourceUrl: document.sourceUrl, workKey: { $exists: false } }, update: { $set: { workKey: workKey(document.sourceUrl) } } } });
-      if (batch.length === 1000) {
-        await this.collections.recordFates.bulkWrite(batch, { ordered: false });
-        batch = [];
-      }
-    }
-    if (batch.length) await this.collections.recordFates.bulkWrite(batch, { ordered: false });
+    await fillWorkKeysOf(this.db.collection<KeyedBySource>(this.collections.records.collectionName));
+    // The same for the fates of retired ids written before fates had a work key (the embedded record-fates v2).
+    await fillWorkKeysOf(this.db.collection<KeyedBySource>(this.collections.recordFates.collectionName));
   }
 
   /** Gives a new database the built-in sources, once: a source a maintainer removed is not brought back at the next start. */
