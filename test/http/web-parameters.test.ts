@@ -116,9 +116,9 @@ describe('website search notices', () => {
       'makes more than 16 combinations of OR alternatives',
       'must be given once, not repeated (several values go in one, comma-separated: format=svg,game)',
       'is not a known parameter; known: q, format',
-      'is not a cursor this service gave out; pass the next value of a page unchanged',
+      'is not a cursor this service gives out now: pass the next value of a page unchanged, or start again from the first page',
       'belongs to another query: keep q, lang, sort and the filters of the page that gave it',
-      'cannot be combined with cursor: a cursor continues where its page ended',
+      'cannot be combined with cursor, not even 0: a cursor continues where its page ended; leave offset out',
       "is not taken by the website's pages (they set it themselves or do not offer it); the API takes it at /api/v1/specimens",
       'must be a page number: a whole number from 1',
       'must match format "email"',
@@ -129,5 +129,7 @@ describe('website search notices', () => {
       expect(chinese, message).not.to.match(/[A-Za-z]{2,} [A-Za-z]{2,}/);
     }
     expect(chineseMessage('must match format "email"')).to.equal('值无效');
+    // The cursor's message as read-params.ts words it now has its own rule, not the fallback.
+    expect(chineseMessage('is not a cursor this service gives out now: pass the next value of a page unchanged, or start again from the first page')).to.equal('不是本馆现在给出的游标：请原样传回上一页的 next，或从第一页重新开始');
   });
 });
