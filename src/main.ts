@@ -168,8 +168,10 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   const signals = new StopSignals(logger);
-  if (cluster.isPrimary) logger.info('starting', { dataDir: config.dataDir, workers: config.workers });
-  if (cluster.isPrimary) for (const name of config.unreadVariables ?? []) logger.warn('environment variable not read: misspelt, or of no effect with this configuration (README lists the variables)', { name });
+  if (cluster.isPrimary) {
+    logger.info('starting', { dataDir: config.dataDir, workers: config.workers });
+    for (const name of config.unreadVariables ?? []) logger.warn('environment variable not read: misspelt, or of no effect with this configuration (README lists the variables)', { name });
+  }
   try {
     if (cluster.isPrimary) await runPrimary(config, logger, signals);
     else {
