@@ -51,15 +51,16 @@ export function checkPreviewHosts(mediaUrls: readonly string[], source: string |
 /**
  * Preview ownership, whole: the host part, and no preview already belongs to a record of another
  * source. `matches` are the published previews found near the submitted ones; undefined when the
- * previews could not be loaded, so the second part could not run.
+ * previews were not loaded, so the second part could not run (`notCheckedBecause` says why), or
+ * has yet to (`pending`).
  */
-export function checkPreviewOwnership(hosts: PreviewHosts, source: string | undefined, matches: readonly PreviewMatch[] | undefined, pending = false): CheckVerdict {
+export function checkPreviewOwnership(hosts: PreviewHosts, source: string | undefined, matches: readonly PreviewMatch[] | undefined, pending = false, notCheckedBecause = 'because the previews did not load'): CheckVerdict {
   if (hosts.verdict.outcome !== 'pass') return hosts.verdict;
   if (matches === undefined) {
     return {
       name: 'preview-ownership',
       outcome: pending ? 'pending' : 'skipped',
-      detail: `The hosts are the source's own; ${pending ? 'whether a preview already belongs to another source is checked once the previews load' : 'whether a preview already belongs to another source could not be checked, because the previews did not load'}.`,
+      detail: `The hosts are the source's own; ${pending ? 'whether a preview already belongs to another source is checked once the previews load' : `whether a preview already belongs to another source could not be checked, ${notCheckedBecause}`}.`,
     };
   }
   const foreign = matches.filter((match) => match.source !== source);

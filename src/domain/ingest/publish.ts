@@ -86,9 +86,8 @@ export async function publish(ports: PublishPorts, settings: PublishSettings, re
   const withdrawn = identity.canonicalUrl ? await findWithdrawnWork(ports.store, identity.canonicalUrl) : undefined;
   if (withdrawn && !approval) {
     const notFetched = 'because the work was withdrawn from the archive and a maintainer decides first';
-    const ownership: CheckVerdict = hosts.verdict.outcome === 'pass' ? { name: 'preview-ownership', outcome: 'skipped', detail: `The hosts are the source's own; the previews were not compared, ${notFetched}.` } : hosts.verdict;
     const images: CheckVerdict = { name: 'images', outcome: 'skipped', detail: `Not fetched, ${notFetched}.` };
-    return settled(needsReview([identity.verdict, date, ownership, withdrawn, images]));
+    return settled(needsReview([identity.verdict, date, checkPreviewOwnership(hosts, identity.source, undefined, false, notFetched), withdrawn, images]));
   }
 
   const decided = [identity.verdict, date, hosts.verdict].filter((check) => check.outcome !== 'pass');
