@@ -99,10 +99,15 @@ function parsedHttps(text: string): URL | undefined {
   }
 }
 
+/** The status id of a parsed x.com status URL, else undefined. */
+function statusIdOf(url: URL): string | undefined {
+  return url.hostname === 'x.com' ? X_STATUS_PATH.exec(url.pathname)?.[2] : undefined;
+}
+
 /** The status id of an x.com status URL in canonical form (with a handle or without), else undefined. */
 export function xStatusId(canonicalUrl: string): string | undefined {
   const url = parsedHttps(canonicalUrl);
-  return url?.hostname === 'x.com' ? X_STATUS_PATH.exec(url.pathname)?.[2] : undefined;
+  return url && statusIdOf(url);
 }
 
 /**
@@ -118,7 +123,7 @@ export function workKey(canonicalUrl: string): string {
   const url = parsedHttps(canonicalUrl);
   if (!url) return canonicalUrl;
   const host = url.hostname;
-  const statusId = xStatusId(canonicalUrl);
+  const statusId = statusIdOf(url);
   if (statusId) return `https://x.com${X_STATUS_WITHOUT_HANDLE}${statusId}`;
   let pathname = foldedPath(host, url.pathname);
   if (host === 'gist.github.com') {
