@@ -104,20 +104,25 @@ function pieces(text: string): Piece[] {
   return found;
 }
 
-/** The tokens of text: words (runs of letters, digits and marks) and CJK runs as bigrams, in order. */
+/**
+ * The tokens of quoted text, in order: words (runs of letters, digits and marks) and CJK runs as
+ * bigrams. A CJK run followed by more of the phrase also ends with its last character, as every
+ * indexed run does, so the phrase steps from one run to the next only where the text's run ends
+ * there: `"亮起，光束"` finds 亮起，光束 and 亮起 光束, as `"riding, a"` finds "riding a". The
+ * first run may end a longer run of the text and the last may begin one.
+ */
 function tokensOf(text: string): { tokens: string[]; endsWithSingleCjk: boolean } {
   const tokens: string[] = [];
   let endsWithSingleCjk = false;
+  let runEnd: string | undefined;
   for (const piece of normalizeText(text).replace(CJK_RUN, (run) => ` ${run} `).split(/\s+/u)) {
-    if (!piece) continue;
-    if (CJK_CHARACTER.test(piece)) {
-      tokens.push(...cjkBigrams(piece));
-      endsWithSingleCjk = [...piece].length === 1;
-    } else {
-      const words = wordTokens(piece);
-      tokens.push(...words);
-      if (words.length) endsWithSingleCjk = false;
-    }
+    const found = CJK_CHARACTER.test(piece) ? cjkBigrams(piece) : wordTokens(piece);
+    if (found.length === 0) continue;
+    if (runEnd !== undefined) tokens.push(runEnd);
+    tokens.push(...found);
+    const characters = [...piece];
+    runEnd = CJK_CHARACTER.test(piece) && characters.length > 1 ? characters[characters.length - 1] : undefined;
+    endsWithSingleCjk = CJK_CHARACTER.test(piece) && characters.length === 1;
   }
   return { tokens, endsWithSingleCjk };
 }

@@ -411,6 +411,24 @@ function searchClientContract(fixture: () => { index: SearchIndex; records: Reco
     expect((await index.search(query({ lang: 'zh', text: 'lighthouse -"灯"' }))).total).to.equal(0);
   });
 
+  it('matches a quoted Chinese phrase across punctuation and spaces as written, the first run ending and the last starting a run of the text', async () => {
+    const beam = makeRecord({ date: '2026-03-03', sourceUrl: 'https://example.org/phrase/beam', title: { zh: '灯塔的夜', en: 'Night of the tower' }, notes: { zh: '灯塔亮起，光束开始旋转 缓缓 停下。', en: 'The beam turns.' } });
+    const apart = makeRecord({ date: '2026-03-04', sourceUrl: 'https://example.org/phrase/apart', title: { zh: '两段', en: 'Two parts' }, notes: { zh: '灯塔亮起 then 光束开始。', en: 'A word between.' } });
+    await index.upsert([beam, apart]);
+    const zh = async (text: string): Promise<string[]> => (await index.search(query({ lang: 'zh', text }))).ids;
+    expect(await zh('"亮起，光束"')).to.deep.equal([beam.id]);
+    expect(await zh('"亮起 光束"'), 'a space stands for any separator').to.deep.equal([beam.id]);
+    expect(await zh('"塔亮起。光束开"'), 'the first run ends a run of the text, the last begins one').to.deep.equal([beam.id]);
+    expect(await zh('"旋转，缓缓，停下"'), 'a run between two is a whole run').to.deep.equal([beam.id]);
+    expect(await zh('"旋转 缓 停下"'), 'a run in the middle must be whole').to.deep.equal([]);
+    expect(await zh('"亮，光束"'), '亮 does not end its run').to.deep.equal([]);
+    expect(await zh('"亮起，束"'), '束 does not begin its run').to.deep.equal([]);
+    expect(await zh('"灯塔亮起光束"'), 'written together is not written apart').to.deep.equal([]);
+    expect(await zh('"起，光"'), 'a lone last character is a prefix').to.deep.equal([beam.id]);
+    expect(await zh('灯塔 -"亮起，光束"')).to.not.include(beam.id);
+    expect(await zh('灯塔 -"亮起，光束"')).to.include(apart.id);
+  });
+
   it('ranks the records of a model label equal to the text before its relatives', async () => {
     const relatives = [
       makeRecord({ date: '2026-01-01', model: 'GPT-4 Turbo', title: { zh: '新作', en: 'A GPT-4 style robot' }, sourceUrl: 'https://example.org/boost/1' }),

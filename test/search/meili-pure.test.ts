@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { cjkBigramText, cjkCharacterText, cjkCode, toMeiliDocument } from '../../src/search/meili/documents.ts';
+import { cjkBigramText, cjkCharacterText, cjkCode, cjkRunStartCode, toMeiliDocument } from '../../src/search/meili/documents.ts';
 import { resumeAt } from '../../src/search/meili/search.ts';
 import { afterExpression, allOf, filterExpression, filterValue, pageWindow, queryTexts, sortFor } from '../../src/search/meili/query.ts';
 import { parseSearchText } from '../../src/search/search-text.ts';
@@ -124,6 +124,13 @@ describe('Meilisearch adapter, pure parts', () => {
       expect(texts('gpt画的 xy')).to.deep.equal([`gpt "${cjkCode('画的')}" xy`]);
     });
 
+    it('quotes a phrase across Chinese runs with the last character of each run it leaves and the first of each it enters', () => {
+      const start = cjkRunStartCode;
+      expect(texts('"亮起，光束"')).to.deep.equal([`"${cjkCode('亮起')} ${cjkCode('起')} ${start('光')} ${cjkCode('光束')}" `]);
+      expect(texts('"亮起，光"'), 'a lone last character begins a run').to.deep.equal([`"${cjkCode('亮起')} ${cjkCode('起')} ${start('光')}" `]);
+      expect(texts('"转 缓 停下"'), 'a lone character between two is a run of one').to.deep.equal([`"${cjkCode('转')} ${start('缓')} ${cjkCode('缓')} ${start('停')} ${cjkCode('停下')}" `]);
+    });
+
     it('matches a last word as a prefix from two letters on, as the embedded engine does', () => {
       expect(texts('pelican p')).to.deep.equal(['pelican p ']);
       expect(texts('pelican pe')).to.deep.equal(['pelican pe']);
@@ -143,9 +150,13 @@ describe('Meilisearch adapter, pure parts', () => {
       expect(new Set(['一', '丁', '鹈', '鹕'].map(cjkCode)).size).to.equal(4);
     });
 
-    it('writes each CJK run as consecutive bigram codes, runs apart, and every character once', () => {
-      expect(cjkBigramText('骑车 GPT 鹈鹕飞')).to.equal(`${cjkCode('骑车')}. ${cjkCode('鹈鹕')} ${cjkCode('鹕飞')}`);
-      expect(cjkBigramText('只 a')).to.equal('');
+    it('writes each CJK run as its start code, bigrams and last character, runs apart where a word parts them, and every character once', () => {
+      const run = (...tokens: string[]): string => [cjkRunStartCode([...(tokens[0] ?? '')][0] ?? ''), ...tokens.map(cjkCode)].join(' ');
+      expect(cjkRunStartCode('鹈')).to.match(/^qy[a-z]{4}$/);
+      expect(cjkBigramText('骑车 GPT 鹈鹕飞')).to.equal(`${run('骑车', '车')}. ${run('鹈鹕', '鹕飞', '飞')}`);
+      // Only punctuation or spaces between two runs: the codes follow each other, so a quoted phrase can cross.
+      expect(cjkBigramText('亮起，光束 水')).to.equal(`${run('亮起', '起')} ${run('光束', '束')} ${run('水')}`);
+      expect(cjkBigramText('只 a')).to.equal(run('只'));
       expect(cjkCharacterText(['鹈鹕', '鹕x只'])).to.equal([cjkCode('鹈'), cjkCode('鹕'), cjkCode('只')].join(' '));
     });
 
@@ -155,8 +166,8 @@ describe('Meilisearch adapter, pure parts', () => {
       const zh = toMeiliDocument(record, 'zh');
       expect(zh).to.include({ id: record.id, kind: record.kind, source: record.source, format: 'svg', year: '2025', date: '2025-05-01', model: record.model, author: record.author });
       expect(zh).to.deep.include({ title: [null, '骑自行车的鹈鹕'], meta: [null, record.model, record.author, record.promptCategory.replace(/-/g, ' ')], text: [null, '线条', 'draw', 'A pelican', 'Lines'] });
-      expect(zh.titleCjk[1]?.split(' ')).to.deep.equal(['骑自', '自行', '行车', '车的', '的鹈', '鹈鹕'].map(cjkCode));
-      expect(zh.textCjk).to.deep.equal([null, cjkCode('线条'), '', '', '']);
+      expect(zh.titleCjk[1]?.split(' ')).to.deep.equal([cjkRunStartCode('骑'), ...['骑自', '自行', '行车', '车的', '的鹈', '鹈鹕', '鹕'].map(cjkCode)]);
+      expect(zh.textCjk).to.deep.equal([null, [cjkRunStartCode('线'), ...['线条', '条'].map(cjkCode)].join(' '), '', '', '']);
       expect(zh).to.include({ day: dayNumber('2025-05-01'), updatedDay: dayNumber(record.updated) });
       const en = toMeiliDocument(record, 'en');
       expect(en).to.deep.include({ title: [null, 'A pelican'], titleCjk: [null, ''], text: [null, 'Lines', 'draw', '骑自行车的鹈鹕', '线条'] });

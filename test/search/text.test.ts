@@ -70,6 +70,10 @@ describe('embedded search text handling', () => {
     expect(parseSearchText('"鹈"').groups).to.deep.equal([{ alternatives: [[{ type: 'phrase', tokens: ['鹈'], prefixLast: true, quoted: true }]] }]);
     expect(parseSearchText('"鹈鹕"').groups).to.deep.equal([{ alternatives: [[{ type: 'phrase', tokens: ['鹈鹕'], prefixLast: false, quoted: true }]] }]);
     expect(parseSearchText('鹈鹕pelican').groups).to.deep.equal([{ alternatives: [[{ type: 'phrase', tokens: ['鹈鹕'], prefixLast: false }, word('pelican', true)]] }]);
+    // A quoted phrase steps from one CJK run to the next through the run's last character, as the index writes each run.
+    expect(parseSearchText('"亮起，光束"').groups).to.deep.equal([{ alternatives: [[{ type: 'phrase', tokens: ['亮起', '起', '光束'], prefixLast: false, quoted: true }]] }]);
+    expect(parseSearchText('"灯塔亮 起 x"').groups).to.deep.equal([{ alternatives: [[{ type: 'phrase', tokens: ['灯塔', '塔亮', '亮', '起', 'x'], prefixLast: false, quoted: true }]] }]);
+    expect(parseSearchText('"x，光"').groups).to.deep.equal([{ alternatives: [[{ type: 'phrase', tokens: ['x', '光'], prefixLast: true, quoted: true }]] }]);
     expect(parseSearchText('GPT-4').label).to.equal('gpt-4');
     expect(orCombinations(parseSearchText('a OR b c OR d OR e'))).to.equal(6);
   });

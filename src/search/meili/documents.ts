@@ -14,7 +14,7 @@
 import type { IndexRecord } from '../../domain/ports.ts';
 import type { CanonicalRecord, Format, Kind, Lang } from '../../domain/record.ts';
 import { dayNumber, yearOf } from '../../domain/record.ts';
-import { cjkBigrams, cjkRuns } from '../search-text.ts';
+import { CJK_RUN, cjkBigrams, cjkRuns, normalizeText, wordTokens } from '../search-text.ts';
 
 /** A record's texts that are searched, each in one of the fields below. */
 export const TEXT_FIELDS = ['title', 'model', 'author', 'promptCategory', 'notes', 'prompt', 'titleOther', 'notesOther'] as const;
@@ -74,6 +74,7 @@ export type MeiliDocument = {
 } & Record<SearchableGroup | `${SearchableGroup}Cjk`, SearchableText>;
 
 const CODE_PREFIX = 'qx';
+const RUN_START_PREFIX = 'qy';
 const CODE_LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 /** 26⁴ = 456,976 code points: every CJK block, including the supplementary ideograph planes. */
 const CODE_WIDTH = 4;
@@ -94,15 +95,35 @@ export function cjkCode(characters: string): string {
 }
 
 /**
- * The bigram codes of a text's CJK runs: codes of one run are consecutive words, runs are
- * separated by a full stop so no phrase can span two of them. A run of one character has no
- * bigram; it is found through `cjkChars`.
+ * The code that opens a CJK run: its first character, written apart from that character's own
+ * code. Meilisearch matches a phrase window by window (three consecutive words at their distances,
+ * each window anywhere in the document), so a code standing for both a run's start and its end
+ * would let a phrase join the windows of different runs.
+ */
+export function cjkRunStartCode(character: string): string {
+  return RUN_START_PREFIX + characterCode(character);
+}
+
+/**
+ * The codes of a text's CJK runs: each run's start code (cjkRunStartCode), its bigrams and its last
+ * character (a run of one character: its start code and the character). Runs with only spaces and
+ * punctuation between them follow each other as words, so a quoted phrase can step from one run's
+ * last character to the next run's start (see tokensOf in search-text.ts and phraseCodes in
+ * query.ts); runs with a word between them are separated by a full stop, which no phrase spans.
  */
 export function cjkBigramText(text: string): string {
-  return cjkRuns(text)
-    .filter((run) => [...run].length > 1)
-    .map((run) => cjkBigrams(run).map(cjkCode).join(' '))
-    .join('. ');
+  const normalized = normalizeText(text);
+  let codes = '';
+  let previousEnd: number | undefined;
+  for (const match of normalized.matchAll(CJK_RUN)) {
+    if (previousEnd !== undefined) codes += wordTokens(normalized.slice(previousEnd, match.index)).length > 0 ? '. ' : ' ';
+    const characters = [...match[0]];
+    const first = characters[0] as string;
+    const last = characters[characters.length - 1] as string;
+    codes += [cjkRunStartCode(first), ...(characters.length > 1 ? cjkBigrams(match[0]) : []).map(cjkCode), cjkCode(last)].join(' ');
+    previousEnd = match.index + match[0].length;
+  }
+  return codes;
 }
 
 /** The codes of every distinct CJK character of some texts. */

@@ -5,7 +5,7 @@
 import { dayNumber } from '../../domain/record.ts';
 import type { FacetName, SearchFilters, SearchOrder, SearchPosition } from '../../domain/search-query.ts';
 import type { ParsedQuery, QueryTerm } from '../search-text.ts';
-import { cjkCode } from './documents.ts';
+import { cjkCode, cjkRunStartCode } from './documents.ts';
 import { CJK_CHARACTER, PREFIX_WORD_LENGTH } from '../search-text.ts';
 
 /**
@@ -73,13 +73,33 @@ function quoted(words: readonly string[]): string {
   return `"${words.join(' ')}"`;
 }
 
+/**
+ * The words of a phrase as the documents write them (see cjkBigramText in documents.ts): a CJK
+ * token becomes its code, and where a phrase steps from one run's last character into the next
+ * run, that run's start code comes first. A lone character there is a run of one character, or
+ * with a prefix at the end of the phrase, the start of a longer run: its start code alone.
+ */
+function phraseCodes(tokens: readonly string[], prefixLast: boolean): string[] {
+  const codes: string[] = [];
+  tokens.forEach((token, i) => {
+    const previous = tokens[i - 1];
+    const isCjk = CJK_CHARACTER.test(token);
+    const entersRun = isCjk && previous !== undefined && [...previous].length === 1 && CJK_CHARACTER.test(previous);
+    const characters = [...token];
+    if (entersRun) codes.push(cjkRunStartCode(characters[0] as string));
+    if (entersRun && characters.length === 1 && prefixLast && i === tokens.length - 1) return;
+    codes.push(isCjk ? cjkCode(token) : token);
+  });
+  return codes;
+}
+
 /** A term as Meilisearch query syntax; a CJK token becomes its code (see documents.ts). */
 function termText(term: QueryTerm): string {
   if (term.type === 'word') return term.word;
-  const tokens = term.tokens.map((token) => (CJK_CHARACTER.test(token) ? cjkCode(token) : token));
+  const codes = phraseCodes(term.tokens, term.prefixLast);
   // Words joined by punctuation at the end of the text stay words, so the last one is still a prefix.
-  if (term.prefixLast && !CJK_CHARACTER.test(term.tokens.at(-1) ?? '')) return tokens.join(' ');
-  return quoted(tokens);
+  if (term.prefixLast && !CJK_CHARACTER.test(term.tokens.at(-1) ?? '')) return codes.join(' ');
+  return quoted(codes);
 }
 
 /** Every choice of one alternative per group: the conjunctions an OR query stands for. */
@@ -102,7 +122,7 @@ function combinations(query: ParsedQuery): QueryTerm[][] {
  * parsed here.
  */
 export function queryTexts(query: ParsedQuery): string[] {
-  const excluded = query.excluded.map((term) => `-${term.type === 'word' ? term.word : quoted(term.tokens.map((token) => (CJK_CHARACTER.test(token) ? cjkCode(token) : token)))}`);
+  const excluded = query.excluded.map((term) => `-${term.type === 'word' ? term.word : quoted(phraseCodes(term.tokens, term.prefixLast))}`);
   if (query.groups.length === 0) return excluded.length ? [`${excluded.join(' ')} `] : [];
   return combinations(query).map((terms) => {
     const last = terms.at(-1);
