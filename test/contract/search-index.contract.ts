@@ -132,6 +132,18 @@ export function searchIndexContract(name: string, open: IndexFactory): void {
       expect((await index.search(query({ text: 'cast' }))).total).to.equal(0);
     });
 
+    it('tolerates typos in words holding digits and in words joined by punctuation', async () => {
+      const models = [
+        makeRecord({ date: '2026-04-01', model: 'DeepSeek-R1', sourceUrl: 'https://example.org/typo/r1', title: { zh: '推理', en: 'Reasoning sketch' } }),
+        makeRecord({ date: '2026-04-02', model: 'Qwen3-Coder', sourceUrl: 'https://example.org/typo/qwen', title: { zh: '代码', en: 'Coding sketch' } }),
+      ];
+      await index.upsert(models);
+      expect((await index.search(query({ text: 'qwne3' }))).ids).to.deep.equal([models[1]?.id]);
+      expect((await index.search(query({ text: 'deepsek-r1' }))).ids, 'the last term').to.deep.equal([models[0]?.id]);
+      expect((await index.search(query({ text: 'sketch deepsek-r1' }))).ids).to.deep.equal([models[0]?.id]);
+      expect((await index.search(query({ text: '"deepsek-r1"' }))).total, 'a quoted phrase is as written').to.equal(0);
+    });
+
     it('counts a typo on the first letter as two', async () => {
       // 'welican' is one edit from 'pelican', on its first letter: two typos, more than 7 letters allow.
       expect((await index.search(query({ text: 'welican' }))).total).to.equal(0);

@@ -107,6 +107,13 @@ describe('embedded search text handling', () => {
     expect(vocabulary.withPrefix('zzz', 2)).to.deep.equal([]);
   });
 
+  it('never offers a typo candidate whose digits differ from the word\'s', () => {
+    const vocabulary = new Vocabulary(['qwen3', 'qwen2', 'qwen', 'gpt4o'].map((term) => ({ term, documents: 1 })), (term) => /^[a-z0-9]+$/.test(term));
+    expect(vocabulary.candidates('qwne3', 1)).to.deep.equal(['qwen3']);
+    expect(vocabulary.candidates('qwen3', 1)).to.deep.equal([]);
+    expect(vocabulary.candidates('gpt4p', 1)).to.deep.equal(['gpt4o']);
+  });
+
   it('takes the terms of new rows into prefix completions and typo candidates, once each', () => {
     const vocabulary = new Vocabulary([{ term: 'pelican', documents: 10 }, { term: 'zebra', documents: 1 }], (term) => /^[a-z]+$/.test(term));
     expect(vocabulary.candidates('pelicam', 1)).to.deep.equal(['pelican']);

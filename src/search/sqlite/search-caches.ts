@@ -43,8 +43,11 @@ const MIN_ROW_SET_CACHE_BYTES = 48 * 1024 * 1024;
 const TOKEN_COLUMNS_KEPT = 65_536;
 /** The most held terms kept from a vocabulary load, for reading their rows ahead (mostHeldTerms). */
 const MOST_HELD_KEPT = 1024;
-/** Dictionary words only: typo candidates are never numbers, facet tokens or Chinese bigrams. */
-const DICTIONARY_WORD = /^[a-z\u00df-\u024f]{3,}$/;
+/**
+ * Dictionary words only: letters and digits with three letters or more (`pelican`, `qwen3`), so
+ * typo candidates are never numbers, facet tokens or Chinese bigrams.
+ */
+const DICTIONARY_WORD = /^(?:[0-9]*[a-z\u00df-\u024f]){3}[a-z0-9\u00df-\u024f]*$/;
 
 /**
  * A row as read back after a write: its column values, made again from its record (the FTS5 table
@@ -241,7 +244,7 @@ export class SearchCaches {
         .slice(0, MOST_HELD_KEPT);
       this.vocabularyHeld = new Vocabulary(
         rows.filter((row) => !FACET_TOKEN.test(row.term)).map((row) => ({ term: row.term, documents: row.doc })),
-        (term) => DICTIONARY_WORD.test(term),
+        (term) => DICTIONARY_WORD.test(term) && !FACET_TOKEN.test(term),
       );
       this.vocabularyBuiltAt = Date.now();
       this.vocabularyStale = false;

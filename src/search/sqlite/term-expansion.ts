@@ -23,6 +23,9 @@ export const METADATA_COLUMNS = '{model author category}';
 /** A last word that opens more terms than this is matched with FTS5's own prefix query. */
 const PREFIX_EXPANSION_LIMIT = 64;
 
+/** The most typo variants of a phrase asked (see TermExpansion.phraseTypos). */
+const PHRASE_TYPO_ALTERNATIVES = 16;
+
 /** One way a query term matches: a token sequence, its last token possibly a prefix. */
 export interface Alternative {
   tokens: string[];
@@ -58,6 +61,22 @@ export class TermExpansion {
     return terms.map((term) => ({ tokens: [term], prefix: false }));
   }
 
+  /**
+   * Words joined by punctuation (`deepsek-r1`) with typos: the phrase again with one or more of
+   * its words replaced by their typo candidates, at most PHRASE_TYPO_ALTERNATIVES of them, nearest
+   * candidates first. A last word that is also a prefix stays one only as written.
+   */
+  private phraseTypos(tokens: readonly string[], lang: Lang, prefix: boolean): Alternative[] {
+    const choices = tokens.map((token) => {
+      const folded = foldDiacritics(token);
+      return [token, ...this.vocabulary(lang).candidates(folded, typoBudget(folded))];
+    });
+    if (choices.every((choice) => choice.length === 1)) return [];
+    let phrases: string[][] = [[]];
+    for (const choice of choices) phrases = phrases.flatMap((phrase) => choice.map((token) => [...phrase, token])).slice(0, PHRASE_TYPO_ALTERNATIVES + 1);
+    return phrases.slice(1).map((phrase) => ({ tokens: phrase, prefix: prefix && phrase.at(-1) === tokens.at(-1) }));
+  }
+
   /** How a term is matched in one tier, as alternatives any of which matches: as written, also as a prefix (last word), also with typos. */
   alternatives(term: QueryTerm, lang: Lang, match: TermMatch): Alternative[] {
     if (term.type === 'phrase') {
@@ -65,7 +84,8 @@ export class TermExpansion {
       if (term.tokens.length === 1 && term.prefixLast) return this.prefixAlternatives(lang, last);
       const prefix = term.prefixLast && match !== 'exact';
       // A CJK substring of three or more characters is asked as its trigrams (see text.ts).
-      return [{ tokens: prefix ? term.tokens : [...asTrigramPhrase(term.tokens)], prefix }];
+      const asWritten = { tokens: prefix ? term.tokens : [...asTrigramPhrase(term.tokens)], prefix };
+      return match === 'typo' && !term.quoted ? [asWritten, ...this.phraseTypos(term.tokens, lang, prefix)] : [asWritten];
     }
     const alternatives = match !== 'exact' && term.last && [...term.word].length >= PREFIX_WORD_LENGTH ? this.prefixAlternatives(lang, foldDiacritics(term.word)) : [{ tokens: [term.word], prefix: false }];
     if (match === 'typo') {

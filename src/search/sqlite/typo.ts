@@ -31,6 +31,10 @@ export function damerauDistance(a: string, b: string, max: number): number {
   return previous[lengthB] ?? max + 1;
 }
 
+function digitsOf(word: string): string {
+  return word.replace(/[^0-9]/g, '');
+}
+
 function firstCharacter(word: string): number | undefined {
   return word.codePointAt(0);
 }
@@ -166,6 +170,8 @@ export class Vocabulary {
    * Words within the typo budget of word, nearest and most common first, at most limit of them;
    * the word itself excluded. A typo on the first letter counts as two, as in Meilisearch (a word
    * rarely goes wrong at its start, and one edit there reaches many unrelated words: night, light).
+   * Digits are never mistyped: a candidate holds the word's digits in the same order, so `qwne3`
+   * finds `qwen3` and `qwen3` does not find `qwen2`.
    */
   candidates(word: string, budget: number, limit = 8): string[] {
     if (budget <= 0) return [];
@@ -173,9 +179,10 @@ export class Vocabulary {
     const cached = this.cache.get(key);
     if (cached) return cached;
     const found: { term: string; distance: number; documents: number }[] = [];
+    const digits = digitsOf(word);
     for (let length = word.length - budget; length <= word.length + budget; length += 1) {
       for (const entry of this.byLength.get(length) ?? []) {
-        if (entry.term === word) continue;
+        if (entry.term === word || digitsOf(entry.term) !== digits) continue;
         const distance = damerauDistance(word, entry.term, budget) + (firstCharacter(entry.term) === firstCharacter(word) ? 0 : 1);
         if (distance <= budget) found.push({ term: entry.term, distance, documents: entry.documents });
       }
