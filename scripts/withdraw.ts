@@ -7,7 +7,9 @@
  * withdrawn and every named id that was not (unknown, already withdrawn, moved); exits 1 when a
  * named id was unknown or moved without --follow-moves, after withdrawing the others.
  * Then the withdrawn records' preview and thumbnail files are removed from the media folder
- * (ARCHIVE_DATA_DIR/media), except those another record still references.
+ * (ARCHIVE_DATA_DIR/media), except those another record still references. Their paths are kept
+ * in ARCHIVE_DATA_DIR/withdrawn-media.json from before the withdrawal commits until they are
+ * gone, so a run interrupted in between is finished by the next (the same command again will do).
  */
 import { parseArgs } from 'node:util';
 import type { Backend } from '../src/backend.ts';
@@ -16,6 +18,7 @@ import { runCommand } from './command.ts';
 import { referencedMedia, withdrawRecords } from '../src/domain/withdrawal.ts';
 import type { WithdrawalReport } from '../src/domain/withdrawal.ts';
 import { removeMediaFiles } from '../src/media/media-files.ts';
+import { WITHDRAWN_MEDIA_FILE, WithdrawnMediaList } from '../src/media/withdrawn-media.ts';
 
 const USAGE = 'usage: npm run withdraw -- ID [ID …] --reason "why" [--only] [--follow-moves]';
 
@@ -35,15 +38,19 @@ export function describeReport(report: WithdrawalReport, reason: string): string
   return lines;
 }
 
-/** Removes the withdrawn records' media files no remaining record references; returns the line that says what it did. */
-async function removeUnreferencedMedia(backend: Backend, mediaDir: string, report: WithdrawalReport): Promise<string | undefined> {
-  const candidates = [...new Set(report.withdrawn.flatMap((record) => record.media))];
+/**
+ * Removes the media files on the withdrawn-media list (this run's and any an interrupted run left)
+ * that no remaining record references, then forgets the list; returns the line that says what it did.
+ */
+async function removeUnreferencedMedia(backend: Backend, config: Config, list: WithdrawnMediaList): Promise<string | undefined> {
+  const candidates = await list.read();
   if (candidates.length === 0) return undefined;
   const started = performance.now();
   const { referenced, recordsRead } = await referencedMedia(backend.store, candidates);
-  const removed = await removeMediaFiles(mediaDir, candidates.filter((path) => !referenced.has(path)));
+  const removed = await removeMediaFiles(config.mediaDir, candidates.filter((path) => !referenced.has(path)));
+  await list.clear();
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  return `media: removed ${removed.length} file${removed.length === 1 ? '' : 's'}, kept ${referenced.size} another record references (read ${recordsRead} records in ${seconds} s)`;
+  return `media: removed ${removed.length} file${removed.length === 1 ? '' : 's'}, kept ${referenced.size} another record references (read ${recordsRead} record${recordsRead === 1 ? '' : 's'} in ${seconds} s)`;
 }
 
 async function main(backend: Backend, config: Config): Promise<void> {
@@ -52,11 +59,14 @@ async function main(backend: Backend, config: Config): Promise<void> {
     options: { reason: { type: 'string' }, only: { type: 'boolean' }, 'follow-moves': { type: 'boolean' } },
   });
   const reason = values.reason ?? '';
-  const result = await withdrawRecords(backend.store, { ids: positionals, reason, wholeWork: !values.only, followMoves: values['follow-moves'] ?? false });
+  const list = new WithdrawnMediaList(config.dataDir);
+  const left = (await list.read()).length;
+  const result = await withdrawRecords(backend.store, { ids: positionals, reason, wholeWork: !values.only, followMoves: values['follow-moves'] ?? false }, async (media) => list.add(media));
   if (result.kind === 'invalid') throw new Error(`${result.message}\n${USAGE}`);
   const { report } = result;
   for (const line of describeReport(report, reason.trim())) console.log(line);
-  const media = await removeUnreferencedMedia(backend, config.mediaDir, report);
+  if (left > 0) console.log(`media: ${left} file${left === 1 ? '' : 's'} of an interrupted withdrawal still to be removed (${WITHDRAWN_MEDIA_FILE})`);
+  const media = await removeUnreferencedMedia(backend, config, list);
   if (media) console.log(media);
   if (report.unknown.length || report.moved.some((entry) => !entry.followed)) process.exitCode = 1;
 }

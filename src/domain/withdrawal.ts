@@ -115,14 +115,19 @@ export async function referencedMedia(store: Pick<RecordStore, 'streamRecords'>,
   return { referenced, recordsRead };
 }
 
-/** Withdraws the named records (and by default their works' other records), and says what became of each id. */
-export async function withdrawRecords(store: RecordStore, request: WithdrawalRequest): Promise<WithdrawalResult> {
+/**
+ * Withdraws the named records (and by default their works' other records), and says what became of
+ * each id. `beforeCommit` is given the media paths of every record chosen before any is withdrawn
+ * (the withdraw command keeps them durably, so an interrupted removal of the files can finish).
+ */
+export async function withdrawRecords(store: RecordStore, request: WithdrawalRequest, beforeCommit: (media: readonly string[]) => Promise<void> = async () => {}): Promise<WithdrawalResult> {
   const reason = request.reason.trim();
   const problem = reasonProblem(reason);
   if (problem) return { kind: 'invalid', message: problem };
   if (request.ids.length === 0) return { kind: 'invalid', message: 'name at least one record id' };
   const report: WithdrawalReport = { withdrawn: [], timelineSuccessors: [], alreadyWithdrawn: [], moved: [], unknown: [] };
   const chosen = await recordsToWithdraw(store, await resolveTargets(store, request, report), request.wholeWork);
+  await beforeCommit([...new Set([...chosen.values()].flatMap(({ record }) => mediaPathsOf(record)))]);
   const models = new Set([...chosen.values()].map(({ record }) => record.model));
   for (const model of models) {
     const ids = new Set([...chosen.values()].filter(({ record }) => record.model === model).map(({ record }) => record.id));

@@ -17,12 +17,11 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /**
- * Writes a file atomically and durably (temporary name, fsync, rename, fsync of the folder) unless
- * the same content-addressed file is already there. Durable because the record that names the file
- * is committed with synchronous=FULL right after: after a power loss the record must not outlive its file.
+ * Writes a file atomically and durably: a temporary name, fsync, rename over the old file, fsync
+ * of the folder. A reader sees the old content or the new, and after a power loss the new content
+ * is there once this returns.
  */
-async function writeOnce(path: string, bytes: Buffer): Promise<void> {
-  if (await exists(path)) return;
+export async function writeDurably(path: string, bytes: Buffer): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   const file = await open(temporary, 'wx');
@@ -37,6 +36,15 @@ async function writeOnce(path: string, bytes: Buffer): Promise<void> {
   const folder = await open(dirname(path), 'r').catch(() => undefined);
   await folder?.sync().catch(() => undefined);
   await folder?.close();
+}
+
+/**
+ * Writes a media file durably (writeDurably) unless the same content-addressed file is already
+ * there. Durable because the record that names the file is committed with synchronous=FULL right
+ * after: after a power loss the record must not outlive its file.
+ */
+async function writeOnce(path: string, bytes: Buffer): Promise<void> {
+  if (!(await exists(path))) await writeDurably(path, bytes);
 }
 
 /**

@@ -5,6 +5,8 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { recordId } from '../../src/domain/ids.ts';
 import type { CanonicalRecord, StoredMedia } from '../../src/domain/record.ts';
+import { withdrawRecords } from '../../src/domain/withdrawal.ts';
+import { WITHDRAWN_MEDIA_FILE, WithdrawnMediaList } from '../../src/media/withdrawn-media.ts';
 import { eventually } from '../helpers/backend.ts';
 import { makeRecord } from '../helpers/factories.ts';
 import { getJson, startTestServer } from '../helpers/server.ts';
@@ -29,6 +31,15 @@ function preview(digit: string): StoredMedia {
   return { path: `${digit}${digit}/${sha256}.png`, thumbnailPath: `${digit}${digit}/${sha256}.thumb.webp`, sha256, width: 64, height: 64 };
 }
 
+/** Runs the withdraw command against a test server's data folder and backend. */
+async function runWithdraw(server: TestServer, ...args: string[]): Promise<CommandResult> {
+  const env = { ...process.env, ARCHIVE_DATA_DIR: server.dataDir, ...server.processEnvironment };
+  return run(process.execPath, ['--import', 'tsx', 'scripts/withdraw.ts', ...args], { env }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+  );
+}
+
 describe('npm run withdraw', function () {
   this.timeout(60_000);
   const model = 'Takedown-Model';
@@ -42,13 +53,7 @@ describe('npm run withdraw', function () {
   const gone = makeRecord({ model: 'Other-Model', sourceUrl: 'https://github.com/demo-owner/crane-old' });
   let server: TestServer;
 
-  const withdraw = async (...args: string[]): Promise<CommandResult> => {
-    const env = { ...process.env, ARCHIVE_DATA_DIR: server.dataDir, ...server.processEnvironment };
-    return run(process.execPath, ['--import', 'tsx', 'scripts/withdraw.ts', ...args], { env }).then(
-      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-      (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
-    );
-  };
+  const withdraw = async (...args: string[]): Promise<CommandResult> => runWithdraw(server, ...args);
   const searchTotal = async (text: string): Promise<number> => (await getJson<{ total: number }>(server, `/api/v1/specimens?lang=en&q=${text}`)).body.total;
 
   before(async () => {
@@ -88,6 +93,7 @@ describe('npm run withdraw', function () {
     // The records read are the three left: the later work's two and the other model's.
     expect(lines.slice(6)).to.have.length(1);
     expect(lines[6]).to.match(/^media: removed 2 files, kept 2 another record references \(read 3 records in \d+\.\d s\)$/);
+    expect(existsSync(join(server.dataDir, WITHDRAWN_MEDIA_FILE)), 'the list is forgotten once the files are gone').to.equal(false);
     // The withdrawn work's own preview and thumbnail are gone; the one the later work shares stays.
     for (const path of [own.path, own.thumbnailPath ?? '']) {
       expect((await server.get(`/media/${path}`)).status, path).to.equal(404);
@@ -133,5 +139,54 @@ describe('npm run withdraw', function () {
     expect(result.stdout).to.include(`  ${timelineOf(later).id}  timeline`).and.not.include('timeline of');
     expect((await server.get(`/api/v1/specimens/${later.id}`)).status).to.equal(200);
     expect((await server.get(`/api/v1/specimens/${timelineOf(later).id}`)).status).to.equal(410);
+  });
+});
+
+describe('npm run withdraw, interrupted before the files were removed', function () {
+  this.timeout(60_000);
+  const mine = preview('c');
+  const kept = preview('d');
+  const first = makeRecord({ model: 'Resume-Model', sourceUrl: 'https://github.com/demo-owner/first-takedown', mediaStatus: 'local-media', media: [mine, kept] });
+  const second = makeRecord({ model: 'Resume-Model', sourceUrl: 'https://github.com/demo-owner/second-takedown', mediaStatus: 'local-media', media: [kept] });
+  const third = makeRecord({ model: 'Resume-Model', sourceUrl: 'https://github.com/demo-owner/third-stays' });
+  let server: TestServer;
+  const list = (): string => join(server.dataDir, WITHDRAWN_MEDIA_FILE);
+
+  before(async () => {
+    server = await startTestServer({ records: [first, second, third] });
+    for (const path of [mine, kept].flatMap((media) => [media.path, media.thumbnailPath ?? ''])) {
+      mkdirSync(dirname(join(server.dataDir, 'media', path)), { recursive: true });
+      writeFileSync(join(server.dataDir, 'media', path), `bytes of ${path}`);
+    }
+  });
+  after(async () => server.close());
+
+  it('lists the chosen records\' files before any record is withdrawn', async () => {
+    let liveWhenListed: string[] = [];
+    let listed: readonly string[] = [];
+    const result = await withdrawRecords(server.backend.store, { ids: [first.id], reason: 'Interrupted takedown.', wholeWork: true, followMoves: false }, async (media) => {
+      listed = media;
+      liveWhenListed = (await server.backend.store.getRecords([first.id])).map((record) => record.id);
+      // What the command does here; the run then "stops" before removing the files.
+      await new WithdrawnMediaList(server.dataDir).add(media);
+    });
+    expect(result.kind).to.equal('withdrawn');
+    expect(liveWhenListed).to.deep.equal([first.id]);
+    expect([...listed].sort()).to.deep.equal([mine.path, mine.thumbnailPath, kept.path, kept.thumbnailPath].sort());
+    expect(existsSync(list())).to.equal(true);
+    expect((await server.get(`/media/${mine.path}`)).status, 'still served after the commit').to.equal(200);
+  });
+
+  it('finishes the removal on the next run, keeping what a record still references, and forgets the list', async () => {
+    const result = await runWithdraw(server, second.id, '--reason', 'Another takedown.');
+    expect(result.code, result.stderr).to.equal(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines).to.include('media: 4 files of an interrupted withdrawal still to be removed (withdrawn-media.json)');
+    // The first run's 4 files and the second's 2 (the same shared pair): every one of them unreferenced now but the third record's none.
+    expect(lines.at(-1)).to.match(/^media: removed 4 files, kept 0 another record references \(read 1 record in \d+\.\d s\)$/);
+    for (const path of [mine.path, mine.thumbnailPath ?? '', kept.path, kept.thumbnailPath ?? '']) expect((await server.get(`/media/${path}`)).status, path).to.equal(404);
+    expect(existsSync(list())).to.equal(false);
+    const again = await runWithdraw(server, second.id, '--reason', 'Another takedown.');
+    expect(again.stdout).to.not.include('media:');
   });
 });
