@@ -49,6 +49,8 @@ export const CLAIM_BACKOFF_CAP_MS = 30_000;
  */
 export class Publisher {
   private readonly queue: PQueue;
+  /** The last step of publishing (judged again against what is published, then written), one claim at a time: see publish.ts. */
+  private readonly decisions: PQueue;
   private readonly published: PublishedPreviews;
   private running = false;
   private loop: Promise<void> | undefined;
@@ -61,6 +63,7 @@ export class Publisher {
     private readonly settings: PublisherSettings,
   ) {
     this.queue = new PQueue({ concurrency: settings.concurrency });
+    this.decisions = new PQueue({ concurrency: 1 });
     this.published = new PublishedPreviews(deps.store);
   }
 
@@ -203,7 +206,7 @@ export class Publisher {
   private async settle(record: ClaimedSubmission, signal: AbortSignal): Promise<SubmissionOutcome | 'retry'> {
     const { store, previews, media } = this.deps;
     const result = await publish(
-      { store, previews, media, sources: await this.deps.sources(), catalog: this.published },
+      { store, previews, media, sources: await this.deps.sources(), catalog: this.published, oneAtATime: (task) => this.decisions.add(task, { throwOnTimeout: true }) },
       { uploadHosts: this.settings.uploadHosts, maxAttempts: this.settings.maxAttempts, retryDelayMs: this.settings.retryDelayMs, now: this.settings.now?.() ?? new Date(), signal },
       record,
     );

@@ -2,7 +2,8 @@
  * One publisher process of test/store/timeline-race.test.ts. Opens the embedded store in the
  * database file named by argv[2] and prints "ready"; then for every "go" line on its standard
  * input it publishes the next work of the JSON file argv[3] (gallery records) as the publish
- * command does (writePublication) and prints "published". It closes the store and exits when its
+ * command does (writePublication) and prints "published", or "duplicate" when the other process
+ * published the same work first. It closes the store and exits when its
  * input ends.
  */
 import { readFileSync } from 'node:fs';
@@ -22,7 +23,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   const gallery = works[next];
   next += 1;
   if (!gallery) throw new Error('no work is left to publish');
-  await writePublication(backend.store, gallery);
-  console.log('published');
+  const written = await writePublication(backend.store, gallery);
+  console.log(written.kind === 'written' ? 'published' : 'duplicate');
 }
 await backend.close();

@@ -123,6 +123,29 @@ describe('publisher end to end: submissions to published, duplicate or needs_rev
     expect(again.duplicateOf).to.equal(first.recordIds[0]);
   });
 
+  it('publishes one of several submissions of one work, or of one preview, checked at the same moment, and calls the others its duplicates', async () => {
+    // Served slowly, so the publisher (four claims at once) holds every one of them checked before any is published.
+    for (let seed = 11; seed <= 14; seed += 1) images.files.set(`/slow-${seed}.png`, { type: 'image/png', body: await lineDrawingPng(seed), delayMs: 400 });
+    const sameWork = [11, 12, 13].map((seed) => submission({ sourceUrl: 'https://github.com/demo-owner/raced-work', title: { zh: `同一作品${seed}`, en: `Raced work ${seed}` }, media: [images.url(`/slow-${seed}.png`)] }));
+    const workStatuses = await Promise.all(sameWork.map(submitAndSettle));
+    const published = workStatuses.filter((status) => status.status === 'published');
+    expect(published, JSON.stringify(workStatuses.map((status) => [status.status, status.reason]))).to.have.length(1);
+    const winner = published[0] as Status;
+    for (const status of workStatuses.filter((entry) => entry !== winner)) {
+      expect(status.status).to.equal('duplicate');
+      expect(status.duplicateOf).to.equal(winner.recordIds[0]);
+    }
+    // The record is the published submission's, not overwritten by another.
+    const record = await getJson<{ title: string }>(server, `/api/v1/specimens/${winner.recordIds[0]}?lang=en`);
+    expect(record.body.title).to.equal((sameWork[workStatuses.indexOf(winner)]?.title as { en: string }).en);
+
+    const samePreview = [1, 2, 3].map((n) => submission({ sourceUrl: `https://github.com/demo-owner/raced-preview-${n}`, media: [images.url('/slow-14.png')] }));
+    const previewStatuses = await Promise.all(samePreview.map(submitAndSettle));
+    expect(previewStatuses.map((status) => status.status).sort()).to.deep.equal(['duplicate', 'duplicate', 'published']);
+    const first = previewStatuses.find((status) => status.status === 'published') as Status;
+    for (const status of previewStatuses.filter((entry) => entry !== first)) expect(check(status, 'duplicates')?.detail).to.match(new RegExp(`byte-identical to a preview of ${first.recordIds[0] ?? ''}`));
+  });
+
   it('calls the same repository with its owner and name in other case a duplicate', async () => {
     const published = await submitAndSettle(submission({ sourceUrl: 'https://github.com/demo-lin/pelican-svg', media: [images.url('/drawing-7.png')] }));
     expect(published.status, published.reason ?? '').to.equal('published');

@@ -11,6 +11,8 @@ import { makeRecord } from '../helpers/factories.ts';
 
 /** Models raced on: each gets one work from each of the two publishers, both sent at once. */
 const MODELS = 300;
+/** Works raced on: each published by both publishers at once, from a submission of each. */
+const SAME_WORKS = 100;
 
 interface Racer {
   /** The next line the process prints. */
@@ -86,5 +88,34 @@ describe('the timeline rule across publisher processes (embedded store)', functi
       if (timeline.length !== 1 || galleryIdOf(timeline[0] as CanonicalRecord) !== earliest?.id) wrong.push(`Raced-Model-${index}: timeline of ${timeline.map((record) => galleryIdOf(record)).join(', ') || 'nothing'}, earliest work ${earliest?.id}`);
     }
     expect(wrong, `${wrong.length} of ${MODELS} models broke the rule`).to.deep.equal([]);
+  });
+
+  it(`publishes each of ${SAME_WORKS} works once when two processes publish it from different submissions at once`, async () => {
+    // The same source URL from each side (in another case on one side: the same work key), told apart by submission and title.
+    const sides: CanonicalRecord[][] = [0, 1].map((side) =>
+      Array.from({ length: SAME_WORKS }, (_, index) =>
+        makeRecord({ model: `Same-Work-Model-${index}`, date: '2025-05-01', sourceUrl: `https://github.com/${side ? 'Racer' : 'racer'}/same-work-${index}`, submissionId: `sub_same_${side}_${index}`, title: { zh: `第${side}边`, en: `Side ${side}` } }),
+      ),
+    );
+    const databaseFile = join(dataDir, 'archive.sqlite');
+    const racers = sides.map((works, side) => {
+      const worksFile = join(dataDir, `same-works-${side}.json`);
+      writeFileSync(worksFile, JSON.stringify(works));
+      return startRacer(databaseFile, worksFile);
+    });
+    for (const racer of racers) expect(await racer.line()).to.equal('ready');
+    const answers: string[][] = [];
+    for (let index = 0; index < SAME_WORKS; index += 1) {
+      for (const racer of racers) racer.send('go');
+      const pair: string[] = [];
+      for (const racer of racers) pair.push(await racer.line());
+      answers.push(pair.sort());
+    }
+    await Promise.all(racers.map((racer) => racer.end()));
+    expect(answers.filter((pair) => pair.join() !== 'duplicate,published'), 'one side published, the other found it').to.deep.equal([]);
+    for (let index = 0; index < SAME_WORKS; index += 1) {
+      const ofModel = await backend.store.findByModel(`Same-Work-Model-${index}`);
+      expect(new Set(ofModel.map((record) => record.submissionId)).size, `Same-Work-Model-${index}`).to.equal(1);
+    }
   });
 });

@@ -32,6 +32,8 @@ export interface PublishPorts {
   previews: PreviewLoader;
   catalog: PreviewCatalog;
   media: MediaStore;
+  /** Runs a task once every task given before it has finished: the last step of publishing, one claim at a time in this process. */
+  oneAtATime: <T>(task: () => Promise<T>) => Promise<T>;
 }
 
 export interface PublishSettings {
@@ -44,12 +46,15 @@ export interface PublishSettings {
   signal?: AbortSignal;
 }
 
+/** A submission decided: published, duplicate, rejected or sent to review. */
+type Settled = { kind: 'settled'; outcome: SubmissionOutcome };
+
 export type PublishResult =
-  | { kind: 'settled'; outcome: SubmissionOutcome }
+  | Settled
   /** A media host or the media store failed transiently: try again after the delay; the verdicts so far go with it. */
   | { kind: 'retry'; reason: string; delayMs: number; checks: CheckVerdict[] };
 
-const settled = (outcome: SubmissionOutcome): PublishResult => ({ kind: 'settled', outcome });
+const settled = (outcome: SubmissionOutcome): Settled => ({ kind: 'settled', outcome });
 
 /** The wait before the next attempt after a transient fault in this one: the first delay, doubled with every attempt. */
 const retryDelay = (settings: PublishSettings, attempts: number): number => settings.retryDelayMs * 2 ** (attempts - 1);
@@ -114,27 +119,14 @@ export async function publish(ports: PublishPorts, settings: PublishSettings, re
     images.verdict = { ...images.verdict, detail: `${images.verdict.detail} (gave up after ${record.attempts} attempts)` };
   }
   const loaded = images.missing.length === 0;
-  let matches;
-  if (loaded) {
-    await ports.catalog.refresh();
-    matches = ports.catalog.lookup(images.previews, record.submissionId);
-  }
-  const ownership = checkPreviewOwnership(hosts, identity.source, matches);
-  const duplicates = checkDuplicates(matches);
-  // An approved withdrawn work: the withdrawal stays in its checks, overridden by the approval.
-  const duplicatesVerdict = withdrawn && duplicates.verdict.outcome === 'pass' ? withdrawn : duplicates.verdict;
-  const checks: CheckVerdict[] = [identity.verdict, date, ownership, duplicatesVerdict, images.verdict];
-  if (duplicates.duplicateOf) {
-    return settled({ status: 'duplicate', checks, recordIds: [], duplicateOf: duplicates.duplicateOf, reason: duplicates.verdict.detail });
-  }
-  const failing = checks.filter((check) => check.outcome !== 'pass');
-  if (failing.length && !approval) return settled(needsReview(checks));
+  const judged = await judgeAgainstPublished(ports, record, { identity, date, hosts, withdrawn, images: images.verdict, previews: loaded ? images.previews : undefined, approval });
+  if (judged.kind === 'settled') return judged;
   if (!loaded || !identity.canonicalUrl || !identity.source) {
     // Approved, but there is nothing to publish: a record needs its previews and its source.
-    return settled(needsReview(checks, `Approved by ${approval?.by ?? 'a maintainer'}, but the work cannot be published: `));
+    return settled(needsReview(judged.checks, `Approved by ${approval?.by ?? 'a maintainer'}, but the work cannot be published: `));
   }
   const media = await storePreviews(ports.media, images.previews);
-  if (media instanceof MediaStoreError) return mediaNotStored(media, record, settings, checks);
+  if (media instanceof MediaStoreError) return mediaNotStored(media, record, settings, judged.checks);
   const updated = settings.now.toISOString().slice(0, 10);
   const gallery: CanonicalRecord = {
     id: recordId({ canonicalSourceUrl: identity.canonicalUrl, kind: 'gallery', format: submission.format, model: submission.model }),
@@ -154,15 +146,62 @@ export async function publish(ports: PublishPorts, settings: PublishSettings, re
     updated,
     submissionId: record.submissionId,
   };
-  // Another claim may be publishing this work by now; its checks decide.
-  settings.signal?.throwIfAborted();
-  // Decided and written in one store transaction: neither a crash nor another publisher (in this
-  // process or any other) can leave the model with two timeline records.
-  const plan = await writePublication(ports.store, gallery);
-  await ports.store.setCatalogUpdated(updated);
-  ports.catalog.remember(plan.put);
-  const recordIds = plan.put.map((entry) => entry.id);
-  return settled({ status: 'published', checks: approval ? overridden(checks, approval) : checks, recordIds, duplicateOf: null, reason: null });
+  const previews = images.previews;
+  // The claims of this process decide one at a time from here: each judges again against what is
+  // published now, so two claims of one work, or of one preview, checked side by side do not both
+  // publish. A publisher in another process is held off for the same work and model label by the
+  // store's transaction (writePublication).
+  return ports.oneAtATime(async () => {
+    settings.signal?.throwIfAborted();
+    const now = await judgeAgainstPublished(ports, record, { identity, date, hosts, withdrawn, images: images.verdict, previews, approval });
+    if (now.kind === 'settled') return now;
+    settings.signal?.throwIfAborted();
+    const written = await writePublication(ports.store, gallery);
+    if (written.kind === 'duplicate') {
+      const verdict: CheckVerdict = { name: 'duplicates', outcome: 'fail', detail: `${gallery.sourceUrl} was archived as ${written.of.id} while this submission was checked.` };
+      const checks = now.checks.map((check) => (check.name === 'duplicates' ? verdict : check));
+      return settled({ status: 'duplicate', checks, recordIds: [], duplicateOf: written.of.id, reason: verdict.detail });
+    }
+    await ports.store.setCatalogUpdated(updated);
+    ports.catalog.remember(written.plan.put);
+    const recordIds = written.plan.put.map((entry) => entry.id);
+    return settled({ status: 'published', checks: approval ? overridden(now.checks, approval) : now.checks, recordIds, duplicateOf: null, reason: null });
+  });
+}
+
+/** The verdicts a submission has before it is judged against the published works. */
+interface VerdictsSoFar {
+  identity: ReturnType<typeof checkSourceIdentity>;
+  date: CheckVerdict;
+  hosts: ReturnType<typeof checkPreviewHosts>;
+  withdrawn: CheckVerdict | undefined;
+  images: CheckVerdict;
+  /** The previews, when every one was loaded. */
+  previews: readonly LoadedPreview[] | undefined;
+  approval: ReviewDecision | undefined;
+}
+
+/**
+ * Judges a submission against what is published at this moment: a record of the same work, and
+ * the published previews (byte-identical, a perceptual copy, or only similar). Settled when that
+ * makes it a duplicate, or sends it to review; otherwise its five checks, for publishing.
+ */
+async function judgeAgainstPublished(ports: PublishPorts, record: SubmissionRecord, so: VerdictsSoFar): Promise<Settled | { kind: 'publishable'; checks: CheckVerdict[] }> {
+  const sameSource = so.identity.canonicalUrl ? await findSameSource(ports.store, so.identity.canonicalUrl, record.submissionId) : undefined;
+  let matches;
+  if (so.previews) {
+    await ports.catalog.refresh();
+    matches = ports.catalog.lookup(so.previews, record.submissionId);
+  }
+  const ownership = checkPreviewOwnership(so.hosts, so.identity.source, matches);
+  const duplicates = sameSource ?? checkDuplicates(matches);
+  // An approved withdrawn work: the withdrawal stays in its checks, overridden by the approval.
+  const duplicatesVerdict = so.withdrawn && duplicates.verdict.outcome === 'pass' ? so.withdrawn : duplicates.verdict;
+  const checks: CheckVerdict[] = [so.identity.verdict, so.date, ownership, duplicatesVerdict, so.images];
+  if (duplicates.duplicateOf) return settled({ status: 'duplicate', checks, recordIds: [], duplicateOf: duplicates.duplicateOf, reason: duplicates.verdict.detail });
+  const failing = checks.filter((check) => check.outcome !== 'pass');
+  if (failing.length && !so.approval) return settled(needsReview(checks));
+  return { kind: 'publishable', checks };
 }
 
 /** Stores the previews; a media store that cannot write now is returned rather than thrown, for the caller to retry. */

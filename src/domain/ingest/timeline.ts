@@ -6,6 +6,7 @@
 import type { RecordChanges, RecordStore } from '../ports.ts';
 import type { CanonicalRecord, StoredRecord } from '../record.ts';
 import { recordId } from '../ids.ts';
+import { workKey } from '../sources.ts';
 
 /** What publishing one work writes: its records, and the ingested timeline records it supersedes. */
 export type PublicationPlan = RecordChanges;
@@ -62,12 +63,22 @@ export function planWithdrawal(ids: ReadonlySet<string>, reason: string, ofModel
   return { put: [{ ...gallery, id: timelineId, kind: 'timeline' }], retire };
 }
 
+/** What writing a publication came to: the records written, or the record of the same work another submission published first. */
+export type PublicationResult = { kind: 'written'; plan: PublicationPlan } | { kind: 'duplicate'; of: StoredRecord };
+
 /**
  * Publishes a work's gallery record by the timeline rule, decided inside the store's transaction
  * against the model's records as they are at that moment (RecordStore.changeModelRecords): two
- * publishers of the same model, in one process or many, never both give it a timeline record.
- * Returns what was written.
+ * publishers of the same model, in one process or many, never both give it a timeline record, and
+ * never both publish one work (the same work key) under this label: the later finds the earlier's
+ * record and writes nothing.
  */
-export async function writePublication(store: RecordStore, gallery: CanonicalRecord): Promise<PublicationPlan> {
-  return store.changeModelRecords(gallery.model, (ofModel) => planPublication(gallery, ofModel));
+export async function writePublication(store: RecordStore, gallery: CanonicalRecord): Promise<PublicationResult> {
+  const key = workKey(gallery.sourceUrl);
+  let published: StoredRecord | undefined;
+  const plan = await store.changeModelRecords(gallery.model, (ofModel) => {
+    published = ofModel.find((record) => record.submissionId !== gallery.submissionId && workKey(record.sourceUrl) === key);
+    return published ? { put: [], retire: [] } : planPublication(gallery, ofModel);
+  });
+  return published ? { kind: 'duplicate', of: published } : { kind: 'written', plan };
 }
