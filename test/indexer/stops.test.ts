@@ -13,19 +13,25 @@ import { ImageServer, lineDrawingPng } from '../helpers/image-server.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
 import { makeSubmission } from '../helpers/factories.ts';
 
-/** The object with one method that throws, as a stopping publisher would, when stopNow says so. */
-function stoppingOnce<T extends object>(target: T, method: keyof T & string, stopNow: () => boolean, message: string): T {
+type Method = (...args: unknown[]) => unknown;
+
+/** The object with one method replaced by what `around` makes of the original (bound to the object). */
+function intercepting<T extends object>(target: T, method: keyof T & string, around: (original: Method) => Method): T {
   return new Proxy(target, {
     get(object, property, receiver) {
       const value = Reflect.get(object, property, receiver) as unknown;
       if (typeof value !== 'function') return value;
-      const bound = (value as (...args: unknown[]) => unknown).bind(object);
-      if (property !== method) return bound;
-      return async (...args: unknown[]) => {
-        if (stopNow()) throw new Error(message);
-        return bound(...args);
-      };
+      const bound = (value as Method).bind(object);
+      return property === method ? around(bound) : bound;
     },
+  });
+}
+
+/** The object with one method that throws, as a stopping publisher would, when stopNow says so. */
+function stoppingOnce<T extends object>(target: T, method: keyof T & string, stopNow: () => boolean, message: string): T {
+  return intercepting(target, method, (original) => async (...args: unknown[]) => {
+    if (stopNow()) throw new Error(message);
+    return original(...args);
   });
 }
 
@@ -114,5 +120,39 @@ describe('publisher: a submission whose last allowed attempt stopped', function 
     expect(settled.reason).to.match(/stopped 1 time while checking/);
     expect(settled.recordIds).to.deep.equal([]);
     expect((await testBackend.backend.store.findByModel('Stop-Test-Model')).filter((record) => record.submissionId === settled.submissionId)).to.deep.equal([]);
+  });
+
+  it('keeps the reason and checks of an earlier attempt that was retried, and does not call it a stop', async () => {
+    const { store, submissions } = testBackend.backend;
+    // The preview host answers 503 until the first attempt is sent back to the queue, then the drawing.
+    images.files.set('/flaky.png', { status: 503, type: 'text/plain', body: 'later' });
+    const result = await submissions.enqueue([{ tokenName: 'maintainer', submission: makeSubmission({ sourceUrl: 'https://github.com/demo-owner/retried-then-stopped', model: 'Stop-Test-Model', media: [images.url('/flaky.png')] }) }]);
+    if (result.kind !== 'accepted') throw new Error(`not accepted: ${result.kind}`);
+    const submissionId = result.records[0]?.submissionId ?? '';
+    const retried = intercepting(submissions, 'retryLater', (original) => async (...args: unknown[]) => {
+      const answer = await original(...args);
+      images.files.set('/flaky.png', { type: 'image/png', body: await lineDrawingPng(4) });
+      return answer;
+    });
+    let writes = 0;
+    const publisher = new Publisher(
+      { ...publisherDependencies(testBackend.backend, { allowPrivate: true, mediaDir: join(dataDir, 'media') }, createLogger('error', () => undefined)), submissions: retried, store: stoppingOnce(store, 'changeModelRecords', () => ++writes === 1, 'stopped before writing the records') },
+      { owner: 'stopping-publisher', concurrency: 1, leaseMs: 300, maxAttempts: 2, pollMs: 20, retryDelayMs: 20, uploadHosts: [images.host] },
+    );
+    publisher.start();
+    let settled: SubmissionRecord | undefined;
+    try {
+      const deadline = Date.now() + 15_000;
+      while (!settled || !FINAL_STATUSES.includes(settled.status)) {
+        if (Date.now() > deadline) throw new Error(`still ${settled?.status}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        settled = await submissions.getSubmission(submissionId);
+      }
+    } finally {
+      await publisher.stop();
+    }
+    expect(settled.status).to.equal('needs_review');
+    expect(settled.reason).to.match(/^The publisher stopped while checking this submission \(crash or timeout\) in its last allowed attempt \(2\); the attempt before it was retried: .*flaky\.png/);
+    expect(settled.checks.find((check) => check.name === 'images')?.outcome).to.equal('error');
   });
 });

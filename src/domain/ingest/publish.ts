@@ -114,7 +114,7 @@ export async function publish(ports: PublishPorts, settings: PublishSettings, re
   if (images.transient) {
     if (record.attempts < settings.maxAttempts) {
       const checks = [identity.verdict, date, checkPreviewOwnership(hosts, identity.source, undefined, true), checkDuplicates(undefined, true).verdict, images.verdict];
-      return { kind: 'retry', reason: `Retrying: ${images.verdict.detail}`, delayMs: retryDelay(settings, record.attempts), checks };
+      return { kind: 'retry', reason: `${RETRYING}${images.verdict.detail}`, delayMs: retryDelay(settings, record.attempts), checks };
     }
     images.verdict = { ...images.verdict, detail: `${images.verdict.detail} (gave up after ${record.attempts} attempts)` };
   }
@@ -223,23 +223,33 @@ async function storePreviews(store: MediaStore, previews: readonly LoadedPreview
  * needs_review naming the fault, with its checks as they stood.
  */
 function mediaNotStored(error: MediaStoreError, record: SubmissionRecord, settings: PublishSettings, checks: CheckVerdict[]): PublishResult {
-  if (record.attempts < settings.maxAttempts) return { kind: 'retry', reason: `Retrying: ${error.message}`, delayMs: retryDelay(settings, record.attempts), checks };
+  if (record.attempts < settings.maxAttempts) return { kind: 'retry', reason: `${RETRYING}${error.message}`, delayMs: retryDelay(settings, record.attempts), checks };
   return settled({ status: 'needs_review', checks, recordIds: [], duplicateOf: null, reason: `Not published: ${error.message} (gave up after ${record.attempts} attempts).` });
 }
 
+/** How the reason of a submission sent back to the queue after a transient fault begins. */
+const RETRYING = 'Retrying: ';
+
 /**
- * A submission whose publisher stopped (crash or timeout) in every allowed attempt. Records are
- * written before the status, so an attempt may have published it and stopped just after: then
- * it is published, with the records that attempt wrote (all five checks had passed, or nothing
- * would have been written). Otherwise a maintainer should look at it. Nothing is checked again,
- * since checking is what kept stopping.
+ * A submission whose last allowed attempt stopped (crash or timeout). Records are written before
+ * the status, so the attempt may have published it and stopped just after: then it is published,
+ * with the records that attempt wrote (all five checks had passed, or nothing would have been
+ * written). Otherwise a maintainer should look at it. Nothing is checked again, since checking is
+ * what kept stopping. An attempt that ended in a retry leaves its reason and checks; a stopped one
+ * leaves nothing, so when the reason is a retry's, the earlier attempts did not all stop: the
+ * reason says the last one stopped and what the one before it found, and its checks stay.
  */
 async function settleAfterStops(store: RecordStore, record: SubmissionRecord): Promise<SubmissionOutcome> {
-  const stops = record.attempts - 1;
+  const allowed = record.attempts - 1;
   const written = (await store.findByModel(record.submission.model)).filter((entry) => entry.submissionId === record.submissionId);
   if (written.length > 0) {
-    const detail = `Passed in attempt ${stops} or earlier, which wrote the records before the publisher stopped.`;
+    const detail = `Passed in attempt ${allowed} or earlier, which wrote the records before the publisher stopped.`;
     return { status: 'published', checks: CHECK_NAMES.map((name) => ({ name, outcome: 'pass', detail })), recordIds: written.map((entry) => entry.id), duplicateOf: null, reason: null };
   }
-  return { status: 'needs_review', checks: [], recordIds: [], duplicateOf: null, reason: stoppedReason(stops) };
+  if (record.reason?.startsWith(RETRYING)) {
+    const earlier = record.reason.slice(RETRYING.length);
+    const reason = `The publisher stopped while checking this submission (crash or timeout) in its last allowed attempt (${allowed}); the attempt before it was retried: ${earlier}`;
+    return { status: 'needs_review', checks: record.checks, recordIds: [], duplicateOf: null, reason };
+  }
+  return { status: 'needs_review', checks: [], recordIds: [], duplicateOf: null, reason: stoppedReason(allowed) };
 }
