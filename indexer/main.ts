@@ -7,6 +7,7 @@
  */
 import { openBackend } from '../src/backend.ts';
 import { loadConfig } from '../src/config.ts';
+import { requireArchive } from '../src/data-folder.ts';
 import { createLogger } from '../src/logger.ts';
 import { createPublisher } from './run-publisher.ts';
 import { startSearchSync } from './search-sync.ts';
@@ -15,6 +16,8 @@ import { startMetricsServer } from '../src/metrics/metrics-server.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  // Beside `npm start` on its folder, never on a new one: a mistyped ARCHIVE_DATA_DIR would poll an empty queue forever.
+  requireArchive(config);
   const logger = createLogger(config.logLevel);
   const backend = await openBackend(config, { migrate: true });
   const registry = processRegistry();

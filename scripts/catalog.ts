@@ -12,7 +12,7 @@ import { describeStore, openBackend } from '../src/backend.ts';
 import { exportCatalog, importCatalogFile } from '../src/catalog/catalog-file.ts';
 import { SourceTable } from '../src/domain/sources.ts';
 import { syntheticCatalog } from '../src/catalog/synthetic.ts';
-import { requireArchive } from './command.ts';
+import { requireArchive } from '../src/data-folder.ts';
 import { CATALOG_VERSION } from '../src/domain/record.ts';
 
 const USAGE = 'usage: npm run catalog -- import FILE | export FILE | generate --count N --out FILE [--updated YYYY-MM-DD]';

@@ -4,6 +4,17 @@ import type { Config } from './config.ts';
 type DataFolder = Pick<Config, 'dataDir' | 'databaseFile' | 'mediaDir'>;
 
 /**
+ * Throws unless the embedded archive the configuration names exists: a command pointed at a
+ * mistyped or unset ARCHIVE_DATA_DIR would otherwise make a new, empty archive there and report on
+ * it (no records, no submissions) or write to it (a token the server never sees). MongoDB stores
+ * are not checked: their database is named, not found on disk.
+ */
+export function requireArchive(config: Pick<Config, 'store' | 'dataDir' | 'databaseFile'>): void {
+  if (config.store.kind !== 'embedded' || existsSync(config.databaseFile)) return;
+  throw new Error(`no archive database at ${config.databaseFile}; check ARCHIVE_DATA_DIR (now ${config.dataDir}). npm start creates one, npm run catalog -- import fills a new one.`);
+}
+
+/**
  * Creates the data folder (ARCHIVE_DATA_DIR) when missing and checks that this process may write
  * it and what it holds, so a path that is a file or a read-only folder stops the start with a
  * message naming the variable, not an error from inside SQLite.
