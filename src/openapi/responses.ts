@@ -11,7 +11,7 @@ export interface DocContext {
 
 /** The problem type each status is described with, for its example. */
 const PROBLEM_OF_STATUS: Record<number, { type: ProblemType; detail: string; description: string }> = {
-  400: { type: 'invalid-parameters', detail: 'Invalid parameters: limit.', description: 'Invalid parameters: an RFC 9457 problem naming every bad parameter or field in `errors`.' },
+  400: { type: 'invalid-parameters', detail: 'Invalid parameter: limit.', description: 'Invalid parameters: an RFC 9457 problem naming every bad parameter or field in `errors`.' },
   401: { type: 'unauthorized', detail: 'Send an access token: Authorization: Bearer <token>.', description: 'Missing, unknown or revoked token (with `WWW-Authenticate: Bearer`).' },
   403: { type: 'forbidden', detail: 'This token lacks the ingest scope.', description: 'The token lacks the scope this operation needs, or the browser origin is not allowed.' },
   404: { type: 'not-found', detail: 'No record has the id "svg-none-00000000".', description: 'Nothing is known under this address.' },

@@ -165,6 +165,18 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
     expect(huge.status).to.equal(413);
   });
 
+  /** GET /api/v1/ingest with a query string, as the maintainer's token. */
+  const list = (query: string) => server.get(`/api/v1/ingest?${query}`, { headers: { Authorization: `Bearer ${secrets.maintainer}` } });
+  type Problem = { detail: string; errors: { parameter?: string; field?: string; message: string }[] };
+
+  it('says "Invalid parameter" for one bad listing parameter and "Invalid parameters" for several, as the read API does', async () => {
+    const one = await list('limit=101');
+    expect(one.status).to.equal(400);
+    expect(((await one.json()) as Problem).detail).to.equal('Invalid parameter: limit.');
+    const two = await list('limit=0&status=lost');
+    expect(((await two.json()) as Problem).detail).to.equal('Invalid parameters: status, limit.');
+  });
+
   it('refuses other methods with 405 and Allow', async () => {
     const put = await server.get('/api/v1/ingest', { method: 'PUT', headers: { Authorization: `Bearer ${secrets.maintainer}` } });
     expect(put.status).to.equal(405);

@@ -77,8 +77,10 @@ function invalidReview(errors: FieldError[]): ProblemError {
   return new ProblemError('invalid-parameters', `Invalid review: ${errors.map((error) => error.field).join(', ')}.`, { errors });
 }
 
+/** The 400 for bad query parameters, worded as the read API words it: "Invalid parameter: x." for one, "Invalid parameters: x, y." for several. */
 function invalidParameters(errors: FieldError[]): ProblemError {
-  return new ProblemError('invalid-parameters', `Invalid parameters: ${errors.map((error) => error.parameter ?? error.field).join(', ')}.`, { errors });
+  const names = [...new Set(errors.map((error) => error.parameter ?? error.field))];
+  return new ProblemError('invalid-parameters', `Invalid ${names.length === 1 ? 'parameter' : 'parameters'}: ${names.join(', ')}.`, { errors });
 }
 
 /** Problems of a submit result that are not an answer: no valid item, key reused, quota. */

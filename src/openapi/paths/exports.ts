@@ -54,7 +54,7 @@ function publicExport(doc: DocContext, route: PublicExport): JsonObject {
       responses: {
         200: ok,
         304: NOT_MODIFIED,
-        400: problem(doc, 400, path, { detail: 'Invalid parameters: limit.', errors: [{ parameter: 'limit', message: format === 'csv' ? 'is not a known parameter; known: excel, bom' : 'is not a known parameter; this export takes none' }] }),
+        400: problem(doc, 400, path, { detail: 'Invalid parameter: limit.', errors: [{ parameter: 'limit', message: format === 'csv' ? 'is not a known parameter; known: excel, bom' : 'is not a known parameter; this export takes none' }] }),
         405: problem(doc, 405, path),
       },
     }),
@@ -83,7 +83,7 @@ export function exportPaths(doc: DocContext): JsonObject {
               'text/csv': { schema: { type: 'string' }, example: `${fullCsvHeader('all')}${canonicalCsvRow(canonical)}` },
             },
           },
-          400: problem(doc, 400, '/api/v1/export', { detail: 'Invalid parameters: format.', errors: [{ parameter: 'format', message: 'must be one of: json, ndjson, csv' }] }),
+          400: problem(doc, 400, '/api/v1/export', { detail: 'Invalid parameter: format.', errors: [{ parameter: 'format', message: 'must be one of: json, ndjson, csv' }] }),
           401: problem(doc, 401, '/api/v1/export'),
           403: problem(doc, 403, '/api/v1/export', { detail: 'This token lacks the export scope.' }),
           405: problem(doc, 405, '/api/v1/export'),

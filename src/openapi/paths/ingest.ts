@@ -52,7 +52,7 @@ export function ingestPaths(doc: DocContext): JsonObject {
         ],
         responses: {
           200: jsonResponse('One page of submissions with each one\'s status and checks.', { $ref: '#/components/schemas/SubmissionList' }, { items: [status], nextCursor: null, next: null }),
-          400: problem(doc, 400, '/api/v1/ingest', { detail: 'Invalid parameters: status.', errors: [{ parameter: 'status', message: `must be one of: ${SUBMISSION_STATUSES.join(', ')}` }] }),
+          400: problem(doc, 400, '/api/v1/ingest', { detail: 'Invalid parameter: status.', errors: [{ parameter: 'status', message: `must be one of: ${SUBMISSION_STATUSES.join(', ')}` }] }),
           401: problem(doc, 401, '/api/v1/ingest'),
           403: problem(doc, 403, '/api/v1/ingest'),
           405: problem(doc, 405, '/api/v1/ingest', { detail: 'PUT is not allowed here.' }),

@@ -22,7 +22,7 @@ function listOperation(doc: DocContext, path: string, operationId: string, summa
     responses: {
       200: jsonResponse('One page of matching records with the exact total, the cursor of the next page and, when asked, facet counts.', { $ref: '#/components/schemas/SpecimenList' }, exampleFacetedList(doc.baseUrl), { ...CACHE_HEADERS, Link: LINK_HEADER }),
       304: NOT_MODIFIED,
-      400: problem(doc, 400, path, { detail: 'Invalid parameters: limit.', errors: [{ parameter: 'limit', message: 'must be <= 50' }] }),
+      400: problem(doc, 400, path, { detail: 'Invalid parameter: limit.', errors: [{ parameter: 'limit', message: 'must be <= 50' }] }),
       405: problem(doc, 405, path),
     },
   });
@@ -61,7 +61,7 @@ export function readApiPaths(doc: DocContext): JsonObject {
               Link: { description: 'The same address as rel="canonical".', schema: { type: 'string' }, example: `<${doc.baseUrl}/api/v1/specimens/${EXAMPLE_RECORD.id}?lang=en>; rel="canonical"` },
             },
           },
-          400: problem(doc, 400, recordPath, { detail: 'Invalid parameters: lang.', errors: [{ parameter: 'lang', message: 'must be one of: zh, en' }] }),
+          400: problem(doc, 400, recordPath, { detail: 'Invalid parameter: lang.', errors: [{ parameter: 'lang', message: 'must be one of: zh, en' }] }),
           404: problem(doc, 404, recordPath),
           405: problem(doc, 405, recordPath),
           410: problem(doc, 410, recordPath, { detail: 'The author asked for the work to be taken down. It was withdrawn on 2026-11-22; the work was published at https://github.com/demo-owner/pelican.' }),
