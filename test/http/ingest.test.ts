@@ -177,6 +177,15 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
     expect(((await two.json()) as Problem).detail).to.equal('Invalid parameters: status, limit.');
   });
 
+  it('refuses a since that is no calendar date, as the read API refuses from and to', async () => {
+    for (const since of ['2026-02-30', '2026-11-31', '2025-02-29', '2026-04-31T08:00:00Z', '2026-13-01', '2026-11-00']) {
+      const response = await list(`since=${since}`);
+      expect(response.status, since).to.equal(400);
+      expect(((await response.json()) as Problem).errors.map((error) => error.parameter), since).to.deep.equal(['since']);
+    }
+    for (const since of ['2024-02-29', '2026-11-30', '2026-11-20T08:00:00Z', '2026-11-20T08:00+08:00']) expect((await list(`since=${encodeURIComponent(since)}`)).status, since).to.equal(200);
+  });
+
   it('refuses other methods with 405 and Allow', async () => {
     const put = await server.get('/api/v1/ingest', { method: 'PUT', headers: { Authorization: `Bearer ${secrets.maintainer}` } });
     expect(put.status).to.equal(405);

@@ -12,6 +12,7 @@ import { REVIEW_DECISIONS, SUBMISSION_STATUSES } from '../../domain/submission.t
 import type { ReviewDecisionKind, SubmissionRecord, SubmissionStatus, TokenRecord } from '../../domain/submission.ts';
 import { BODY_FIELD, ProblemError } from '../../errors.ts';
 import type { FieldError } from '../../errors.ts';
+import { isCalendarDate } from '../../validation/schemas.ts';
 import { checkSubmission, isJsonObject } from '../../validation/submission.ts';
 import { readJsonBody } from '../body.ts';
 import { authorize } from '../middlewares/auth.ts';
@@ -145,6 +146,19 @@ function single(ctx: Context, name: string, errors: FieldError[]): string | unde
 
 const LIST_PARAMETERS = ['status', 'since', 'cursor', 'limit', 'all'];
 
+const SINCE_FORM = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+/**
+ * The instant `since` names, as an ISO string, or null when it names none. Its day must exist, as
+ * the read API's dates must (Date.parse would take 2026-02-30 for 2 March).
+ */
+function sinceInstant(text: string): string | null {
+  const form = SINCE_FORM.exec(text);
+  if (!form?.[1] || !isCalendarDate(form[1])) return null;
+  const parsed = Date.parse(form[2] ? text : `${text}T00:00:00Z`);
+  return Number.isNaN(parsed) ? null : new Date(parsed).toISOString();
+}
+
 /** The listing's parameters, every bad one named. */
 function listParameters(ctx: Context, token: TokenRecord): { status?: SubmissionStatus; since?: string; cursor?: string; limit: number; all: boolean } {
   const errors: FieldError[] = [];
@@ -152,12 +166,8 @@ function listParameters(ctx: Context, token: TokenRecord): { status?: Submission
   const status = single(ctx, 'status', errors);
   if (status !== undefined && !(SUBMISSION_STATUSES as readonly string[]).includes(status)) errors.push({ parameter: 'status', message: `must be one of: ${SUBMISSION_STATUSES.join(', ')}` });
   const sinceText = single(ctx, 'since', errors);
-  let since: string | undefined;
-  if (sinceText !== undefined) {
-    const parsed = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(sinceText) ? Date.parse(sinceText.length === 10 ? `${sinceText}T00:00:00Z` : sinceText) : NaN;
-    if (Number.isNaN(parsed)) errors.push({ parameter: 'since', message: 'must be a date (2026-11-20) or a date and time with its offset (2026-11-20T08:00:00Z)' });
-    else since = new Date(parsed).toISOString();
-  }
+  const since = sinceText === undefined ? undefined : sinceInstant(sinceText);
+  if (since === null) errors.push({ parameter: 'since', message: 'must be a date (2026-11-20) or a date and time with its offset (2026-11-20T08:00:00Z), on a day that exists' });
   const cursor = single(ctx, 'cursor', errors);
   const limitText = single(ctx, 'limit', errors);
   const limit = limitText === undefined ? LIST_DEFAULT_LIMIT : Number(limitText);
