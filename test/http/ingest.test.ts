@@ -186,6 +186,16 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
     for (const since of ['2024-02-29', '2026-11-30', '2026-11-20T08:00:00Z', '2026-11-20T08:00+08:00']) expect((await list(`since=${encodeURIComponent(since)}`)).status, since).to.equal(200);
   });
 
+  it('names a bad cursor along with every other bad listing parameter', async () => {
+    const all = (await (await list('status=foo&limit=0&since=yesterday&cursor=zzz&bogus=1')).json()) as Problem;
+    expect(all.errors.map((error) => error.parameter).sort()).to.deep.equal(['bogus', 'cursor', 'limit', 'since', 'status']);
+    const two = (await (await list('cursor=zzz&limit=0')).json()) as Problem;
+    expect(two.errors.map((error) => error.parameter).sort()).to.deep.equal(['cursor', 'limit']);
+    const alone = await list('cursor=zzz');
+    expect(alone.status).to.equal(400);
+    expect(((await alone.json()) as Problem).errors).to.deep.equal([{ parameter: 'cursor', message: 'is not a cursor this service gave; start again without it' }]);
+  });
+
   it('refuses other methods with 405 and Allow', async () => {
     const put = await server.get('/api/v1/ingest', { method: 'PUT', headers: { Authorization: `Bearer ${secrets.maintainer}` } });
     expect(put.status).to.equal(405);

@@ -87,7 +87,7 @@ describe('ingest: the maintainer\'s loop (listing, batches, review over HTTP and
     expect(everything.body.items).to.have.length(2);
     const bad = await getJson<{ errors: { parameter: string }[] }>(server, '/api/v1/ingest?status=lost&limit=0&since=yesterday&cursor=x&sort=new', as('bot'));
     expect(bad.status).to.equal(400);
-    expect(bad.body.errors.map((error) => error.parameter).sort()).to.deep.equal(['limit', 'since', 'sort', 'status']);
+    expect(bad.body.errors.map((error) => error.parameter).sort()).to.deep.equal(['cursor', 'limit', 'since', 'sort', 'status']);
     expect((await server.get('/api/v1/ingest?cursor=not-ours', as('bot'))).status).to.equal(400);
     expect((await server.get('/api/v1/ingest?all=true', as('bot'))).status).to.equal(403);
     const all = await getJson<{ items: Status[] }>(server, '/api/v1/ingest?all=true&status=needs_review', as('lin'));
