@@ -230,6 +230,30 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
     expect(otherToken.headers.get('idempotent-replayed')).to.equal(null);
   });
 
+  it('names a bad Idempotency-Key in the same 400 as the body\'s bad fields', async () => {
+    const longKey = { 'Idempotency-Key': 'k'.repeat(256) };
+    const keyProblem = { parameter: 'Idempotency-Key', message: 'must be 1–255 visible ASCII characters' };
+    const counts = await server.backend.submissions.countByStatus();
+    const empty = (await (await post('/api/v1/ingest', {}, secrets.maintainer, longKey)).json()) as Problem;
+    expect(empty.errors.map((error) => error.field ?? error.parameter)).to.deep.equal(['sourceUrl', 'date', 'model', 'author', 'format', 'title', 'notes', 'media', 'Idempotency-Key']);
+    expect(empty.errors.at(-1)).to.deep.equal(keyProblem);
+    expect(empty.detail).to.equal('Invalid submission: sourceUrl, date, model, author, format, title, notes, media. Idempotency-Key must be 1–255 visible ASCII characters.');
+    const notJson = (await (await post('/api/v1/ingest', '{"broken":', secrets.maintainer, longKey)).json()) as Problem;
+    expect(notJson.errors).to.deep.equal([{ field: 'body', message: 'must be valid JSON' }, keyProblem]);
+    expect(notJson.detail).to.equal('The body is not valid JSON. Idempotency-Key must be 1–255 visible ASCII characters.');
+    const httpUnknownHost = (await (await post('/api/v1/ingest', validSubmission({ sourceUrl: 'http://unknown.example/work' }), secrets.maintainer, longKey)).json()) as Problem;
+    expect(httpUnknownHost.errors.map((error) => error.field ?? error.parameter)).to.deep.equal(['sourceUrl', 'Idempotency-Key']);
+    const batch = (await (await post('/api/v1/ingest/batch', { submissions: [validSubmission({ format: 'gif' })] }, secrets.maintainer, longKey)).json()) as Problem;
+    expect(batch.errors.map((error) => error.field ?? error.parameter)).to.deep.equal(['submissions[0].format', 'Idempotency-Key']);
+    const envelope = (await (await post('/api/v1/ingest/batch', { submissions: [] }, secrets.maintainer, longKey)).json()) as Problem;
+    expect(envelope.errors.map((error) => error.field ?? error.parameter)).to.deep.equal(['submissions', 'Idempotency-Key']);
+    // A body with something to accept is refused for its key alone, and nothing is stored.
+    const keyAlone = await post('/api/v1/ingest/batch', { submissions: [validSubmission({ sourceUrl: 'https://github.com/demo-owner/bad-key' }), validSubmission({ format: 'gif' })] }, secrets.maintainer, longKey);
+    expect(keyAlone.status).to.equal(400);
+    expect(((await keyAlone.json()) as Problem).errors).to.deep.equal([keyProblem]);
+    expect(await server.backend.submissions.countByStatus()).to.deep.equal(counts);
+  });
+
   it('accepts every valid item of a batch even when neighbours are invalid', async () => {
     const response = await post('/api/v1/ingest/batch', {
       submissions: [validSubmission({ sourceUrl: 'https://github.com/demo-owner/batch-1' }), validSubmission({ date: 'yesterday' }), validSubmission({ sourceUrl: 'https://github.com/demo-owner/batch-3' })],

@@ -61,13 +61,22 @@ function secondsUntilNextUtcDay(now = Date.now()): number {
   return Math.max(1, Math.ceil((next.getTime() - now) / 1000));
 }
 
-function idempotencyKey(ctx: Context): string | undefined {
-  const key = ctx.get('Idempotency-Key');
-  if (!key) return undefined;
-  if (key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
-    throw new ProblemError('invalid-parameters', 'Idempotency-Key must be 1–255 visible ASCII characters.', { errors: [{ parameter: 'Idempotency-Key', message: 'must be 1–255 visible ASCII characters' }] });
-  }
-  return key;
+const IDEMPOTENCY_KEY = 'Idempotency-Key';
+const BAD_KEY: FieldError = { parameter: IDEMPOTENCY_KEY, message: 'must be 1–255 visible ASCII characters' };
+const BAD_KEY_DETAIL = `${IDEMPOTENCY_KEY} ${BAD_KEY.message}.`;
+
+/** The Idempotency-Key a request was sent with: none, a key, or a header that is no key. */
+type IdempotencyKeyHeader = { kind: 'absent' } | { kind: 'key'; key: string } | { kind: 'bad' };
+
+function idempotencyKeyHeader(ctx: Context): IdempotencyKeyHeader {
+  const key = ctx.get(IDEMPOTENCY_KEY);
+  if (!key) return { kind: 'absent' };
+  return key.length <= 255 && /^[\x21-\x7e]+$/.test(key) ? { kind: 'key', key } : { kind: 'bad' };
+}
+
+/** A 400 about the body that also names the bad Idempotency-Key, so one answer names every bad input. */
+function alsoNamingBadKey(problem: ProblemError): ProblemError {
+  return new ProblemError('invalid-parameters', `${problem.detail} ${BAD_KEY_DETAIL}`, { ...problem.options, errors: [...(problem.options.errors ?? []), BAD_KEY] });
 }
 
 function invalidBody(errors: FieldError[]): ProblemError {
@@ -96,18 +105,76 @@ function throwUnlessAccepted(result: SubmitResult, deps: IngestDependencies): as
   }
   if (result.kind === 'key-reused') {
     throw new ProblemError('idempotency-key-reused', 'This Idempotency-Key was used with a different request in the last 24 hours. Use a new key for a new request.', {
-      errors: [{ parameter: 'Idempotency-Key', message: 'was used with a different request' }],
+      errors: [{ parameter: IDEMPOTENCY_KEY, message: 'was used with a different request' }],
     });
   }
 }
 
-/** Runs the submit command for the checked items of a request and sends its 202 (first or replayed). */
-async function accept(ctx: Context, deps: IngestDependencies, token: TokenRecord, items: CheckedItem[], raw: Buffer, batch: boolean): Promise<void> {
+/** A POST whose body has something to accept and whose Idempotency-Key, if any, is a key. */
+interface CheckedRequest {
+  items: CheckedItem[];
+  batch: boolean;
+  /** The body as sent, byte for byte: what an Idempotency-Key stands for. */
+  raw: Buffer;
+  sources: SourceTable;
+  key: string | undefined;
+}
+
+/** The items of a batch body, `{ "submissions": [ … ] }`, each checked; throws the 400 naming each bad field of the envelope. */
+function batchItems(value: unknown): CheckedItem[] {
+  if (!isJsonObject(value)) throw invalidBody([{ field: BODY_FIELD, message: `must be a JSON object: { "submissions": [ …1 to ${BATCH_LIMIT} submissions… ] }` }]);
+  const list = value.submissions;
+  const extra = Object.keys(value).filter((name) => name !== 'submissions');
+  if (!Array.isArray(list) || list.length < 1 || list.length > BATCH_LIMIT || extra.length) {
+    throw invalidBody([
+      ...(Array.isArray(list) ? [] : [{ field: 'submissions', message: 'is required: an array of submissions' }]),
+      ...(Array.isArray(list) && (list.length < 1 || list.length > BATCH_LIMIT) ? [{ field: 'submissions', message: `must hold 1 to ${BATCH_LIMIT} submissions` }] : []),
+      ...extra.map((name) => ({ field: name, message: 'is not a known field; known: submissions' })),
+    ]);
+  }
+  return list.map((item, index): CheckedItem => {
+    const checked = checkSubmission(item, `submissions[${index}]`);
+    return checked.ok ? checked : { ok: false, errors: checked.errors.map((error) => ({ field: error.field ?? `submissions[${index}]`, message: error.message })) };
+  });
+}
+
+/** The body of a POST, read and checked; throws the 400 naming each bad field when it holds nothing to accept. */
+async function checkedBody(ctx: Context, deps: IngestDependencies, batch: boolean): Promise<Omit<CheckedRequest, 'key'>> {
+  const { value, raw } = await readJsonBody(ctx, batch ? INGEST_BODY_LIMIT * 8 : INGEST_BODY_LIMIT);
+  let items: CheckedItem[];
+  if (batch) {
+    items = batchItems(value);
+  } else {
+    const checked = checkSubmission(value);
+    if (!checked.ok) throw invalidBody(checked.errors);
+    items = [checked];
+  }
   const sources = new SourceTable(await deps.sources.listSources());
-  // A body with nothing to accept is refused before the headers are looked at, as the schema's problems are.
   const { invalid } = prepareItems(items, sources, batch);
   if (invalid) throw invalidBody(invalid);
-  const key = idempotencyKey(ctx);
+  return { items, batch, raw, sources };
+}
+
+/**
+ * A POST's body and Idempotency-Key, checked together: a 400 names every bad field of the body and
+ * the key when it is bad, so a client mends them all at once. A body with something to accept is
+ * refused for a bad key alone.
+ */
+async function checkedRequest(ctx: Context, deps: IngestDependencies, batch: boolean): Promise<CheckedRequest> {
+  const key = idempotencyKeyHeader(ctx);
+  let body: Omit<CheckedRequest, 'key'>;
+  try {
+    body = await checkedBody(ctx, deps, batch);
+  } catch (error) {
+    throw key.kind === 'bad' && error instanceof ProblemError && error.type === 'invalid-parameters' ? alsoNamingBadKey(error) : error;
+  }
+  if (key.kind === 'bad') throw new ProblemError('invalid-parameters', BAD_KEY_DETAIL, { errors: [BAD_KEY] });
+  return { ...body, key: key.kind === 'key' ? key.key : undefined };
+}
+
+/** Runs the submit command for a checked request and sends its 202 (first or replayed). */
+async function accept(ctx: Context, deps: IngestDependencies, token: TokenRecord, request: CheckedRequest): Promise<void> {
+  const { items, batch, raw, sources, key } = request;
   const result = await submit(
     { submissions: deps.submissions, sources },
     {
@@ -229,31 +296,13 @@ export function ingestRouter(deps: IngestDependencies): Router {
       return;
     }
     const token = await authorizeIngest(ctx, deps);
-    const { value, raw } = await readJsonBody(ctx, INGEST_BODY_LIMIT);
-    const checked = checkSubmission(value);
-    if (!checked.ok) throw invalidBody(checked.errors);
-    await accept(ctx, deps, token, [{ ok: true, submission: checked.submission }], raw, false);
+    await accept(ctx, deps, token, await checkedRequest(ctx, deps, false));
   });
 
   router.all('/batch', async (ctx) => {
     if (allowOnly(ctx, ['POST']) === 'handled') return;
     const token = await authorizeIngest(ctx, deps);
-    const { value, raw } = await readJsonBody(ctx, INGEST_BODY_LIMIT * 8);
-    if (!isJsonObject(value)) throw invalidBody([{ field: BODY_FIELD, message: `must be a JSON object: { "submissions": [ …1 to ${BATCH_LIMIT} submissions… ] }` }]);
-    const list = value.submissions;
-    const extra = Object.keys(value).filter((name) => name !== 'submissions');
-    if (!Array.isArray(list) || list.length < 1 || list.length > BATCH_LIMIT || extra.length) {
-      throw invalidBody([
-        ...(Array.isArray(list) ? [] : [{ field: 'submissions', message: 'is required: an array of submissions' }]),
-        ...(Array.isArray(list) && (list.length < 1 || list.length > BATCH_LIMIT) ? [{ field: 'submissions', message: `must hold 1 to ${BATCH_LIMIT} submissions` }] : []),
-        ...extra.map((name) => ({ field: name, message: 'is not a known field; known: submissions' })),
-      ]);
-    }
-    const items = list.map((item, index): CheckedItem => {
-      const checked = checkSubmission(item, `submissions[${index}]`);
-      return checked.ok ? checked : { ok: false, errors: checked.errors.map((error) => ({ field: error.field ?? `submissions[${index}]`, message: error.message })) };
-    });
-    await accept(ctx, deps, token, items, raw, true);
+    await accept(ctx, deps, token, await checkedRequest(ctx, deps, true));
   });
 
   router.all('/batch/:batchId', async (ctx) => {
