@@ -69,7 +69,7 @@ describe('fuzz: ingest routes against schemas/submission.schema.json', function 
     const idempotencyKey = fc.oneof(
       { weight: 6, arbitrary: fc.constant<{ key?: string; valid: boolean }>({ valid: true }) },
       { weight: 2, arbitrary: fc.stringMatching(/^[\x21-\x7e]{1,200}$/).map((key) => ({ key, valid: true })) },
-      { weight: 1, arbitrary: fc.constantFrom('with space', 'tab\there', 'x'.repeat(256), 'ünïcode').map((key) => ({ key, valid: false })) },
+      { weight: 1, arbitrary: fc.constantFrom('with space', 'tab\there', 'x'.repeat(256), 'ünïcode', '').map((key) => ({ key, valid: false })) },
     );
     await fc.assert(
       fc.asyncProperty(candidateSubmission(), idempotencyKey, async (candidate: CandidateSubmission, idempotency) => {

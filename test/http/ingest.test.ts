@@ -254,6 +254,18 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
     expect(await server.backend.submissions.countByStatus()).to.deep.equal(counts);
   });
 
+  it('refuses an empty Idempotency-Key with 400 naming it, as any other key that is not 1–255 visible ASCII characters', async () => {
+    const counts = await server.backend.submissions.countByStatus();
+    for (const key of ['', ' ']) {
+      const response = await post('/api/v1/ingest', validSubmission({ sourceUrl: 'https://github.com/demo-owner/empty-key' }), secrets.maintainer, { 'Idempotency-Key': key });
+      expect(response.status, JSON.stringify(key)).to.equal(400);
+      expect(((await response.json()) as Problem).errors).to.deep.equal([{ parameter: 'Idempotency-Key', message: 'must be 1–255 visible ASCII characters' }]);
+    }
+    const withBadBody = (await (await post('/api/v1/ingest', { ...validSubmission(), date: 'soon' }, secrets.maintainer, { 'Idempotency-Key': '' })).json()) as Problem;
+    expect(withBadBody.errors.map((error) => error.field ?? error.parameter)).to.deep.equal(['date', 'Idempotency-Key']);
+    expect(await server.backend.submissions.countByStatus()).to.deep.equal(counts);
+  });
+
   it('accepts every valid item of a batch even when neighbours are invalid', async () => {
     const response = await post('/api/v1/ingest/batch', {
       submissions: [validSubmission({ sourceUrl: 'https://github.com/demo-owner/batch-1' }), validSubmission({ date: 'yesterday' }), validSubmission({ sourceUrl: 'https://github.com/demo-owner/batch-3' })],

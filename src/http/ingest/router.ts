@@ -65,13 +65,16 @@ const IDEMPOTENCY_KEY = 'Idempotency-Key';
 const BAD_KEY: FieldError = { parameter: IDEMPOTENCY_KEY, message: 'must be 1–255 visible ASCII characters' };
 const BAD_KEY_DETAIL = `${IDEMPOTENCY_KEY} ${BAD_KEY.message}.`;
 
-/** The Idempotency-Key a request was sent with: none, a key, or a header that is no key. */
+const KEY_FORM = /^[\x21-\x7e]{1,255}$/;
+
+/** The Idempotency-Key a request was sent with: none, a key, or a header that is no key (an empty one too). */
 type IdempotencyKeyHeader = { kind: 'absent' } | { kind: 'key'; key: string } | { kind: 'bad' };
 
 function idempotencyKeyHeader(ctx: Context): IdempotencyKeyHeader {
-  const key = ctx.get(IDEMPOTENCY_KEY);
-  if (!key) return { kind: 'absent' };
-  return key.length <= 255 && /^[\x21-\x7e]+$/.test(key) ? { kind: 'key', key } : { kind: 'bad' };
+  // ctx.get answers '' for an absent header and for an empty one alike; the headers tell them apart.
+  const key = ctx.headers[IDEMPOTENCY_KEY.toLowerCase()];
+  if (key === undefined) return { kind: 'absent' };
+  return typeof key === 'string' && KEY_FORM.test(key) ? { kind: 'key', key } : { kind: 'bad' };
 }
 
 /** A 400 about the body that also names the bad Idempotency-Key, so one answer names every bad input. */

@@ -8,8 +8,8 @@ const IDEMPOTENCY_KEY = {
   name: 'Idempotency-Key',
   in: 'header',
   required: false,
-  description: 'Retry safely: the same key and body within 24 hours get the first answer again; the same key with another body is a 422.',
-  schema: { type: 'string', minLength: 1, maxLength: 255 },
+  description: 'Retry safely: the same key and body within 24 hours get the first answer again; the same key with another body is a 422. 1–255 visible ASCII characters; any other value, an empty one too, is a 400.',
+  schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
   example: 'pelican-2025-03-01-a',
 };
 
