@@ -19,7 +19,7 @@ export const PROBLEM_TYPES = {
   'invalid-parameters': {
     status: 400,
     title: 'Invalid parameters',
-    help: 'A query parameter, a body field or a tool argument is not what the endpoint takes; unknown and repeated parameters count too. `errors` lists each one (`parameter` or `field`) with what it must be: correct those and send the request again.',
+    help: 'A query parameter, a request header (`Idempotency-Key`), a body field or a tool argument is not what the endpoint takes; unknown and repeated parameters count too. `errors` lists each one (`parameter` for a query parameter, header or tool argument, `field` for a body field) with what it must be: correct those and send the request again.',
   },
   'unauthorized': {
     status: 401,

@@ -224,6 +224,8 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
     const counts = await server.backend.submissions.countByStatus();
     const reused = await post('/api/v1/ingest', { ...body, model: 'GPT-5' }, secrets.maintainer, { 'Idempotency-Key': 'retry-1' });
     expect(reused.status).to.equal(422);
+    // A header is named as a parameter, as docs/api.md and docs/ingest.md say.
+    expect(((await reused.json()) as Problem).errors).to.deep.equal([{ parameter: 'Idempotency-Key', message: 'was used with a different request' }]);
     expect(await server.backend.submissions.countByStatus()).to.deep.equal(counts);
     const otherToken = await post('/api/v1/ingest', body, secrets['other-bot'], { 'Idempotency-Key': 'retry-1' });
     expect(otherToken.status).to.equal(202);
