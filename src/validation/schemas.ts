@@ -74,6 +74,9 @@ export function fieldPath(pointer: string, prefix = ''): string {
   return path;
 }
 
+/** The schemas' pattern for an http or https URL: the scheme in any case, as URL schemes are case-insensitive (RFC 3986). */
+const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://';
+
 /** How useful a keyword's message is to a client, most first: one that names the values a field takes beats one that names its type. */
 const KEYWORD_ORDER = ['required', 'additionalProperties', 'uniqueItems', 'enum', 'pattern', 'format', 'minLength', 'maxLength', 'minItems', 'maxItems', 'type'];
 
@@ -119,7 +122,7 @@ function describeError(error: ErrorObject, knownNames: readonly string[], nameKe
     return { name, message: `must hold ${error.keyword === 'minItems' ? 'at least' : 'at most'} ${limit} ${limit === 1 ? 'entry' : 'entries'}` };
   }
   if (error.keyword === 'pattern' && name === 'id') return { name, message: 'must be a record id: lower-case letters, digits and hyphens, as search results give it (e.g. svg-gpt-4-8d5be076)' };
-  if (error.keyword === 'pattern' && (error.params as { pattern: string }).pattern === '^https?://') return { name, message: 'must be an http or https URL' };
+  if (error.keyword === 'pattern' && (error.params as { pattern: string }).pattern === HTTP_URL_PATTERN) return { name, message: 'must be an http or https URL' };
   return { name, message };
 }
 

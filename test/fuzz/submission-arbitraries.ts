@@ -46,11 +46,11 @@ function textOfLength(length: number): fc.Arbitrary<string> {
 const hosts = [...SOURCES.flatMap((source) => [...source.hosts, ...source.mediaHosts]), 'uploads.example.org', 'localhost'];
 const pathSegment = fc.stringMatching(/^[A-Za-z0-9._~-]{1,24}$/);
 
-/** http(s) URLs the schema's `uri` format and pattern accept, up to the length bound. */
+/** http(s) URLs the schema's `uri` format and pattern accept (the scheme in any case), up to the length bound. */
 function webUrl(): fc.Arbitrary<string> {
   const maximum = fields.sourceUrl.maxLength;
   return fc.oneof(
-    { weight: 8, arbitrary: fc.tuple(fc.constantFrom('https', 'https', 'http'), fc.constantFrom(...hosts), fc.array(pathSegment, { minLength: 1, maxLength: 4 }), fc.option(fc.stringMatching(/^[a-z]{1,8}=[a-z0-9]{1,8}$/), { nil: undefined })).map(([scheme, host, segments, query]) => `${scheme}://${host}/${segments.join('/')}${query ? `?${query}` : ''}`) },
+    { weight: 8, arbitrary: fc.tuple(fc.constantFrom('https', 'https', 'http', 'HTTPS', 'Http'), fc.constantFrom(...hosts), fc.array(pathSegment, { minLength: 1, maxLength: 4 }), fc.option(fc.stringMatching(/^[a-z]{1,8}=[a-z0-9]{1,8}$/), { nil: undefined })).map(([scheme, host, segments, query]) => `${scheme}://${host}/${segments.join('/')}${query ? `?${query}` : ''}`) },
     { weight: 1, arbitrary: fc.constantFrom('https://github.com/a/b', `https://x.com/${'a'.repeat(maximum - 'https://x.com/'.length)}`) },
   );
 }
@@ -73,7 +73,8 @@ export function validSubmission(): fc.Arbitrary<SubmissionBody> {
       format: fc.constantFrom(...fields.format.enum),
       title: pair,
       notes: pair,
-      media: fc.uniqueArray(webUrl(), { minLength: fields.media.minItems, maxLength: fields.media.maxItems }),
+      // Distinct as the archive compares them: parsed, so HTTPS://a/b and https://a/b are one URL.
+      media: fc.uniqueArray(webUrl(), { minLength: fields.media.minItems, maxLength: fields.media.maxItems, selector: (url) => new URL(url).href }),
       prompt: fc.oneof({ weight: 6, arbitrary: visibleText(1, 80) }, { weight: 1, arbitrary: textOfLength(fields.prompt.maxLength) }),
     },
     { requiredKeys: [...REQUIRED_FIELDS] as never[] },
@@ -156,7 +157,7 @@ export function invalidSubmission(): fc.Arbitrary<CandidateSubmission> {
  */
 export function refusedAfterSchema(body: SubmissionBody): string[] {
   const sourceUrl = (body as { sourceUrl?: unknown }).sourceUrl;
-  if (typeof sourceUrl !== 'string' || !sourceUrl.startsWith('http://')) return [];
+  if (typeof sourceUrl !== 'string' || !/^http:\/\//i.test(sourceUrl)) return [];
   return BUILT_IN_SOURCE_TABLE.keyForHost(new URL(sourceUrl).hostname) === UNKNOWN_SOURCE ? ['sourceUrl'] : [];
 }
 

@@ -79,6 +79,23 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
     ]);
   });
 
+  it('accepts an http or https scheme written in any case, in sourceUrl and media, as URL schemes are case-insensitive', async () => {
+    const upper = await post('/api/v1/ingest', validSubmission({ sourceUrl: 'HTTPS://GITHUB.COM/edge/upper', media: ['HTTPS://PBS.TWIMG.COM/media/upper.png', 'Http://pbs.twimg.com/media/mixed.png'] }));
+    expect(upper.status).to.equal(202);
+    // An http address of a known source is made https, whatever the case it was written in.
+    const mixed = await post('/api/v1/ingest', validSubmission({ sourceUrl: 'Http://GitHub.com/edge/mixed' }));
+    expect(mixed.status).to.equal(202);
+    const { submissionId } = (await mixed.json()) as { submissionId: string };
+    expect((await server.backend.submissions.getSubmission(submissionId))?.submission.sourceUrl).to.equal('https://github.com/edge/mixed');
+    const unknownHost = (await (await post('/api/v1/ingest', validSubmission({ sourceUrl: 'HTTP://unknown.example/work' }))).json()) as { errors: { field: string; message: string }[] };
+    expect(unknownHost.errors).to.deep.equal([{ field: 'sourceUrl', message: 'must use https: unknown.example is not a known source, so its http address cannot be made https by the archive' }]);
+    const otherScheme = (await (await post('/api/v1/ingest', validSubmission({ sourceUrl: 'FTP://github.com/a', media: ['HTTPX://pbs.twimg.com/a.png'] }))).json()) as { errors: { field: string; message: string }[] };
+    expect(otherScheme.errors).to.deep.equal([
+      { field: 'sourceUrl', message: 'must be an http or https URL' },
+      { field: 'media[0]', message: 'must be an http or https URL' },
+    ]);
+  });
+
   it('lists the names known at the level of an unknown nested field, and names a repeated preview', async () => {
     const nested = (await (await post('/api/v1/ingest', validSubmission({ title: { zh: '标题', en: 'Title', fr: 'f' }, extra: 1 }))).json()) as { errors: { field: string; message: string }[] };
     expect(nested.errors).to.deep.equal([

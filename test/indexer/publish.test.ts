@@ -155,6 +155,15 @@ describe('publisher end to end: submissions to published, duplicate or needs_rev
     expect(again.duplicateOf).to.equal(published.recordIds[0]);
   });
 
+  it('publishes a work whose source and preview URLs write the scheme and host in capitals, under its lower-case canonical URL', async () => {
+    images.files.set('/capitals.png', { type: 'image/png', body: await lineDrawingPng(33) });
+    const status = await submitAndSettle(submission({ sourceUrl: 'HTTPS://GITHUB.COM/demo-owner/in-capitals', media: [images.url('/capitals.png').replace(/^http:/, 'HTTP:')] }));
+    expect(status.status, JSON.stringify(status.checks)).to.equal('published');
+    const record = await getJson<{ sourceUrl: string; media: unknown[] }>(server, `/api/v1/specimens/${status.recordIds[0]}?lang=en`);
+    expect(record.body.sourceUrl).to.equal('https://github.com/demo-owner/in-capitals');
+    expect(record.body.media).to.have.length(1);
+  });
+
   it('calls an x.com status shared without a handle a duplicate of the same status with one, and the other way round', async () => {
     const statusId = ((BigInt(Date.parse('2025-04-02T12:00:00Z') - 1288834974657) << 22n) + 7n).toString();
     const otherId = ((BigInt(Date.parse('2025-04-02T12:00:00Z') - 1288834974657) << 22n) + 8n).toString();

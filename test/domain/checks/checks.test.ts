@@ -32,6 +32,12 @@ describe('publisher checks: source identity', () => {
     expect(checkSourceIdentity(makeSubmission({ author: '@someone_else' })).verdict.detail).to.match(/@demo-owner/);
   });
 
+  it('reads a scheme and host written in capitals as the lower-case canonical URL', () => {
+    const result = checkSourceIdentity(makeSubmission({ sourceUrl: 'HTTPS://GITHUB.COM/Demo-Owner/Upper', author: '@demo-owner' }));
+    expect(result.verdict.outcome, result.verdict.detail).to.equal('pass');
+    expect(result).to.include({ canonicalUrl: 'https://github.com/demo-owner/upper', source: 'github', handle: 'demo-owner' });
+  });
+
   it('accepts an author written as a name whatever the handle', () => {
     expect(checkSourceIdentity(makeSubmission({ author: 'Someone Else' })).verdict.outcome).to.equal('pass');
   });
@@ -80,6 +86,7 @@ describe('publisher checks: preview ownership', () => {
     expect(hosts(['https://raw.githubusercontent.com/a/b/c.png', 'https://github.com/a/b/raw/main/d.png'], 'github', []).verdict.outcome).to.equal('pass');
     expect(hosts(['http://127.0.0.1:4000/a.png'], 'x', ['127.0.0.1:4000']).verdict.outcome).to.equal('pass');
     expect(hosts(['https://uploads.archive.test/a.png'], 'x', ['uploads.archive.test']).verdict.outcome).to.equal('pass');
+    expect(hosts(['HTTPS://PBS.TWIMG.COM/media/a.png', 'HTTP://127.0.0.1:4000/b.png'], 'x', ['127.0.0.1:4000']).verdict.outcome).to.equal('pass');
   });
 
   it('names every preview on a host that is not the source\'s, and says they were not fetched', () => {
