@@ -2,7 +2,7 @@ import type { Submission } from '../domain/submission.ts';
 import { BODY_FIELD } from '../errors.ts';
 import type { FieldError } from '../errors.ts';
 import submissionSchema from '../../schemas/submission.schema.json' with { type: 'json' };
-import { compile, describeErrors } from './schemas.ts';
+import { compile, describeErrors, fieldPath } from './schemas.ts';
 
 const validateSubmission = compile<Submission>(submissionSchema);
 const FIELDS = Object.keys(submissionSchema.properties);
@@ -14,14 +14,52 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Checks one submission against schemas/submission.schema.json; every problem is named by its
- * field path. A value that is no JSON object at all is one problem, named by the prefix (the batch
- * item) or, for a whole body, `body`.
+ * A URL in the form two previews are compared in: parsed (the WHATWG href: scheme and host in
+ * lower case, a default port dropped, dot segments resolved) with its percent-escapes in upper
+ * case, which RFC 3986 counts as the same. Undefined for text that does not parse.
+ */
+function comparableUrl(text: string): string | undefined {
+  try {
+    return new URL(text).href.replace(/%[0-9a-f]{2}/gi, (escape) => escape.toUpperCase());
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Each preview URL that repeats an earlier one, compared parsed (https://A/1.png repeats
+ * https://a/1.png), named as a repeat: media[2] "repeats media[0]". The schema's uniqueItems only
+ * sees repeats written alike.
+ */
+function repeatedPreviews(media: unknown, prefix: string): FieldError[] {
+  if (!Array.isArray(media)) return [];
+  const list = fieldPath('/media', prefix);
+  const firstIndexOf = new Map<string, number>();
+  const errors: FieldError[] = [];
+  media.forEach((entry: unknown, index) => {
+    const url = typeof entry === 'string' ? comparableUrl(entry) : undefined;
+    if (url === undefined) return;
+    const first = firstIndexOf.get(url);
+    if (first === undefined) firstIndexOf.set(url, index);
+    else errors.push({ field: `${list}[${index}]`, message: `repeats ${list}[${first}]` });
+  });
+  return errors;
+}
+
+/**
+ * Checks one submission against schemas/submission.schema.json, and its previews for repeats once
+ * parsed; every problem is named by its field path. A value that is no JSON object at all is one
+ * problem, named by the prefix (the batch item) or, for a whole body, `body`.
  */
 export function checkSubmission(value: unknown, prefix = ''): { ok: true; submission: Submission } | { ok: false; errors: FieldError[] } {
   if (!isJsonObject(value)) return { ok: false, errors: [{ field: prefix || BODY_FIELD, message: `must be a JSON object: a submission, { ${REQUIRED_FIELDS} }` }] };
-  if (validateSubmission(value)) return { ok: true, submission: value };
-  return { ok: false, errors: describeErrors(validateSubmission.errors, FIELDS, 'field', prefix) };
+  const valid = validateSubmission(value);
+  // Repeats are named by repeatedPreviews, which sees every one of them; ajv's uniqueItems names the first pair written alike.
+  const schemaErrors = valid ? [] : describeErrors(validateSubmission.errors?.filter((error) => error.keyword !== 'uniqueItems'), FIELDS, 'field', prefix);
+  const named = new Set(schemaErrors.map((error) => error.field));
+  const errors = [...schemaErrors, ...repeatedPreviews(value.media, prefix).filter((error) => !named.has(error.field))];
+  if (valid && errors.length === 0) return { ok: true, submission: value };
+  return { ok: false, errors: errors.length ? errors : describeErrors(validateSubmission.errors, FIELDS, 'field', prefix) };
 }
 
 export { submissionSchema };

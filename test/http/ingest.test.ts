@@ -106,6 +106,27 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
     expect(repeated.errors).to.deep.equal([{ field: 'media[2]', message: 'repeats media[0]' }]);
   });
 
+  it('names a preview URL that repeats an earlier one once both are parsed: host case, default port, dot segments, escapes', async () => {
+    const media = async (urls: string[], overrides: Record<string, unknown> = {}) => ((await (await post('/api/v1/ingest', validSubmission({ media: urls, ...overrides }))).json()) as { errors: { field: string; message: string }[] }).errors;
+    expect(await media(['https://A/1.png', 'https://a/1.png'])).to.deep.equal([{ field: 'media[1]', message: 'repeats media[0]' }]);
+    expect(await media(['https://pbs.twimg.com/a.png', 'HTTPS://PBS.TWIMG.COM/a.png', 'https://pbs.twimg.com:443/a.png', 'https://pbs.twimg.com/b/../a.png', 'https://pbs.twimg.com/%7e.png', 'https://pbs.twimg.com/%7E.png'])).to.deep.equal([
+      { field: 'media[1]', message: 'repeats media[0]' },
+      { field: 'media[2]', message: 'repeats media[0]' },
+      { field: 'media[3]', message: 'repeats media[0]' },
+      { field: 'media[5]', message: 'repeats media[4]' },
+    ]);
+    // Repeats written alike and repeats that differ only in form are each named, beside the body's other bad fields.
+    expect(await media(['https://a/1.png', 'https://a/2.png', 'https://a/1.png', 'https://A/2.png'], { date: 'soon' })).to.deep.equal([
+      { field: 'date', message: 'must be a date written YYYY-MM-DD, e.g. 2025-05-01' },
+      { field: 'media[2]', message: 'repeats media[0]' },
+      { field: 'media[3]', message: 'repeats media[1]' },
+    ]);
+    // Different queries, fragments or paths are different previews.
+    expect((await post('/api/v1/ingest', validSubmission({ sourceUrl: 'https://github.com/demo-owner/distinct-previews', media: ['https://a/1.png', 'https://a/1.png?size=large', 'https://a/1.PNG'] }))).status).to.equal(202);
+    const batch = (await (await post('/api/v1/ingest/batch', { submissions: [validSubmission({ media: ['https://a/1.png', 'https://a:443/1.png'] })] })).json()) as { errors: { field: string; message: string }[] };
+    expect(batch.errors).to.deep.equal([{ field: 'submissions[0].media[1]', message: 'repeats submissions[0].media[0]' }]);
+  });
+
   it('says what is wrong with an empty field once, in words', async () => {
     const response = await post('/api/v1/ingest', validSubmission({ media: [], title: { zh: '', en: 'ok' } }));
     const body = (await response.json()) as { errors: { field: string; message: string }[] };
