@@ -57,7 +57,7 @@ export const PROBLEM_TYPES = {
     title: 'Payload too large',
     help: 'The request body is larger than the endpoint takes (ingest 256 KB, a batch 2 MB, MCP 64 KB). Send less, for example a batch in several parts.',
   },
-  'unsupported-media-type': { status: 415, title: 'Unsupported media type', help: 'The body is not of the type the endpoint takes: send JSON with `Content-Type: application/json`.' },
+  'unsupported-media-type': { status: 415, title: 'Unsupported media type', help: 'The body is not of the type the endpoint takes: send JSON with `Content-Type: application/json`, uncompressed (a body sent with `Content-Encoding: gzip` or another coding is not read; `Accept-Encoding: identity` in the answer says so).' },
   'idempotency-key-reused': {
     status: 422,
     title: 'Idempotency key reused',

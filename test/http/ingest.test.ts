@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { generateSecret, secretSha256 } from '../../src/auth/secrets.ts';
 import { cleanText, VISIBLE_CHARACTER_PATTERN } from '../../src/domain/localize.ts';
 import type { TokenScope } from '../../src/domain/submission.ts';
@@ -17,7 +18,7 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
   const secrets: Record<string, string> = {};
   before(async () => {
     server = await startTestServer();
-    for (const [name, scopes] of [['maintainer', ['ingest']], ['other-bot', ['ingest']], ['analyst', ['export']]] as [string, TokenScope[]][]) {
+    for (const [name, scopes] of [['maintainer', ['ingest']], ['other-bot', ['ingest']], ['analyst', ['export']], ['reviewer', ['review']]] as [string, TokenScope[]][]) {
       secrets[name] = generateSecret();
       await server.backend.tokens.createToken(name, scopes, secretSha256(secrets[name] ?? ''));
     }
@@ -232,6 +233,22 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
     const alone = await list('cursor=zzz');
     expect(alone.status).to.equal(400);
     expect(((await alone.json()) as Problem).errors).to.deep.equal([{ parameter: 'cursor', message: 'is not a cursor this service gave; start again without it' }]);
+  });
+
+  it('answers 415 for a compressed body, saying that only identity is read, and reads an identity one', async () => {
+    const counts = await server.backend.submissions.countByStatus();
+    const json = JSON.stringify(validSubmission({ sourceUrl: 'https://github.com/demo-owner/compressed' }));
+    for (const [path, coding, body] of [['/api/v1/ingest', 'gzip', gzipSync(json)], ['/api/v1/ingest', 'br', brotliCompressSync(json)], ['/api/v1/ingest', 'gzip, identity', gzipSync(json)], ['/api/v1/ingest/batch', 'GZIP', gzipSync(JSON.stringify({ submissions: [JSON.parse(json)] }))], ['/api/v1/ingest/sub_x/review', 'deflate', deflateSync('{}')]] as const) {
+      const token = path.endsWith('/review') ? secrets.reviewer : secrets.maintainer;
+      const response = await server.get(path, { method: 'POST', body, headers: { 'Content-Type': 'application/json', 'Content-Encoding': coding, Authorization: `Bearer ${token}` } });
+      expect(response.status, `${path} ${coding}`).to.equal(415);
+      expect(response.headers.get('accept-encoding')).to.equal('identity');
+      const problem = (await response.json()) as Problem & { type: string };
+      expect(problem.type).to.match(/\/problems\/unsupported-media-type$/);
+      expect(problem.detail).to.equal(`The body's content coding (${coding.toLowerCase()}) is not read here: send the body uncompressed (Content-Encoding: identity, or none).`);
+    }
+    expect(await server.backend.submissions.countByStatus()).to.deep.equal(counts);
+    expect((await post('/api/v1/ingest', json, secrets.maintainer, { 'Content-Encoding': 'identity' })).status).to.equal(202);
   });
 
   it('refuses other methods with 405 and Allow', async () => {
