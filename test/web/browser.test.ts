@@ -1,13 +1,11 @@
 import { expect } from 'chai';
-import { existsSync } from 'node:fs';
-import { chromium } from 'playwright-core';
 import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
+import { launchChromium, openPage } from '../helpers/chromium.ts';
+import type { OpenOptions } from '../helpers/chromium.ts';
 import { makeRecord } from '../helpers/factories.ts';
 import { startTestServer } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 describe('the website in headless Chromium', function () {
   this.timeout(60_000);
@@ -17,28 +15,17 @@ describe('the website in headless Chromium', function () {
   const hostile = makeRecord({ date: '2026-11-01', title: { zh: '<script>window.__pwned = 1</script>恶意标题', en: '<script>window.__pwned = 1</script> hostile "title" & more' }, notes: { zh: '<img src=x onerror="window.__pwned=2">', en: '<img src=x onerror="window.__pwned=2">' } });
 
   before(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium is needed at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
     server = await startTestServer({ demo: true });
     await server.backend.store.putRecords([hostile]);
     await server.syncSearch();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
     await server?.close();
   });
 
-  async function open(path: string, options: { javaScriptEnabled?: boolean } = {}): Promise<Page> {
-    const context = await browser.newContext({ javaScriptEnabled: options.javaScriptEnabled ?? true });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
-    const page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(`${page.url()}: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
-    await page.goto(`${server.baseUrl}${path}`);
-    return page;
-  }
+  const open = (path: string, options: OpenOptions = {}): Promise<Page> => openPage(browser, server.baseUrl, path, { ...options, onError: (entry) => consoleErrors.push(entry) });
 
   const cardTitles = (page: Page) => page.locator('.card-title').allTextContents();
 
