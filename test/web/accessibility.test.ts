@@ -1,0 +1,71 @@
+import { expect } from 'chai';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, openPage } from '../helpers/chromium.ts';
+import type { OpenOptions } from '../helpers/chromium.ts';
+import { startTestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
+
+/** What the keyboard reached: the focused element's link, the focus ring it draws, and its size. */
+interface Focused {
+  href: string | null;
+  outlineStyle: string;
+  outlineWidth: number;
+  width: number;
+  height: number;
+}
+
+/** Presses Tab `times` times and says, after each, which element has the focus and how it shows it. */
+async function tabThrough(page: Page, times: number): Promise<Focused[]> {
+  const reached: Focused[] = [];
+  for (let press = 0; press < times; press += 1) {
+    await page.keyboard.press('Tab');
+    reached.push(
+      await page.evaluate(() => {
+        const element = document.activeElement ?? document.body;
+        const style = getComputedStyle(element);
+        const box = element.getBoundingClientRect();
+        return { href: element.getAttribute('href'), outlineStyle: style.outlineStyle, outlineWidth: parseFloat(style.outlineWidth), width: box.width, height: box.height };
+      }),
+    );
+  }
+  return reached;
+}
+
+describe('the website with a keyboard, a screen reader and a phone (Chromium)', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  let browser: Browser;
+
+  before(async () => {
+    server = await startTestServer({ demo: true });
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const open = (path: string, options: OpenOptions = {}): Promise<Page> => openPage(browser, server.baseUrl, path, options);
+
+  it('reaches every timeline entry with Tab, each drawing a focus ring, laid out as before', async () => {
+    for (const path of ['/en/timeline/', '/timeline/']) {
+      const page = await open(path);
+      const entries = await page.locator('.timeline-grid .card > a').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+      expect(entries.length, path).to.be.greaterThan(3);
+      const focusable = await page.locator('a[href], button, input, select').count();
+      const reached = await tabThrough(page, focusable);
+      for (const href of entries) {
+        const entry = reached.find((focused) => focused.href === href);
+        expect(entry, `${path}: ${href} is reached with Tab`).to.not.equal(undefined);
+        expect(entry?.outlineStyle, href ?? '').to.not.equal('none');
+        expect(entry?.outlineWidth, href ?? '').to.be.at.least(2);
+        expect((entry?.width ?? 0) * (entry?.height ?? 0), href ?? '').to.be.greaterThan(0);
+      }
+      // The plate stays in the left column and the title beside it, at the top of the entry.
+      const [plate, title] = await Promise.all([page.locator('.timeline-grid .plate').first().boundingBox(), page.locator('.timeline-grid .card-title').first().boundingBox()]);
+      if (!plate || !title) throw new Error('the first entry has a plate and a title');
+      expect(title.x).to.be.greaterThan(plate.x + plate.width);
+      expect(Math.abs(title.y - plate.y)).to.be.below(12);
+    }
+  });
+});
