@@ -20,6 +20,6 @@ export default tseslint.config(
   },
   {
     files: ['src/web/assets/*.js'],
-    languageOptions: { globals: { document: 'readonly', window: 'readonly', navigator: 'readonly', setTimeout: 'readonly', Element: 'readonly' } },
+    languageOptions: { globals: { document: 'readonly', window: 'readonly', navigator: 'readonly', setTimeout: 'readonly', Element: 'readonly', FormData: 'readonly', URLSearchParams: 'readonly' } },
   },
 );

@@ -63,6 +63,23 @@ describe('the website in headless Chromium', function () {
     expect(second.filter((title) => first.includes(title))).to.deep.equal([]);
   });
 
+  it('moves through a filter with the arrow keys without loading a page per key, and applies it with Enter', async () => {
+    const page = await open('/en/');
+    const loads: string[] = [];
+    page.on('framenavigated', (frame) => loads.push(frame.url()));
+    const select = page.locator('select[name="format"]');
+    await select.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.waitForTimeout(500);
+    expect(loads).to.deep.equal([]);
+    const chosen = await select.inputValue();
+    expect(chosen).to.not.equal('');
+    await Promise.all([page.waitForURL(/format=/), page.keyboard.press('Enter')]);
+    expect(new URL(page.url()).searchParams.get('format')).to.equal(chosen);
+    expect(await page.locator('select[name="format"]').inputValue()).to.equal(chosen);
+  });
+
   it('shows a filter of several values from a shared address, and keeps it when another filter changes', async () => {
     const page = await open('/en/?format=svg,game&year=2025');
     expect(await page.locator('select[name="format"]').inputValue()).to.equal('svg,game');

@@ -23,7 +23,19 @@ document.addEventListener('click', async (event) => {
   }, 2000);
 });
 
-// Filters apply as soon as a select changes (the Filter button stays for readers without scripts).
+// A filter chosen with a mouse or a finger applies at once (the Filter button stays for readers
+// without scripts). One chosen with the keyboard waits for Enter or the Filter button: Chromium
+// fires `change` on every arrow key in a closed select, which would load a page per key.
+let lastInput = 'pointer';
+document.addEventListener('keydown', () => { lastInput = 'keyboard'; }, true);
+document.addEventListener('pointerdown', () => { lastInput = 'pointer'; }, true);
 document.querySelectorAll('form.search select').forEach((select) => {
-  select.addEventListener('change', () => select.form?.submit());
+  select.addEventListener('change', () => {
+    if (lastInput === 'pointer') select.form?.requestSubmit();
+  });
+  select.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter') return;
+    event.preventDefault();
+    select.form?.requestSubmit();
+  });
 });
