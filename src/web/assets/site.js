@@ -39,3 +39,15 @@ document.querySelectorAll('form.search select').forEach((select) => {
     select.form?.requestSubmit();
   });
 });
+
+// A search's address holds only the fields that say something (/en/?format=svg, not
+// /en/?q=&format=svg&kind=&year=&source=), and nothing at all when none does.
+document.querySelectorAll('form.search').forEach((form) => {
+  form.addEventListener('submit', (event) => {
+    const query = new URLSearchParams();
+    for (const [name, value] of new FormData(form)) if (typeof value === 'string' && value !== '') query.append(name, value);
+    event.preventDefault();
+    const search = query.toString();
+    window.location.assign(search ? `${form.action}?${search}` : form.action);
+  });
+});
