@@ -83,7 +83,7 @@ function DiscoveryTags(props: LayoutProps & { fullTitle: string }) {
   );
 }
 
-/** The frame of every page: head with discovery tags, header with navigation and language switch, main, footer. */
+/** The frame of every page: head with discovery tags, a link past the header for keyboard readers, header with navigation and language switch, main, footer. */
 export function Layout(props: LayoutProps) {
   const text = TEXT[props.lang];
   const prefix = langPrefix(props.lang);
@@ -105,6 +105,7 @@ export function Layout(props: LayoutProps) {
         {props.head}
       </head>
       <body>
+        <a class="skip-link" href="#content">{text.skipToContent}</a>
         <header class="masthead">
           <a class="brand" href={`${prefix}/`}>
             <span class="brand-name">{text.archive}</span>
@@ -117,7 +118,7 @@ export function Layout(props: LayoutProps) {
             <a class="lang-switch" href={props.otherLanguagePath} hreflang={LANGUAGE_TAG[other]} lang={LANGUAGE_TAG[other]}>{text.switchTo}</a>
           </nav>
         </header>
-        <main>{props.children}</main>
+        <main id="content">{props.children}</main>
         <footer class="colophon">
           <p>{text.untrusted}</p>
           <p>

@@ -47,6 +47,25 @@ describe('the website with a keyboard, a screen reader and a phone (Chromium)', 
 
   const open = (path: string, options: OpenOptions = {}): Promise<Page> => openPage(browser, server.baseUrl, path, options);
 
+  it('offers a link past the header as the first stop of Tab, shown when focused, in the page\'s language', async () => {
+    for (const [path, label] of [['/en/', 'Skip to content'], ['/', '跳到正文'], ['/en/specimens/svg-gpt-4-8d5be076/', 'Skip to content']]) {
+      const page = await open(path);
+      const skip = page.locator('a.skip-link');
+      const hidden = await skip.boundingBox();
+      expect((hidden?.width ?? 0) * (hidden?.height ?? 0), `${path}: hidden until focused`).to.be.at.most(1);
+      await page.keyboard.press('Tab');
+      const first = await page.evaluate(() => ({ text: document.activeElement?.textContent, target: document.querySelector(document.activeElement?.getAttribute('href') ?? '#none')?.tagName }));
+      expect(first, path).to.deep.equal({ text: label, target: 'MAIN' });
+      const shown = await skip.boundingBox();
+      expect(shown?.width, path).to.be.greaterThan(40);
+      expect(shown?.height, path).to.be.greaterThan(20);
+      expect(shown?.y, path).to.be.at.least(0);
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.closest('main') !== null), `${path}: the next Tab is in main`).to.equal(true);
+    }
+  });
+
   it('reaches every timeline entry with Tab, each drawing a focus ring, laid out as before', async () => {
     for (const path of ['/en/timeline/', '/timeline/']) {
       const page = await open(path);
