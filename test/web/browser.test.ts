@@ -134,6 +134,16 @@ describe('the website in headless Chromium', function () {
     expect(await page.locator('a[type="text/markdown"]').getAttribute('href')).to.match(/index\.md$/);
   });
 
+  it('offers the citation copy button only where the script runs that makes it work', async () => {
+    const path = '/en/specimens/svg-gpt-4-8d5be076/';
+    const without = await open(path, { javaScriptEnabled: false });
+    expect(await without.locator('#citation-text').isVisible()).to.equal(true);
+    expect(await without.locator('button.copy').isVisible()).to.equal(false);
+    const withScript = await open(path);
+    await withScript.waitForLoadState('load');
+    expect(await withScript.locator('button.copy').isVisible()).to.equal(true);
+  });
+
   it('shows the timeline in chronological order', async () => {
     const page = await open('/en/timeline/');
     const dates = await page.locator('.card-meta span:nth-child(2)').allTextContents();

@@ -1,4 +1,7 @@
 // Progressive enhancement only: every page works without this file.
+
+// Copy buttons come hidden, since they need this script.
+document.querySelectorAll('button[data-copy-target]').forEach((button) => { button.hidden = false; });
 document.addEventListener('click', async (event) => {
   const button = event.target instanceof Element ? event.target.closest('button[data-copy-target]') : null;
   if (!button) return;

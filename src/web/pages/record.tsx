@@ -91,7 +91,8 @@ export function RecordPage({ record, lang, otherLanguagePath, baseUrl, sourceLab
             <section class="citation">
               <h2>{text.citation}</h2>
               <p id="citation-text">{record.citation}</p>
-              <button type="button" class="copy" data-copy-target="citation-text" data-copied-label={text.copied}>{text.copy}</button>
+              {/* Hidden until site.js shows it: without the script, the button would do nothing. */}
+              <button type="button" class="copy" data-copy-target="citation-text" data-copied-label={text.copied} hidden>{text.copy}</button>
             </section>
             <p class="alternates">
               <a href={`/api/v1/specimens/${record.id}?lang=${lang}`} type="application/json">{text.jsonRecord}</a> · <a href={record.markdown} type="text/markdown">{text.markdownRecord}</a>
