@@ -48,7 +48,8 @@ describe('the website with a keyboard, a screen reader and a phone (Chromium)', 
   const open = (path: string, options: OpenOptions = {}): Promise<Page> => openPage(browser, server.baseUrl, path, options);
 
   it('offers a link past the header as the first stop of Tab, shown when focused, in the page\'s language', async () => {
-    for (const [path, label] of [['/en/', 'Skip to content'], ['/', '跳到正文'], ['/en/specimens/svg-gpt-4-8d5be076/', 'Skip to content']]) {
+    const pages: [path: string, label: string][] = [['/en/', 'Skip to content'], ['/', '跳到正文'], ['/en/specimens/svg-gpt-4-8d5be076/', 'Skip to content']];
+    for (const [path, label] of pages) {
       const page = await open(path);
       const skip = page.locator('a.skip-link');
       const hidden = await skip.boundingBox();
