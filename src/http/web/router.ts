@@ -5,7 +5,7 @@ import { h } from 'preact';
 import { getSpecimen, listSpecimens, sourceTableOf } from '../../domain/specimens.ts';
 import type { ListResponse, ReadContext, SearchParams } from '../../domain/specimens.ts';
 import { RECORD_ID_PATTERN } from '../../domain/ids.ts';
-import type { Lang } from '../../domain/record.ts';
+import type { Bilingual, Lang } from '../../domain/record.ts';
 import { ProblemError } from '../../errors.ts';
 import type { FieldError } from '../../errors.ts';
 import { parseSearchParams } from '../../validation/read-params.ts';
@@ -107,14 +107,14 @@ async function followMoves(ctx: Context, route: () => Promise<void>, urlOf: (id:
   }
 }
 
-/** The withdrawal a record page shows; throws RecordMoved for a record that moved; undefined when the id was never published. */
-async function retiredPage(store: ReadContext['store'], id: string): Promise<Withdrawal | undefined> {
+/** The withdrawal a record page shows, in the page's language; throws RecordMoved for a record that moved; undefined when the id was never published. */
+async function retiredPage(store: ReadContext['store'], id: string, lang: Lang): Promise<Withdrawal | undefined> {
   try {
     await throwRetired(store, id);
   } catch (error) {
     if (error instanceof ProblemError && error.type === 'gone') {
-      const extensions = error.options.extensions as { reason: string; sourceUrl: string };
-      return { reason: extensions.reason, sourceUrl: extensions.sourceUrl };
+      const extensions = error.options.extensions as { reason: string; sourceUrl: string; workTitle: Bilingual };
+      return { workTitle: extensions.workTitle[lang], reason: extensions.reason, sourceUrl: extensions.sourceUrl };
     }
     if (error instanceof ProblemError && error.type === 'not-found') return undefined;
     throw error;
@@ -189,7 +189,7 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
         const id = ctx.params.id ?? '';
         const record = RECORD_ID_PATTERN.test(id) ? await getSpecimen(context, id, lang) : undefined;
         if (!record) {
-          const withdrawn = RECORD_ID_PATTERN.test(id) ? await retiredPage(store, id) : undefined;
+          const withdrawn = RECORD_ID_PATTERN.test(id) ? await retiredPage(store, id, lang) : undefined;
           return { status: withdrawn ? 410 : 404, html: renderDocument(h(NotFoundPage, { lang, otherLanguagePath: otherLanguage(lang, ctx), ...(withdrawn ? { withdrawn } : {}) }), address(ctx)) };
         }
         const sourceLabel = (await sourceTableOf(context, changeNumber)).label(record.source, lang);

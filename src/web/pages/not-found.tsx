@@ -2,8 +2,11 @@ import type { Lang } from '../../domain/record.ts';
 import { langPrefix, TEXT } from '../i18n.ts';
 import { Layout } from '../layout.tsx';
 
-/** What a withdrawn record's page says instead of the record: why, and where the work came from. */
+/** What a withdrawn record's page says instead of the record: which work, why, and where it came from. */
 export interface Withdrawal {
+  /** The work's title in the page's language. */
+  workTitle: string;
+  /** The maintainer's reason, as written, in whatever language it was written. */
   reason: string;
   sourceUrl: string;
 }
@@ -17,10 +20,21 @@ export function NotFoundPage({ lang, otherLanguagePath, withdrawn }: { lang: Lan
       <article class="prose not-found">
         <h1>{title}</h1>
         {withdrawn ? (
-          <p>
-            {withdrawn.reason} {text.withdrawnSource}
-            <a href={withdrawn.sourceUrl} rel="nofollow noopener">{withdrawn.sourceUrl}</a>
-          </p>
+          <>
+            <p>
+              {text.withdrawnWork}
+              <cite>{withdrawn.workTitle}</cite>
+            </p>
+            <p>
+              {text.withdrawnReason}
+              {/* The reason is free text in the language its writer chose; lang="" says it is unknown rather than claiming the page's. */}
+              <span class="withdrawal-reason" lang="">{withdrawn.reason}</span>
+            </p>
+            <p>
+              {text.withdrawnSource}
+              <a href={withdrawn.sourceUrl} rel="nofollow noopener">{withdrawn.sourceUrl}</a>
+            </p>
+          </>
         ) : (
           <p>{text.notFoundText}</p>
         )}

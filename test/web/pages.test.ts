@@ -1,0 +1,38 @@
+import { expect } from 'chai';
+import { withdrawRecords } from '../../src/domain/withdrawal.ts';
+import { makeRecord } from '../helpers/factories.ts';
+import { startTestServer } from '../helpers/server.ts';
+import type { TestServer } from '../helpers/server.ts';
+
+describe('what the website pages say (served HTML)', () => {
+  let server: TestServer;
+  const withdrawn = makeRecord({ title: { zh: '被撤回的鹈鹕', en: 'The withdrawn pelican' }, sourceUrl: 'https://github.com/demo-owner/withdrawn-pelican' });
+
+  before(async () => {
+    server = await startTestServer({ records: [withdrawn] });
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  const page = async (path: string): Promise<{ status: number; html: string }> => {
+    const response = await server.get(path);
+    return { status: response.status, html: await response.text() };
+  };
+
+  it('names a withdrawn work in the page\'s language, and gives the reason as written, marked as of no known language', async () => {
+    const reason = 'The author asked for the work to be taken down.';
+    const result = await withdrawRecords(server.backend.store, { ids: [withdrawn.id], reason, wholeWork: true, followMoves: false });
+    expect(result.kind).to.equal('withdrawn');
+    const en = await page(`/en/specimens/${withdrawn.id}/`);
+    expect(en.status).to.equal(410);
+    expect(en.html).to.include('The work: <cite>The withdrawn pelican</cite>').and.not.include('被撤回的鹈鹕');
+    // lang with an empty value (written bare) says the language is unknown.
+    expect(en.html).to.include(`Reason given (as written): <span class="withdrawal-reason" lang>${reason}</span>`);
+    const zh = await page(`/specimens/${withdrawn.id}/`);
+    expect(zh.status).to.equal(410);
+    expect(zh.html).to.include('作品：<cite>被撤回的鹈鹕</cite>').and.not.include('The withdrawn pelican');
+    expect(zh.html).to.include(`撤回理由（原文）：<span class="withdrawal-reason" lang>${reason}</span>`);
+    expect(zh.html).to.include(`<a href="${withdrawn.sourceUrl}" rel="nofollow noopener">`);
+  });
+});
