@@ -41,6 +41,7 @@ export const TEXT = {
     mediaStatus: '媒体状态',
     updated: '编纂日期',
     originalSource: '原始来源',
+    sourceGone: '（已无法访问：来源已被删除）',
     citation: '引用',
     copy: '复制引用',
     copied: '已复制',
@@ -109,6 +110,8 @@ export const TEXT = {
     mediaStatus: 'Media',
     updated: 'Compiled',
     originalSource: 'Original source',
+    /** Follows the source link: English sets it off with a space, Chinese with its full-width brackets alone. */
+    sourceGone: ' (no longer available: deleted at the source)',
     citation: 'Cite',
     copy: 'Copy citation',
     copied: 'Copied',

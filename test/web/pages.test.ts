@@ -7,9 +7,11 @@ import type { TestServer } from '../helpers/server.ts';
 describe('what the website pages say (served HTML)', () => {
   let server: TestServer;
   const withdrawn = makeRecord({ title: { zh: '被撤回的鹈鹕', en: 'The withdrawn pelican' }, sourceUrl: 'https://github.com/demo-owner/withdrawn-pelican' });
+  const sourceDeleted = makeRecord({ mediaStatus: 'deleted-source', sourceUrl: 'https://github.com/demo-owner/deleted-since' });
+  const sourceLive = makeRecord({ mediaStatus: 'text', sourceUrl: 'https://github.com/demo-owner/still-there' });
 
   before(async () => {
-    server = await startTestServer({ records: [withdrawn] });
+    server = await startTestServer({ records: [withdrawn, sourceDeleted, sourceLive] });
   });
   after(async () => {
     await server.close();
@@ -34,5 +36,13 @@ describe('what the website pages say (served HTML)', () => {
     expect(zh.html).to.include('作品：<cite>被撤回的鹈鹕</cite>').and.not.include('The withdrawn pelican');
     expect(zh.html).to.include(`撤回理由（原文）：<span class="withdrawal-reason" lang>${reason}</span>`);
     expect(zh.html).to.include(`<a href="${withdrawn.sourceUrl}" rel="nofollow noopener">`);
+  });
+
+  it('says beside the source link that a deleted source is no longer available, in both languages', async () => {
+    const en = await page(`/en/specimens/${sourceDeleted.id}/`);
+    expect(en.html).to.include(`<p class="source-link"><a href="${sourceDeleted.sourceUrl}" rel="noopener noreferrer external">Original source ↗</a><span class="source-gone"> (no longer available: deleted at the source)</span></p>`);
+    const zh = await page(`/specimens/${sourceDeleted.id}/`);
+    expect(zh.html).to.include(`<p class="source-link"><a href="${sourceDeleted.sourceUrl}" rel="noopener noreferrer external">原始来源 ↗</a><span class="source-gone">（已无法访问：来源已被删除）</span></p>`);
+    for (const path of [`/en/specimens/${sourceLive.id}/`, `/specimens/${sourceLive.id}/`]) expect((await page(path)).html, path).to.not.include('source-gone');
   });
 });

@@ -87,6 +87,8 @@ export function RecordPage({ record, lang, otherLanguagePath, baseUrl, sourceLab
             ) : null}
             <p class="source-link">
               <a href={record.sourceUrl} rel="noopener noreferrer external">{text.originalSource} ↗</a>
+              {/* The link is kept (it is where the work was published), but a reader should know it leads nowhere now. */}
+              {record.mediaStatus === 'deleted-source' ? <span class="source-gone">{text.sourceGone}</span> : null}
             </p>
             <section class="citation">
               <h2>{text.citation}</h2>
