@@ -9,9 +9,11 @@ describe('what the website pages say (served HTML)', () => {
   const withdrawn = makeRecord({ title: { zh: '被撤回的鹈鹕', en: 'The withdrawn pelican' }, sourceUrl: 'https://github.com/demo-owner/withdrawn-pelican' });
   const sourceDeleted = makeRecord({ mediaStatus: 'deleted-source', sourceUrl: 'https://github.com/demo-owner/deleted-since' });
   const sourceLive = makeRecord({ mediaStatus: 'text', sourceUrl: 'https://github.com/demo-owner/still-there' });
+  // More than a page (24) of one model's works, so its list has a page 2.
+  const pageAndAHalf = Array.from({ length: 30 }, (_, index) => makeRecord({ model: 'GPT-5', date: '2025-05-01', format: index % 2 ? 'svg' : 'game' }));
 
   before(async () => {
-    server = await startTestServer({ records: [withdrawn, sourceDeleted, sourceLive] });
+    server = await startTestServer({ records: [withdrawn, sourceDeleted, sourceLive, ...pageAndAHalf] });
   });
   after(async () => {
     await server.close();
@@ -21,6 +23,20 @@ describe('what the website pages say (served HTML)', () => {
     const response = await server.get(path);
     return { status: response.status, html: await response.text() };
   };
+  const titleOf = async (path: string): Promise<string | undefined> => /<title>([^<]*)<\/title>/.exec((await page(path)).html)?.[1];
+
+  it('titles a list page with what it shows and which page it is, in the page\'s language', async () => {
+    expect(await titleOf('/en/?model=GPT-5&page=2')).to.equal('GPT-5 · Gallery · Page 2 · Model Works Archive');
+    expect(await titleOf('/?model=GPT-5&page=2')).to.equal('GPT-5 · 藏品 · 第 2 页 · 模型作品档案馆');
+    expect(await titleOf('/en/?page=2')).to.equal('Gallery · Page 2 · Model Works Archive');
+    expect(await titleOf('/?year=2025')).to.equal('2025 · 藏品 · 模型作品档案馆');
+    expect(await titleOf('/en/?kind=timeline')).to.equal('Timeline · Gallery · Model Works Archive');
+    expect(await titleOf('/en/?q=pelican&format=svg,game&source=github&from=2025-01-01')).to.equal('&quot;pelican&quot; · SVG + Game · GitHub · from 2025-01-01 · Gallery · Model Works Archive');
+    expect(await titleOf('/timeline/?format=3d')).to.equal('三维 · 时间线 · 模型作品档案馆');
+    // The whole list's first page keeps the plain names.
+    expect(await titleOf('/en/')).to.equal('Model Works Archive');
+    expect(await titleOf('/en/timeline/')).to.equal('Timeline · Model Works Archive');
+  });
 
   it('names a withdrawn work in the page\'s language, and gives the reason as written, marked as of no known language', async () => {
     const reason = 'The author asked for the work to be taken down.';

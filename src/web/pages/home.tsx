@@ -66,6 +66,34 @@ function carriedFilters(params: Partial<SearchParams>, text: Text): { label: str
   return filters;
 }
 
+/**
+ * What a list page holds, in the words its title uses: the search, then each filter's values in the
+ * page's language (several values joined with +), and the date range. Empty for the whole list.
+ */
+function shownSelection(params: Partial<SearchParams>, lang: Lang, sources: readonly SourceDefinition[]): string[] {
+  const text = TEXT[lang];
+  const sourceLabel = (key: string) => sources.find((source) => source.key === key)?.label[lang] ?? key;
+  const chosen = [
+    params.format?.map((format) => text.formats[format]),
+    params.kind?.map((kind) => text.kinds[kind]),
+    params.year,
+    params.source?.map(sourceLabel),
+    params.model,
+    params.author,
+  ];
+  return [
+    ...(params.q ? [lang === 'zh' ? `“${params.q}”` : `"${params.q}"`] : []),
+    ...chosen.flatMap((values) => (values?.length ? [values.join(' + ')] : [])),
+    ...(params.from || params.to ? [text.dateRange(params.from, params.to)] : []),
+  ];
+}
+
+/** A list page's title (the layout adds the archive's name): what it holds, which list, which page; the archive's name alone for the gallery's first page. */
+function listTitle(scope: ListPageProps['scope'], selection: readonly string[], page: number, text: Text): string {
+  if (scope === 'gallery' && selection.length === 0 && page === 1) return text.archive;
+  return [...selection, scope === 'gallery' ? text.gallery : text.timeline, ...(page > 1 ? [text.pageNumber(page)] : [])].join(' · ');
+}
+
 /** The gallery (home) and the timeline: a search form with facet counts, a grid and pagination. */
 export function ListPage(props: ListPageProps) {
   const { lang, params, list, facets } = props;
@@ -94,7 +122,7 @@ export function ListPage(props: ListPageProps) {
       </option>
     ) : null;
   return (
-    <Layout lang={lang} title={params.q ? `${lang === 'zh' ? `“${params.q}”` : `"${params.q}"`} · ${heading}` : props.scope === 'gallery' ? text.archive : heading} otherLanguagePath={props.otherLanguagePath} active={props.scope}>
+    <Layout lang={lang} title={listTitle(props.scope, shownSelection(params, lang, props.sources), page, text)} otherLanguagePath={props.otherLanguagePath} active={props.scope}>
       <h1 class="visually-hidden">{heading}</h1>
       {props.scope === 'timeline' ? <p class="intro">{text.timelineIntro}</p> : null}
       <form class="search" method="get" action={base} role="search">
