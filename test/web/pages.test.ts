@@ -25,6 +25,22 @@ describe('what the website pages say (served HTML)', () => {
   };
   const titleOf = async (path: string): Promise<string | undefined> => /<title>([^<]*)<\/title>/.exec((await page(path)).html)?.[1];
 
+  const descriptionOf = async (path: string): Promise<string | undefined> => /<meta name="description" content="([^"]*)"\/>/.exec((await page(path)).html)?.[1];
+
+  it('describes each list page and the developers page with what it holds, in the page\'s language', async () => {
+    const { total } = (await (await server.get('/api/v1/specimens?lang=en&limit=1')).json()) as { total: number };
+    expect(await descriptionOf('/en/')).to.equal(`A source-attributed archive of works made by AI models: SVGs, animations, 3D, games and videos. ${total} works, each with its original source, model and date.`);
+    expect(await descriptionOf('/')).to.equal(`注明来源的 AI 模型作品档案：SVG、动画、三维、游戏与视频。共 ${total} 件，每件注明原始来源、模型与日期。`);
+    expect(await descriptionOf('/en/?model=GPT-5&format=svg')).to.equal('Works in the archive matching SVG, GPT-5. 15 works, each with its original source, model and date.');
+    expect(await descriptionOf('/?model=GPT-5&page=2')).to.equal('档案馆中符合 GPT-5 的作品。共 30 件，每件注明原始来源、模型与日期。');
+    expect(await descriptionOf('/en/timeline/')).to.equal('Milestones of model history, in the order they happened. 0 works, each with its original source, model and date.');
+    expect(await descriptionOf('/timeline/?year=2025')).to.equal('符合 2025 的模型史里程碑。共 0 件，每件注明原始来源、模型与日期。');
+    // No search ran: no count.
+    expect(await descriptionOf('/en/?format=bogus')).to.equal('A source-attributed archive of works made by AI models: SVGs, animations, 3D, games and videos.');
+    expect(await descriptionOf('/en/developers/')).to.match(/^How programs read the archive: the HTTP API/);
+    expect(await descriptionOf('/developers/')).to.match(/^程序如何读取档案馆：HTTP 接口/);
+  });
+
   it('titles a list page with what it shows and which page it is, in the page\'s language', async () => {
     expect(await titleOf('/en/?model=GPT-5&page=2')).to.equal('GPT-5 · Gallery · Page 2 · Model Works Archive');
     expect(await titleOf('/?model=GPT-5&page=2')).to.equal('GPT-5 · 藏品 · 第 2 页 · 模型作品档案馆');

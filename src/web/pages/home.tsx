@@ -67,7 +67,7 @@ function carriedFilters(params: Partial<SearchParams>, text: Text): { label: str
 }
 
 /**
- * What a list page holds, in the words its title uses: the search, then each filter's values in the
+ * What a list page holds, in the words its title and description use: the search, then each filter's values in the
  * page's language (several values joined with +), and the date range. Empty for the whole list.
  */
 function shownSelection(params: Partial<SearchParams>, lang: Lang, sources: readonly SourceDefinition[]): string[] {
@@ -94,6 +94,17 @@ function listTitle(scope: ListPageProps['scope'], selection: readonly string[], 
   return [...selection, scope === 'gallery' ? text.gallery : text.timeline, ...(page > 1 ? [text.pageNumber(page)] : [])].join(' · ');
 }
 
+/**
+ * A list page's description (meta description and link previews): what the list is, or what it
+ * holds when something is chosen, and how many works it holds when a search ran.
+ */
+function listDescription(scope: ListPageProps['scope'], selection: readonly string[], total: number | undefined, lang: Lang): string {
+  const text = TEXT[lang];
+  const whole = scope === 'gallery' ? `${text.tagline}${lang === 'zh' ? '。' : '.'}` : text.timelineIntro;
+  const about = selection.length === 0 ? whole : scope === 'gallery' ? text.galleryMatching(selection) : text.timelineMatching(selection);
+  return total === undefined ? about : `${about}${lang === 'zh' ? '' : ' '}${text.listCount(total)}`;
+}
+
 /** The gallery (home) and the timeline: a search form with facet counts, a grid and pagination. */
 export function ListPage(props: ListPageProps) {
   const { lang, params, list, facets } = props;
@@ -104,6 +115,7 @@ export function ListPage(props: ListPageProps) {
   // The page's heading, for screen readers and outlines (the masthead names the archive).
   const heading = props.scope === 'gallery' ? text.gallery : text.timeline;
   const activeFilters = carriedFilters(params, text);
+  const selection = shownSelection(params, lang, props.sources);
   const counted = (label: string, count: number) => `${label}${props.errors ? '' : ` (${count})`}`;
   const option = (value: string, label: string, count: number | undefined, selected: readonly string[] | undefined) => (
     <option value={value} selected={selected?.length === 1 && selected[0] === value}>
@@ -122,7 +134,13 @@ export function ListPage(props: ListPageProps) {
       </option>
     ) : null;
   return (
-    <Layout lang={lang} title={listTitle(props.scope, shownSelection(params, lang, props.sources), page, text)} otherLanguagePath={props.otherLanguagePath} active={props.scope}>
+    <Layout
+      lang={lang}
+      title={listTitle(props.scope, selection, page, text)}
+      description={listDescription(props.scope, selection, props.errors ? undefined : list.total, lang)}
+      otherLanguagePath={props.otherLanguagePath}
+      active={props.scope}
+    >
       <h1 class="visually-hidden">{heading}</h1>
       {props.scope === 'timeline' ? <p class="intro">{text.timelineIntro}</p> : null}
       <form class="search" method="get" action={base} role="search">
