@@ -67,6 +67,32 @@ describe('the website with a keyboard, a screen reader and a phone (Chromium)', 
     }
   });
 
+  it('gives the ✕ of a filter chip a target of 24 px on a phone (44 px to a finger), and sets the chips apart from the count', async () => {
+    const path = '/en/?model=GPT-4&from=2024-01-01&sort=oldest';
+    const phone = await open(path, { viewport: { width: 390, height: 844 } });
+    const removers = await phone.locator('.active-filters a').all();
+    expect(removers.length).to.equal(3);
+    for (const remover of removers) {
+      const box = await remover.boundingBox();
+      expect(box?.width).to.be.at.least(24);
+      expect(box?.height).to.be.at.least(24);
+    }
+    const [chips, count] = await Promise.all([phone.locator('.active-filters').boundingBox(), phone.locator('.count').boundingBox()]);
+    if (!chips || !count) throw new Error('the page shows its filters and its count');
+    expect(count.y - (chips.y + chips.height)).to.be.at.least(8);
+
+    // On a touch screen, a press anywhere within 44 × 44 px around the ✕ lands on it.
+    const touch = await open(path, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const reach = await touch.locator('.active-filters a').evaluateAll((links) =>
+      links.map((link) => {
+        const box = link.getBoundingClientRect();
+        const [x, y] = [box.left + box.width / 2, box.top + box.height / 2];
+        return [[-21, 0], [21, 0], [0, -21], [0, 21]].every(([dx = 0, dy = 0]) => document.elementFromPoint(x + dx, y + dy)?.closest('a') === link);
+      }),
+    );
+    expect(reach).to.deep.equal([true, true, true]);
+  });
+
   it('reaches every timeline entry with Tab, each drawing a focus ring, laid out as before', async () => {
     for (const path of ['/en/timeline/', '/timeline/']) {
       const page = await open(path);
