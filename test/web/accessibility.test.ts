@@ -31,6 +31,21 @@ async function tabThrough(page: Page, times: number): Promise<Focused[]> {
   return reached;
 }
 
+/** The relative luminance of a computed rgb() colour, as WCAG defines it. */
+function luminance(color: string): number {
+  const [red = 0, green = 0, blue = 0] = (color.match(/[\d.]+/g) ?? []).slice(0, 3).map((channel) => {
+    const value = Number(channel) / 255;
+    return value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * red + 0.7152 * green + 0.0722 * blue;
+}
+
+/** The WCAG contrast ratio of two computed colours (1 to 21). */
+function contrastRatio(one: string, other: string): number {
+  const [lighter = 0, darker = 0] = [luminance(one), luminance(other)].sort((a, b) => b - a);
+  return (lighter + 0.05) / (darker + 0.05);
+}
+
 describe('the website with a keyboard, a screen reader and a phone (Chromium)', function () {
   this.timeout(60_000);
   let server: TestServer;
@@ -91,6 +106,24 @@ describe('the website with a keyboard, a screen reader and a phone (Chromium)', 
       }),
     );
     expect(reach).to.deep.equal([true, true, true]);
+  });
+
+  it('outlines the search box and the filter selects at 3:1 against the page and their own fill (WCAG 1.4.11)', async () => {
+    for (const path of ['/en/', '/timeline/', '/en/no-such-page/']) {
+      const page = await open(path);
+      const controls = await page.locator('form.search input[type="search"], form.search select, form.search button.secondary').evaluateAll((elements) => {
+        const pageColor = getComputedStyle(document.documentElement).backgroundColor;
+        return elements.map((element) => {
+          const style = getComputedStyle(element);
+          return { control: element.getAttribute('name') ?? element.textContent ?? '', edge: style.borderTopColor, fill: style.backgroundColor === 'rgba(0, 0, 0, 0)' ? pageColor : style.backgroundColor, page: pageColor };
+        });
+      });
+      expect(controls.length, path).to.be.greaterThan(0);
+      for (const { control, edge, fill, page: background } of controls) {
+        expect(contrastRatio(edge, background), `${path} ${control} against the page`).to.be.at.least(3);
+        expect(contrastRatio(edge, fill), `${path} ${control} against its fill`).to.be.at.least(3);
+      }
+    }
   });
 
   it('reaches every timeline entry with Tab, each drawing a focus ring, laid out as before', async () => {
