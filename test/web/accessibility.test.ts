@@ -126,6 +126,24 @@ describe('the website with a keyboard, a screen reader and a phone (Chromium)', 
     }
   });
 
+  it('names each card once, by its title, leaving out the thumbnail; a record page\'s preview keeps its text', async () => {
+    for (const path of ['/en/', '/timeline/']) {
+      const page = await open(path);
+      const cards = await page.locator('.card > a').all();
+      let thumbnails = 0;
+      for (const card of cards) {
+        const title = (await card.locator('.card-title').textContent()) ?? '';
+        thumbnails += await card.locator('img').count();
+        expect(await card.ariaSnapshot(), title).to.not.match(/^\s*- img\b/m);
+        expect(await page.getByRole('link', { name: title, exact: true }).count(), `${path}: a link named "${title}"`).to.be.at.least(1);
+      }
+      expect(thumbnails, path).to.be.greaterThan(3);
+    }
+    const record = await open('/en/specimens/svg-gpt-4-8d5be076/');
+    const title = (await record.locator('h1').textContent()) ?? '';
+    expect(await record.getByRole('img', { name: title, exact: true }).count()).to.equal(1);
+  });
+
   it('reaches every timeline entry with Tab, each drawing a focus ring, laid out as before', async () => {
     for (const path of ['/en/timeline/', '/timeline/']) {
       const page = await open(path);

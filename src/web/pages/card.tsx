@@ -2,7 +2,10 @@ import type { LocalizedRecord } from '../../domain/localize.ts';
 import type { Lang } from '../../domain/record.ts';
 import { langPrefix, TEXT } from '../i18n.ts';
 
-/** One work in a grid: thumbnail (lazy, WebP), title, model, date and format. */
+/**
+ * One work in a grid: thumbnail (lazy, WebP), title, model, date and format. The thumbnail's alt is
+ * empty: the link already holds the title, and a screen reader would otherwise say it twice.
+ */
 export function Card({ record, lang }: { record: LocalizedRecord; lang: Lang }) {
   const text = TEXT[lang];
   const href = `${langPrefix(lang)}/specimens/${record.id}/`;
@@ -12,7 +15,7 @@ export function Card({ record, lang }: { record: LocalizedRecord; lang: Lang }) 
       <a href={href}>
         <figure class={`plate plate-${record.format}`}>
           {record.thumbnail ? (
-            <img src={record.thumbnail} alt={record.title} loading="lazy" decoding="async" width={preview?.width} height={preview?.height} />
+            <img src={record.thumbnail} alt="" loading="lazy" decoding="async" width={preview?.width} height={preview?.height} />
           ) : (
             <span class="plate-empty" aria-hidden="true">{text.formats[record.format]}</span>
           )}
