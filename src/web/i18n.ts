@@ -11,7 +11,8 @@ export const TEXT = {
     switchTo: 'English',
     skipToContent: '跳到正文',
     search: '搜索',
-    searchPlaceholder: '搜索标题、说明、模型、作者……例如 鹈鹕',
+    /** Short enough to show whole in the search box of a 390 px phone. */
+    searchPlaceholder: '搜索标题、模型、作者……',
     allFormats: '全部格式',
     allKinds: '全部类型',
     allYears: '全部年份',
@@ -85,7 +86,7 @@ export const TEXT = {
     switchTo: '中文',
     skipToContent: 'Skip to content',
     search: 'Search',
-    searchPlaceholder: 'Search titles, notes, models, authors… e.g. pelican',
+    searchPlaceholder: 'Titles, models, authors…',
     allFormats: 'All formats',
     allKinds: 'All kinds',
     allYears: 'All years',

@@ -144,6 +144,25 @@ describe('the website with a keyboard, a screen reader and a phone (Chromium)', 
     expect(await record.getByRole('img', { name: title, exact: true }).count()).to.equal(1);
   });
 
+  it('shows the whole search hint in the search box of a phone, in both languages', async () => {
+    for (const path of ['/en/', '/', '/en/timeline/', '/timeline/']) {
+      const phone = await open(path, { viewport: { width: 390, height: 844 } });
+      const fit = await phone.locator('input[name="q"]').evaluate((input: HTMLInputElement) => {
+        const style = getComputedStyle(input);
+        const context = document.createElement('canvas').getContext('2d');
+        if (!context) throw new Error('no canvas');
+        context.font = style.font;
+        // The test machine may have no Chinese font; a Chinese character takes a full em wherever one is installed.
+        const wide = /[\u3000-\u9fff\uff00-\uffef]/g;
+        const hint = input.placeholder;
+        const width = context.measureText(hint.replace(wide, '')).width + (hint.match(wide)?.length ?? 0) * parseFloat(style.fontSize);
+        return { hint, width, room: input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) };
+      });
+      expect(fit.hint, path).to.not.equal('');
+      expect(fit.width, `${path}: "${fit.hint}" fits`).to.be.at.most(fit.room);
+    }
+  });
+
   it('reaches every timeline entry with Tab, each drawing a focus ring, laid out as before', async () => {
     for (const path of ['/en/timeline/', '/timeline/']) {
       const page = await open(path);
