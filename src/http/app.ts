@@ -10,7 +10,7 @@ import { mediaRouter } from './media/router.ts';
 import { openCors } from './middlewares/cors.ts';
 import { rejectGenericUserAgents } from './middlewares/user-agent.ts';
 import { securityHeaders } from './middlewares/security-headers.ts';
-import { compressHeadAsGet, identityWhenNoCodingAccepted } from './middlewares/content-coding.ts';
+import { compressHeadAsGet, identityWhenNoCodingAccepted, isCompressibleType } from './middlewares/content-coding.ts';
 import { problems } from './middlewares/problems.ts';
 import { noteWriteRefusals } from './middlewares/write-refusals.ts';
 import { requestLog } from './middlewares/request-log.ts';
@@ -81,6 +81,7 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
   app.use(
     compressHeadAsGet(
       compress({
+        filter: isCompressibleType,
         threshold: 2048,
         gzip: { flush: zlib.Z_SYNC_FLUSH },
         br: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },

@@ -145,6 +145,14 @@ describe('public bulk exports', () => {
     const gzip = await server.get('/en/data/catalog.csv', { headers: { 'Accept-Encoding': 'gzip' } });
     expect(gzip.headers.get('content-encoding')).to.equal('gzip');
     expect(parseCsv(await gzip.text()).length).to.be.above(40);
+    // Every text format, NDJSON too (its media type is not in the registry's list of compressible types).
+    for (const path of ['/en/data/catalog.ndjson', '/data/catalog.ndjson', '/en/data/catalog.json']) {
+      for (const coding of ['gzip', 'br']) {
+        const answer = await server.get(path, { headers: { 'Accept-Encoding': coding } });
+        expect(answer.headers.get('content-encoding'), `${path} ${coding}`).to.equal(coding);
+        expect((await answer.text()).length, `${path} ${coding}`).to.be.above(2048);
+      }
+    }
     const head = await server.get('/data/catalog.json', { method: 'HEAD' });
     expect(head.status).to.equal(200);
     expect(await head.text()).to.equal('');

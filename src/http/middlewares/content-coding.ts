@@ -13,6 +13,16 @@ export function identityWhenNoCodingAccepted() {
 }
 
 /**
+ * Whether an answer of this media type is worth compressing: text, JSON of every kind (problem
+ * details, NDJSON, which the mime registry the compression middleware consults by default does not
+ * mark compressible), XML (feeds, sitemaps, SVG) and scripts; never images, which are compressed
+ * already.
+ */
+export function isCompressibleType(type: string): boolean {
+  return /^text\/|^application\/(?:[\w.-]+\+)?(?:json|x-ndjson|xml|javascript)\b|^image\/svg\+xml\b/i.test(type);
+}
+
+/**
  * Runs the compression middleware for HEAD as for GET, so that a HEAD answer carries the header
  * fields the GET would (Content-Encoding, no Content-Length when the body would be compressed),
  * as RFC 9110 §9.3.2 asks; the compression middleware leaves HEAD alone. The compressed stream
