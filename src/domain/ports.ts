@@ -65,6 +65,18 @@ export type RecordFate =
 /** What the archive keeps of a withdrawn record. */
 export type RecordWithdrawal = Extract<RecordFate, { status: 'withdrawn' }>;
 
+/** A place in the walk of retired ids, which runs in the order of their removal: after the id retired at `at` (then by id). */
+export interface FatePosition {
+  at: string;
+  id: string;
+}
+
+/** One page of the ids retired since a day, with how many were retired since it in all. */
+export interface FatePage {
+  total: number;
+  fates: RecordFate[];
+}
+
 /**
  * Canonical storage of records. Implemented by the embedded (SQLite) and MongoDB adapters.
  *
@@ -135,6 +147,13 @@ export interface RecordStore {
    * first: a work taken out of the archive, which a new submission must not bring back unseen.
    */
   findWithdrawals(key: string): Promise<RecordWithdrawal[]>;
+  /**
+   * The ids retired (moved or withdrawn) on or after a day (YYYY-MM-DD, UTC), in the order of
+   * their retirement (`at`, then id), at most `limit` of them, after `after` when given; `total`
+   * counts every one since the day. An id written again is a record again and no longer listed.
+   * (Not the change feed's removalsSince: fates are kept for good, removals only until followed.)
+   */
+  fatesSince(day: string, after: FatePosition | undefined, limit: number): Promise<FatePage>;
   /** Records the catalog compilation date. */
   setCatalogUpdated(date: string): Promise<void>;
   /** Throws when the store cannot be reached. */

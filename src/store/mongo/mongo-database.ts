@@ -100,7 +100,10 @@ export const ARCHIVE_INDEXES: Readonly<Record<string, readonly IndexDescription[
   meta: [],
   checkpoints: [],
   quota_guards: [],
-  record_fates: [{ key: { workKey: 1 }, name: 'work_key' }],
+  record_fates: [
+    { key: { workKey: 1 }, name: 'work_key' },
+    { key: { at: 1, _id: 1 }, name: 'at_id' },
+  ],
   batches: [],
   sources: [],
   timeline_slots: [],

@@ -1,5 +1,5 @@
 import type { AnyBulkWriteOperation, ClientSession, Timestamp } from 'mongodb';
-import type { CatalogState, RecordChanges, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, RecordWithdrawal, SourceStore, StreamOptions } from '../../domain/ports.ts';
+import type { CatalogState, FatePage, FatePosition, RecordChanges, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, RecordWithdrawal, SourceStore, StreamOptions } from '../../domain/ports.ts';
 import { workKey } from '../../domain/sources.ts';
 import type { SourceDefinition } from '../../domain/sources.ts';
 import { CATALOG_VERSION } from '../../domain/record.ts';
@@ -236,6 +236,15 @@ export class MongoRecordStore implements RecordStore, SourceStore {
     // movedTo: null matches the withdrawn fates (movedTo stored as null); the work_key index finds them.
     const documents = await this.collections.recordFates.find({ workKey: key, movedTo: null }, this.database.bounded).sort({ at: -1, _id: 1 }).toArray();
     return documents.map(fromWithdrawnFateDocument);
+  }
+
+  async fatesSince(day: string, after: FatePosition | undefined, limit: number): Promise<FatePage> {
+    // `at` is an ISO instant, so every instant of the day and after sorts at or after its YYYY-MM-DD; the at_id index serves both reads.
+    const since = { at: { $gte: day } };
+    const filter = after ? { ...since, $or: [{ at: { $gt: after.at } }, { at: after.at, _id: { $gt: after.id } }] } : since;
+    const documents = await this.collections.recordFates.find(filter, this.database.bounded).sort({ at: 1, _id: 1 }).limit(limit).toArray();
+    const total = await this.collections.recordFates.countDocuments(since, this.database.bounded);
+    return { total, fates: documents.map(fromRecordFateDocument) };
   }
 
   async listSources(): Promise<SourceDefinition[]> {

@@ -340,6 +340,12 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX record_fates_withdrawn_work_key ON record_fates (work_key) WHERE moved_to IS NULL;
     `,
   },
+  {
+    area: 'record-fates',
+    version: 3,
+    description: 'retired ids in the order of their retirement (at, then id), for the list of ids removed since a day that sync clients read (GET /api/v1/removals)',
+    sql: `CREATE INDEX record_fates_at ON record_fates (at, id);`,
+  },
   // Append new migrations here: { area, version: that area's next version, description, sql }.
 ];
 

@@ -1,7 +1,7 @@
 import { CATALOG_VERSION } from '../../domain/record.ts';
 import type { CanonicalRecord, Kind, StoredRecord } from '../../domain/record.ts';
 import { DEFAULT_WITHDRAWAL_REASON } from '../../domain/record-fates.ts';
-import type { CatalogState, RecordChanges, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, RecordWithdrawal, SourceStore, StreamOptions } from '../../domain/ports.ts';
+import type { CatalogState, FatePage, FatePosition, RecordChanges, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, RecordWithdrawal, SourceStore, StreamOptions } from '../../domain/ports.ts';
 import { workKey } from '../../domain/sources.ts';
 import type { SourceDefinition } from '../../domain/sources.ts';
 import type { IndexRow } from '../../search/sqlite/index-row.ts';
@@ -43,6 +43,11 @@ function toWithdrawal(row: FateRow): RecordWithdrawal {
   return { id: row.id, status: 'withdrawn', reason: row.reason, at: row.at, sourceUrl: row.source_url, title: JSON.parse(row.title) as { zh: string; en: string } };
 }
 
+function toFate(row: FateRow): RecordFate {
+  if (row.moved_to) return { id: row.id, status: 'moved', movedTo: row.moved_to, reason: row.reason, at: row.at };
+  return toWithdrawal(row);
+}
+
 /**
  * The embedded record store: one SQLite file, canonical records as JSON beside their key columns,
  * what became of retired ids, and the source table.
@@ -82,6 +87,10 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
       writeFate: db.prepare('INSERT INTO record_fates (id, moved_to, reason, at, source_url, title, work_key) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET moved_to = excluded.moved_to, reason = excluded.reason, at = excluded.at, source_url = excluded.source_url, title = excluded.title, work_key = excluded.work_key'),
       withdrawalsOfWork: db.prepare<[string], FateRow>('SELECT * FROM record_fates WHERE work_key = ? AND moved_to IS NULL ORDER BY at DESC, id'),
       forgetFate: db.prepare('DELETE FROM record_fates WHERE id = ?'),
+      // `at` is an ISO instant, so every instant of a day and after sorts at or after the day's YYYY-MM-DD.
+      fatesSince: db.prepare<[string, number], FateRow>('SELECT * FROM record_fates WHERE at >= ? ORDER BY at, id LIMIT ?'),
+      fatesAfter: db.prepare<[string, string, string, number], FateRow>('SELECT * FROM record_fates WHERE at >= ? AND (at, id) > (?, ?) ORDER BY at, id LIMIT ?'),
+      countFatesSince: db.prepare<[string], number>('SELECT count(*) FROM record_fates WHERE at >= ?').pluck(),
       anyFate: db.prepare<[], number>('SELECT EXISTS (SELECT 1 FROM record_fates)').pluck(),
       sources: db.prepare<[], { definition: string }>('SELECT definition FROM sources ORDER BY key'),
       putSource: db.prepare('INSERT INTO sources (key, definition) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET definition = excluded.definition'),
@@ -169,9 +178,15 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
 
   async recordFate(id: string): Promise<RecordFate | undefined> {
     const row = this.statements.fate.get(id);
-    if (!row) return undefined;
-    if (row.moved_to) return { id, status: 'moved', movedTo: row.moved_to, reason: row.reason, at: row.at };
-    return toWithdrawal(row);
+    return row ? toFate(row) : undefined;
+  }
+
+  async fatesSince(day: string, after: FatePosition | undefined, limit: number): Promise<FatePage> {
+    // One read transaction: the page and its total come from the same state of the table.
+    return this.db.transaction(() => {
+      const rows = after ? this.statements.fatesAfter.all(day, after.at, after.id, limit) : this.statements.fatesSince.all(day, limit);
+      return { total: this.statements.countFatesSince.get(day) ?? 0, fates: rows.map(toFate) };
+    })();
   }
 
   async findWithdrawals(key: string): Promise<RecordWithdrawal[]> {
