@@ -47,6 +47,19 @@ export function sendWithEntityTag(ctx: Context, body: string | Buffer, etag: str
   ctx.body = body;
 }
 
+/** The address of the next page: the same parameters, the offset replaced by the page's cursor. */
+export function nextPageUrl(baseUrl: string, ctx: Context, cursor: string): string {
+  const query = new URLSearchParams(ctx.querystring);
+  query.delete('offset');
+  query.set('cursor', cursor);
+  return `${baseUrl}${ctx.path}?${query.toString()}`;
+}
+
+/** The `Link: <…>; rel="next"` header of a page whose next cursor is `next`; none on the last page. */
+export function linkToNextPage(baseUrl: string, ctx: Context, next: string | null): Record<string, string> {
+  return next ? { Link: `<${nextPageUrl(baseUrl, ctx, next)}>; rel="next"` } : {};
+}
+
 export interface JsonReadOptions {
   /** The version of the catalog answers are computed from (answersVersion). */
   version: () => Promise<AnswersVersion>;

@@ -10,6 +10,7 @@ const COMPONENT_NAMES: Record<string, string> = {
   'list-response.schema.json': 'SpecimenList',
   'problem.schema.json': 'Problem',
   'source-list.schema.json': 'SourceList',
+  'removal-list.schema.json': 'RemovalList',
 };
 
 /**
@@ -132,6 +133,7 @@ export function components(baseUrl: string): JsonObject {
       Specimen: asComponent(SCHEMAS.record, 'Specimen', lifted),
       SpecimenList: asComponent(SCHEMAS.listResponse, 'SpecimenList', lifted),
       SourceList: asComponent(SCHEMAS.sourceList, 'SourceList', lifted),
+      RemovalList: asComponent(SCHEMAS.removalList, 'RemovalList', lifted),
       JsonRpcRequest: JSON_RPC_REQUEST,
       JsonRpcResponse: JSON_RPC_RESPONSE,
       ...lifted,

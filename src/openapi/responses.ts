@@ -95,12 +95,12 @@ export function pathParameter(name: string, description: string, example: string
  * (style form, explode false: format=svg,game). Each takes its example from `examples`, or else
  * from the first of the property's own `examples`.
  */
-export function queryParameters(schema: { properties?: Record<string, JsonObject> }, examples: Record<string, unknown> = {}): JsonObject[] {
+export function queryParameters(schema: { properties?: Record<string, JsonObject>; required?: readonly string[] }, examples: Record<string, unknown> = {}): JsonObject[] {
   return Object.entries(schema.properties ?? {}).map(([name, property]) => {
     const { description, ...rest } = property;
     const example = name in examples ? examples[name] : Array.isArray(property.examples) ? property.examples[0] : undefined;
     const list = property.type === 'array' ? { style: 'form', explode: false } : {};
-    return { name, in: 'query', required: false, description, ...list, schema: rest, ...(example === undefined ? {} : { example }) };
+    return { name, in: 'query', required: schema.required?.includes(name) ?? false, description, ...list, schema: rest, ...(example === undefined ? {} : { example }) };
   });
 }
 

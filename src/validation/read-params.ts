@@ -11,6 +11,8 @@ import { coerceParameters } from './coerce.ts';
 import { compile, describeErrors, recordQueryParamsSchema, SCHEMAS, timelineParamsSchema } from './schemas.ts';
 import exportParamsSchema from '../../schemas/export-params.schema.json' with { type: 'json' };
 import publicExportParamsSchema from '../../schemas/public-export-params.schema.json' with { type: 'json' };
+import { decodeRemovalCursor } from '../domain/removals.ts';
+import type { RemovalQuery } from '../domain/removals.ts';
 
 /** Raw query parameters as an HTTP framework hands them over. */
 export type RawQuery = Record<string, string | string[] | undefined>;
@@ -24,6 +26,7 @@ const recordQuerySchema = recordQueryParamsSchema();
 const recordQueryValidator = compile<{ lang: Lang }>(recordQuerySchema);
 const exportValidator = compile<ExportParams>(exportParamsSchema);
 const publicCsvValidator = compile<{ excel: '0' | '1'; bom: '0' | '1' }>(publicExportParamsSchema);
+const removalsValidator = compile<{ since: string; limit: number; cursor?: string }>(SCHEMAS.removalsParams);
 
 const SEARCH_PROPERTIES = SCHEMAS.searchParams.properties as Properties;
 const SEARCH_NAMES = Object.keys(SEARCH_PROPERTIES);
@@ -153,6 +156,30 @@ export function parseRecordQuery(raw: RawQuery): { lang: Lang } {
 export function parseNoParameters(raw: RawQuery): void {
   const errors: FieldError[] = Object.keys(raw).map((name) => ({ parameter: name, message: 'is not a known parameter; this resource takes none' }));
   if (errors.length) throw invalid(errors, '');
+}
+
+/**
+ * Validates the query string of GET /api/v1/removals: `since` (a day that exists), `limit` and a
+ * `cursor` of the same `since`; throws a 400 problem naming every bad parameter.
+ */
+export function parseRemovalsParams(raw: RawQuery): RemovalQuery {
+  const errors: FieldError[] = [];
+  const properties = SCHEMAS.removalsParams.properties as Properties;
+  const params = fromQueryString(raw, properties, errors);
+  const schemaPassed = removalsValidator(params);
+  // A repeated since is left out of params, so the schema finds it missing too: one message per parameter, the first.
+  if (!schemaPassed) errors.push(...describeErrors(removalsValidator.errors, Object.keys(properties), 'parameter').filter((error) => !errors.some((named) => named.parameter === error.parameter)));
+  const { since, limit, cursor } = params as { since?: unknown; limit?: unknown; cursor?: unknown };
+  let after: RemovalQuery['after'];
+  if (typeof cursor === 'string' && !errors.some((error) => error.parameter === 'cursor')) {
+    const decoded = decodeRemovalCursor(cursor, typeof since === 'string' ? since : '');
+    if (decoded === 'malformed') errors.push({ parameter: 'cursor', message: 'is not a cursor this service gives out: pass the next value of a page unchanged, or start again from the first page' });
+    else if (decoded === 'other-query') {
+      if (schemaPassed) errors.push({ parameter: 'cursor', message: 'belongs to another since: keep the since of the page that gave it' });
+    } else after = decoded;
+  }
+  if (errors.length || typeof since !== 'string' || typeof limit !== 'number') throw invalid(errors, '');
+  return { since, limit, ...(after ? { after } : {}) };
 }
 
 /** Parameters of the authenticated export. */

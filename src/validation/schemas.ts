@@ -7,6 +7,8 @@ import recordSchema from '../../schemas/record.schema.json' with { type: 'json' 
 import listResponseSchema from '../../schemas/list-response.schema.json' with { type: 'json' };
 import problemSchema from '../../schemas/problem.schema.json' with { type: 'json' };
 import sourceListSchema from '../../schemas/source-list.schema.json' with { type: 'json' };
+import removalListSchema from '../../schemas/removal-list.schema.json' with { type: 'json' };
+import removalsParamsSchema from '../../schemas/removals-params.schema.json' with { type: 'json' };
 import { VISIBLE_CHARACTER_PATTERN } from '../domain/localize.ts';
 import type { FieldError } from '../errors.ts';
 
@@ -18,6 +20,8 @@ export const SCHEMAS = {
   listResponse: listResponseSchema,
   problem: problemSchema,
   sourceList: sourceListSchema,
+  removalList: removalListSchema,
+  removalsParams: removalsParamsSchema,
 } as const;
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, Record<string, unknown>> };
@@ -43,7 +47,7 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const ajv = new Ajv2020({ allErrors: true, useDefaults: true, strict: true, strictTypes: false, verbose: true });
 addFormats(ajv);
 ajv.addKeyword({ keyword: 'example' });
-for (const schema of [recordSchema, listResponseSchema, problemSchema, sourceListSchema]) ajv.addSchema(schema);
+for (const schema of [recordSchema, listResponseSchema, problemSchema, sourceListSchema, removalListSchema]) ajv.addSchema(schema);
 
 /** A compiled validator for one of the schemas, or for a schema object built from them. */
 export function compile<T>(schema: object): ValidateFunction<T> {
@@ -62,6 +66,7 @@ export const validators = {
   listResponse: ajv.getSchema('list-response.schema.json') as ValidateFunction,
   problem: ajv.getSchema('problem.schema.json') as ValidateFunction,
   sourceList: ajv.getSchema('source-list.schema.json') as ValidateFunction,
+  removalList: ajv.getSchema('removal-list.schema.json') as ValidateFunction,
 };
 
 /** A JSON pointer as a client would write the path: /media/2 → media[2], /title/zh → title.zh. */

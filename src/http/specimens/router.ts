@@ -6,23 +6,15 @@ import { RECORD_ID_PATTERN } from '../../domain/ids.ts';
 import { ProblemError } from '../../errors.ts';
 import { parseRecordQuery, parseSearchParams } from '../../validation/read-params.ts';
 import type { RawQuery } from '../../validation/read-params.ts';
-import { jsonRead } from '../read-route.ts';
+import { jsonRead, linkToNextPage } from '../read-route.ts';
 import { answerMoved, RecordMoved, throwRetired } from './retired.ts';
 import type { JsonReadOptions } from '../read-route.ts';
-
-/** The address of the next page: the same parameters, the offset replaced by the page's cursor. */
-export function nextPageUrl(baseUrl: string, ctx: Context, cursor: string): string {
-  const query = new URLSearchParams(ctx.querystring);
-  query.delete('offset');
-  query.set('cursor', cursor);
-  return `${baseUrl}${ctx.path}?${query.toString()}`;
-}
 
 /** GET /api/v1/specimens, /api/v1/specimens/{id} and /api/v1/timeline. */
 export function specimensRouter(context: ReadContext, options: JsonReadOptions): Router {
   const router = new Router({ prefix: '/api/v1' });
   const exportsHint = `${context.baseUrl}/en/data/catalog.json`;
-  const linkToNext = (list: ListResponse<Buffer>, ctx: Context): Record<string, string> => (list.next ? { Link: `<${nextPageUrl(context.baseUrl, ctx, list.next)}>; rel="next"` } : {});
+  const linkToNext = (list: ListResponse<Buffer>, ctx: Context): Record<string, string> => linkToNextPage(context.baseUrl, ctx, list.next);
   const list = (scope: ListScope) =>
     jsonRead(
       options,

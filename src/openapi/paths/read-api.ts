@@ -1,5 +1,7 @@
 import { presentSources } from '../../domain/source-list.ts';
 import { BUILT_IN_SOURCE_TABLE } from '../../domain/sources.ts';
+import { encodeRemovalCursor } from '../../domain/removals.ts';
+import type { RemovalList } from '../../domain/removals.ts';
 import { recordQueryParamsSchema, SCHEMAS, timelineParamsSchema } from '../../validation/schemas.ts';
 import { EXAMPLE_RECORD, exampleFacetedList, exampleRecord } from '../examples.ts';
 import { CACHE_HEADERS, jsonResponse, NOT_MODIFIED, operation, pathParameter, problem, queryParameters } from '../responses.ts';
@@ -28,7 +30,14 @@ function listOperation(doc: DocContext, path: string, operationId: string, summa
   });
 }
 
-/** GET /api/v1/specimens, /api/v1/specimens/{id}, /api/v1/sources and /api/v1/timeline. */
+/** A page of the removals list as the example of GET /api/v1/removals gives it. */
+function exampleRemovals(): RemovalList {
+  const moved = { id: 'svg-gpt-4o-timeline-1a2b3c4d', fate: 'moved' as const, at: '2026-11-21T08:00:00.000Z', movedTo: 'svg-gpt-4o-9e8d7c6b', reason: 'The timeline of GPT-4o starts with an earlier archived work.' };
+  const withdrawn = { id: EXAMPLE_RECORD.id, fate: 'withdrawn' as const, at: '2026-11-22T09:15:00.000Z', reason: 'The author asked for the work to be taken down.' };
+  return { total: 3, limit: 2, items: [moved, withdrawn], next: encodeRemovalCursor('2026-11-20', withdrawn) };
+}
+
+/** GET /api/v1/specimens, /api/v1/specimens/{id}, /api/v1/sources, /api/v1/removals and /api/v1/timeline. */
 export function readApiPaths(doc: DocContext): JsonObject {
   const recordQuery = queryParameters(recordQueryParamsSchema() as Properties, { lang: 'en' });
   const idSchema = (SCHEMAS.recordParams.properties as Record<string, JsonObject>).id ?? {};
@@ -80,6 +89,23 @@ export function readApiPaths(doc: DocContext): JsonObject {
           304: NOT_MODIFIED,
           400: problem(doc, 400, '/api/v1/sources', { detail: 'Invalid parameter: lang.', errors: [{ parameter: 'lang', message: 'is not a known parameter; this resource takes none' }] }),
           405: problem(doc, 405, '/api/v1/sources'),
+        },
+      }),
+    },
+    '/api/v1/removals': {
+      get: operation(doc, {
+        path: '/api/v1/removals',
+        operationId: 'listRemovals',
+        summary: 'List the record ids removed since a day',
+        description:
+          'For clients that keep a copy in sync with /api/v1/specimens?since=: that list only adds and updates records, so ask here with the same since day and delete the ids listed. Each id was withdrawn (it answers 410) or moved (it answers 301 to the record holding its work now, movedTo). Ordered by when the id was removed, then by id; every page\'s next (also in Link: rel="next") continues the walk, and ids removed during it come on later pages. An id published again is a record again and is not listed.',
+        tags: ['records'],
+        parameters: queryParameters(SCHEMAS.removalsParams as Properties & { required: string[] }, { since: '2026-11-20', limit: 2 }),
+        responses: {
+          200: jsonResponse('One page of removed ids with the exact total since the day and the cursor of the next page.', { $ref: '#/components/schemas/RemovalList' }, exampleRemovals(), { ...CACHE_HEADERS, Link: LINK_HEADER }),
+          304: NOT_MODIFIED,
+          400: problem(doc, 400, '/api/v1/removals', { detail: 'Invalid parameter: since.', errors: [{ parameter: 'since', message: 'must be a date written YYYY-MM-DD, e.g. 2025-05-01' }] }),
+          405: problem(doc, 405, '/api/v1/removals'),
         },
       }),
     },
