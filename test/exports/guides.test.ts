@@ -9,10 +9,14 @@ describe('the agent guides (/llms.txt, /en/llms.txt)', () => {
   });
   after(async () => server.close());
 
-  for (const [path, rate, paging] of [
-    ['/llms.txt', /每分钟 321 个请求/, /limit 为 1–50（默认 20），offset 为 0–10000/],
-    ['/en/llms.txt', /321 requests per minute per client address/, /limit 1–50 \(default 20\), offset 0–10000/],
+  for (const [path, rate, paging, sync] of [
+    ['/llms.txt', /每分钟 321 个请求/, /limit 为 1–50（默认 20），offset 为 0–10000/, /再用 \/api\/v1\/removals\?since= 同一日取已移除的 id 并从副本中删除/],
+    ['/en/llms.txt', /321 requests per minute per client address/, /limit 1–50 \(default 20\), offset 0–10000/, /then ask \/api\/v1\/removals\?since= the same day and delete those ids/],
   ] as const) {
+    it(`${path}: its sync recipe reads the removals as well as the since list`, async () => {
+      expect(await (await server.get(path)).text()).to.match(sync);
+    });
+
     it(`${path} is Markdown in the llmstxt.org shape, naming the rate limit and the paging rules`, async () => {
       const response = await server.get(`${path}?utm_source=chat`);
       expect(response.status).to.equal(200);
