@@ -55,6 +55,18 @@ export function cleanText(text: string): string {
   return text.replace(UNSAFE_CHARACTERS, '');
 }
 
+/** A line break, tab, or line or paragraph separator, with the white space around it. */
+const LINE_BREAKS = /\s*[\t\n\v\f\r\u0085\u2028\u2029]\s*/gu;
+
+/**
+ * A text made to fit inside one line of a text answer: each line break, tab or separator (with the
+ * white space around it) becomes one space, so a stored title can never start a line of its own.
+ * cleanText keeps them, and the Markdown pages lay them out themselves.
+ */
+export function oneLine(text: string): string {
+  return text.replace(LINE_BREAKS, ' ').trim();
+}
+
 /**
  * A work with its texts (model, author, title, notes, prompt) as cleanText leaves them. Applied
  * before a work is stored, so that what is stored, filtered and faceted is what is shown.

@@ -3,6 +3,7 @@
  * work has moved (its id answers 301 with the current one); a record taken out of the archive is
  * withdrawn (410, saying why and where the work came from).
  */
+import { oneLine } from './localize.ts';
 import type { RecordFate, RecordStore } from './ports.ts';
 
 /** The reason a withdrawal gives when its caller names none. */
@@ -47,10 +48,10 @@ export async function currentRecordIds(store: Pick<RecordStore, 'getRecord' | 'r
   return current;
 }
 
-/** A sentence for an id that is not a record: where it moved, or why it was withdrawn and where the work was published; undefined when it was never published. */
+/** A sentence for an id that is not a record, on one line: where it moved, or why it was withdrawn and where the work was published; undefined when it was never published. */
 export async function retiredIdNote(store: Pick<RecordStore, 'getRecord' | 'recordFate'>, id: string): Promise<string | undefined> {
   const resolution = await resolveRecordId(store, id);
-  if (resolution.status === 'moved') return `The record "${id}" moved to "${resolution.currentId}": ${resolution.reason} Ask for "${resolution.currentId}".`;
-  if (resolution.status === 'withdrawn') return `The record "${id}" was withdrawn on ${resolution.fate.at.slice(0, 10)}: ${resolution.fate.reason} The work was published at ${resolution.fate.sourceUrl}.`;
+  if (resolution.status === 'moved') return `The record "${id}" moved to "${resolution.currentId}": ${oneLine(resolution.reason)} Ask for "${resolution.currentId}".`;
+  if (resolution.status === 'withdrawn') return `The record "${id}" was withdrawn on ${resolution.fate.at.slice(0, 10)}: ${oneLine(resolution.fate.reason)} The work was published at ${resolution.fate.sourceUrl}.`;
   return undefined;
 }

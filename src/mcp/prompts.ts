@@ -5,6 +5,7 @@
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
+import { oneLine } from '../domain/localize.ts';
 import { isLang } from '../domain/record.ts';
 import type { Lang } from '../domain/record.ts';
 import { listSpecimens } from '../domain/specimens.ts';
@@ -76,7 +77,7 @@ const PROMPT_SEARCH = { fromQueryString: false, exportsHint: '', sourceKeys: [] 
  * counts, so the agent can ask again with a label that exists rather than search blindly.
  */
 async function labelsMentioning(context: ReadContext, model: string, lang: Lang): Promise<string> {
-  const none = `The archive holds no record whose model label is exactly "${model}".`;
+  const none = `The archive holds no record whose model label is exactly "${oneLine(model)}".`;
   let related;
   try {
     related = await listSpecimens(context, parseSearchParams({ q: model, facets: ['model'], limit: 1, lang }, 'specimens', PROMPT_SEARCH), 'specimens');
@@ -86,16 +87,17 @@ async function labelsMentioning(context: ReadContext, model: string, lang: Lang)
   }
   const labels = Object.entries(related.facets?.model ?? {}).slice(0, 10);
   if (!labels.length) return `${none} No record mentions it either.`;
-  return `${none} Labels of records that mention it, with their counts: ${labels.map(([label, count]) => `${label} (${count})`).join(', ')}. Ask again with one of them as model.`;
+  return `${none} Labels of records that mention it, with their counts: ${labels.map(([label, count]) => `${oneLine(label)} (${count})`).join(', ')}. Ask again with one of them as model.`;
 }
 
 /**
  * How the prompt names the model: the label as the archive stores it (the earliest record's, as
  * its source wrote it), and what was asked when that differs, since labels match whatever the case.
+ * `label` is exact, for the call that checks it; `shown` and `quoted` are one line, for the text.
  */
-function storedLabel(asked: string, stored: string | undefined): { label: string; quoted: string } {
-  if (stored === undefined || stored === asked) return { label: asked, quoted: `"${asked}"` };
-  return { label: stored, quoted: `"${stored}" (asked as "${asked}"; labels match whatever their case)` };
+function storedLabel(asked: string, stored: string | undefined): { label: string; shown: string; quoted: string } {
+  if (stored === undefined || stored === asked) return { label: asked, shown: oneLine(asked), quoted: `"${oneLine(asked)}"` };
+  return { label: stored, shown: oneLine(stored), quoted: `"${oneLine(stored)}" (asked as "${oneLine(asked)}"; labels match whatever their case)` };
 }
 
 async function firstWorkOfModel(context: ReadContext, args: Record<string, string> | undefined): Promise<GetPromptResult> {
@@ -110,20 +112,20 @@ async function firstWorkOfModel(context: ReadContext, args: Record<string, strin
   }
   const first = await listSpecimens(context, params, 'specimens');
   const record = first.items[0];
-  const { label, quoted } = storedLabel(model, record?.model);
+  const { label, shown, quoted } = storedLabel(model, record?.model);
   const call = JSON.stringify({ model: [label], sort: 'oldest', limit: 5, lang });
   const resource = record && (await recordResource(context, record.id, lang));
   const found = record
     ? `The archive holds ${first.total} ${first.total === 1 ? 'record' : 'records'} with the model label ${quoted}; the earliest is dated ${record.date} (id ${record.id}), below. To check or see the next ones, call search_specimens with ${call}.`
     : await labelsMentioning(context, model, lang);
   return {
-    description: `The first archived work of ${label}`,
+    description: `The first archived work of ${shown}`,
     messages: [
       {
         role: 'user',
         content: {
           type: 'text',
-          text: `Which is the first work the Model Works Archive holds that was made by the model "${label}"? ${found} Related labels (other versions or spellings) are other models. ${UNTRUSTED}`,
+          text: `Which is the first work the Model Works Archive holds that was made by the model "${shown}"? ${found} Related labels (other versions or spellings) are other models. ${UNTRUSTED}`,
         },
       },
       ...(resource ? [{ role: 'user' as const, content: { type: 'resource' as const, resource } }] : []),
