@@ -26,11 +26,12 @@ export const SCHEMAS = {
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, Record<string, unknown>> };
 
-/** The timeline takes the search parameters, with kind fixed to timeline. */
+/** The timeline takes the search parameters, with kind fixed to timeline and oldest first whatever q (see defaultOrder). */
 export function timelineParamsSchema(): JsonSchema {
   const base = structuredClone(searchParamsSchema) as JsonSchema;
   const properties = base.properties ?? {};
   properties.kind = { ...properties.kind, items: { enum: ['timeline'] }, description: 'timeline only.', examples: [['timeline']] };
+  properties.sort = { ...properties.sort, description: 'Default oldest, even with q.', examples: ['oldest'] };
   return { ...base, $id: 'timeline-params.schema.json', title: 'TimelineParams', properties };
 }
 

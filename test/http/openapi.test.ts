@@ -94,6 +94,16 @@ describe('GET /openapi.json', () => {
    * problem). `operation()` adds the 429, 503 and 500 answers and the rate-limit fields.
    * docs/api.md#the-openapi-description says the same.
    */
+  it('describes the timeline\'s sort as it orders: oldest first by default, with q too', async () => {
+    const sort = (path: string): Parameter & { description?: string } => document.paths[path]?.get?.parameters?.find((parameter) => parameter.name === 'sort') ?? { name: '', in: '' };
+    expect(sort('/api/v1/timeline').description).to.equal('Default oldest, even with q.');
+    expect(sort('/api/v1/specimens').description).to.equal('Default relevance with q, else newest.');
+    const { body } = await getJson<{ items: { date: string }[] }>(server, '/api/v1/timeline?q=pelican&lang=en');
+    const dates = body.items.map((item) => item.date);
+    expect(dates.length).to.be.above(1);
+    expect(dates).to.deep.equal([...dates].sort());
+  });
+
   it('describes every route the app serves, with the methods it answers, and nothing else', async () => {
     const served = servedPaths(server.app);
     const described = Object.keys(document.paths).sort();

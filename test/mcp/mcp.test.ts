@@ -67,6 +67,9 @@ describe('MCP tool server at /mcp', function () {
     const source = { ...shared.source, items: { enum: new SourceTable(await server.backend.sources.listSources()).keys }, description: SOURCE_DESCRIPTION };
     expect(search?.inputSchema.properties).to.deep.equal({ ...shared, source, fields: FIELDS_ARGUMENT });
     expect(tools.find((tool) => tool.name === 'get_specimen')?.inputSchema.required).to.deep.equal(['id']);
+    // The timeline is oldest first, with q too: its sort says so rather than the search's default.
+    const timelineSort = tools.find((tool) => tool.name === 'get_timeline')?.inputSchema.properties?.sort as { description?: string } | undefined;
+    expect(timelineSort?.description).to.equal('Default oldest, even with q.');
   });
 
   it('keeps tools/list within 1,500 tokens (bytes / 4)', async () => {
