@@ -73,6 +73,15 @@ async function citeWork(context: ReadContext, args: Record<string, string> | und
 const PROMPT_SEARCH = { fromQueryString: false, exportsHint: '', sourceKeys: [] } as const;
 
 /**
+ * Search text that means the text itself: one quoted phrase, so a leading -, an OR or a quote in a
+ * label is read as part of it, never as an operator. Its quotes (as the search reads them, after
+ * NFKC: a full-width quote is one too) become spaces, which a phrase matches like any punctuation.
+ */
+function phraseQuery(text: string): string {
+  return `"${text.normalize('NFKC').replaceAll('"', ' ')}"`;
+}
+
+/**
  * For a label no record has exactly ("Claude"): the labels of records that mention it, with their
  * counts, so the agent can ask again with a label that exists rather than search blindly.
  */
@@ -80,7 +89,7 @@ async function labelsMentioning(context: ReadContext, model: string, lang: Lang)
   const none = `The archive holds no record whose model label is exactly "${oneLine(model)}".`;
   let related;
   try {
-    related = await listSpecimens(context, parseSearchParams({ q: model, facets: ['model'], limit: 1, lang }, 'specimens', PROMPT_SEARCH), 'specimens');
+    related = await listSpecimens(context, parseSearchParams({ q: phraseQuery(model), facets: ['model'], limit: 1, lang }, 'specimens', PROMPT_SEARCH), 'specimens');
   } catch (error) {
     if (error instanceof ProblemError) return `${none} Labels are kept as sources wrote them.`;
     throw error;

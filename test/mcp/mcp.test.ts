@@ -339,6 +339,20 @@ describe('MCP tool server at /mcp', function () {
     expect(missing?.code).to.equal(-32602);
   });
 
+  it('looks a label no record has up in first_work_of_model as the text it is, never as search operators', async () => {
+    const promptText = async (model: string): Promise<string> => {
+      const prompt = await client.getPrompt({ name: 'first_work_of_model', arguments: { model, lang: 'en' } });
+      return prompt.messages[0]?.content.type === 'text' ? prompt.messages[0].content.text : '';
+    };
+    const labelsOf = (text: string): string[] => (/with their counts: (.*)\. Ask again/.exec(text)?.[1] ?? '').split(', ').map((entry) => entry.replace(/ \(\d+\)$/, ''));
+    // "-GPT" names the records that mention GPT, not those that leave it out.
+    const mentioningGpt = Object.keys((await getJson<ListResponse>(server, `/api/v1/specimens?q=${encodeURIComponent('"GPT"')}&facets=model&limit=1&lang=en`)).body.facets?.model ?? {}).slice(0, 10);
+    expect(mentioningGpt).to.have.length.above(0);
+    expect(labelsOf(await promptText('-GPT'))).to.deep.equal(mentioningGpt);
+    // OR and quotes are part of the label: no record mentions these as written.
+    for (const model of ['GPT-4 OR Claude', 'GPT-4" OR "Claude', 'GPT-4＂ OR ＂Claude']) expect(await promptText(model), model).to.include('No record mentions it either.');
+  });
+
   it('names the model in first_work_of_model as the archive stores the label, whatever case it was asked in', async () => {
     const text = async (model: string): Promise<{ description: string | undefined; text: string }> => {
       const prompt = await client.getPrompt({ name: 'first_work_of_model', arguments: { model, lang: 'en' } });
