@@ -48,10 +48,17 @@ export async function currentRecordIds(store: Pick<RecordStore, 'getRecord' | 'r
   return current;
 }
 
-/** A sentence for an id that is not a record, on one line: where it moved, or why it was withdrawn and where the work was published; undefined when it was never published. */
+/**
+ * A sentence for an id that is not a record, on one line: where it moved, or why it was withdrawn
+ * and where the work was published (for an id that moved to a record since withdrawn, that it
+ * moved, and where); undefined when it was never published.
+ */
 export async function retiredIdNote(store: Pick<RecordStore, 'getRecord' | 'recordFate'>, id: string): Promise<string | undefined> {
   const resolution = await resolveRecordId(store, id);
   if (resolution.status === 'moved') return `The record "${id}" moved to "${resolution.currentId}": ${oneLine(resolution.reason)} Ask for "${resolution.currentId}".`;
-  if (resolution.status === 'withdrawn') return `The record "${id}" was withdrawn on ${resolution.fate.at.slice(0, 10)}: ${oneLine(resolution.fate.reason)} The work was published at ${resolution.fate.sourceUrl}.`;
-  return undefined;
+  if (resolution.status !== 'withdrawn') return undefined;
+  const { fate, movedVia } = resolution;
+  const movedTo = movedVia.at(-1);
+  const whatHappened = movedTo === undefined ? `The record "${id}" was withdrawn` : `The record "${id}" moved to "${movedTo}", which was withdrawn`;
+  return `${whatHappened} on ${fate.at.slice(0, 10)}: ${oneLine(fate.reason)} The work was published at ${fate.sourceUrl}.`;
 }

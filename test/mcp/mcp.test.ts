@@ -384,6 +384,19 @@ describe('MCP tool server at /mcp', function () {
     };
     for (const message of await messages(moved.id)) expect(message).to.include(`moved to "${current.id}"`);
     for (const message of await messages(withdrawn.id)) expect(message).to.include('was withdrawn').and.include('taken down').and.include(withdrawn.sourceUrl);
+    // An id that moved to a record since withdrawn: the move is told, then the withdrawal of where it led.
+    const movedAway = makeRecord({ date: '2019-01-03', model: 'Retired-Model', kind: 'timeline' });
+    const movedTo = makeRecord({ date: '2019-01-03', model: 'Retired-Model' });
+    await server.backend.store.putRecords([movedAway, movedTo]);
+    await server.backend.store.replaceRecords([], [{ id: movedAway.id, movedTo: movedTo.id, reason: 'An earlier work now starts the timeline.' }]);
+    await server.backend.store.deleteRecords([movedTo.id], 'The author asked for it to be taken down.');
+    for (const message of await messages(movedAway.id)) {
+      expect(message).to.match(new RegExp(`The record "${movedAway.id}" moved to "${movedTo.id}", which was withdrawn on \\d{4}-\\d\\d-\\d\\d: The author asked for it to be taken down\\. The work was published at ${movedTo.sourceUrl.replaceAll('.', '\\.')}\\.$`));
+    }
+    // HTTP answers it as withdrawn (410), the move in movedVia.
+    const http = await getJson<{ movedVia?: string[] }>(server, `/api/v1/specimens/${movedAway.id}`);
+    expect(http.status).to.equal(410);
+    expect(http.body.movedVia).to.deep.equal([movedTo.id]);
     await server.backend.store.deleteRecords([current.id]);
   });
 
