@@ -2,7 +2,6 @@
  * The MCP resources: the guide in both languages, the catalog description, the facets of the
  * whole catalog, and every record through two URI templates (Chinese and English).
  */
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { describeCatalog } from '../domain/catalog-description.ts';
 import { RECORD_ID_PATTERN } from '../domain/ids.ts';
@@ -16,6 +15,7 @@ import type { ReadContext } from '../domain/specimens.ts';
 import { guideText } from '../guides/llms-text.ts';
 import type { GuideSettings } from '../guides/llms-text.ts';
 import { recordMarkdown } from '../web/markdown.ts';
+import { ProtocolError } from './protocol-error.ts';
 import { recordUri, resourceUris } from './resource-list.ts';
 
 /** The JSON-RPC error the MCP specification names for a resource that does not exist. */
@@ -60,7 +60,7 @@ export async function readResource(context: ReadContext, uri: string, guide: Gui
     const id = match[2] ?? '';
     const content = await recordResource(context, id, lang);
     if (content) return { contents: [content] };
-    throw new McpError(RESOURCE_NOT_FOUND, await missingRecordMessage(context, id));
+    throw new ProtocolError(RESOURCE_NOT_FOUND, await missingRecordMessage(context, id));
   }
-  throw new McpError(RESOURCE_NOT_FOUND, `Unknown resource "${uri.slice(0, 200)}". Resources: ${Object.values(uris).join(', ')}, ${LANGS.map((lang) => recordUri('{id}', lang)).join(', ')}.`);
+  throw new ProtocolError(RESOURCE_NOT_FOUND, `Unknown resource "${uri.slice(0, 200)}". Resources: ${Object.values(uris).join(', ')}, ${LANGS.map((lang) => recordUri('{id}', lang)).join(', ')}.`);
 }

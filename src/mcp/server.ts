@@ -8,7 +8,6 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -25,6 +24,7 @@ import { compile, describeErrors } from '../validation/schemas.ts';
 import { compactListResult, recordSummary } from './compact.ts';
 import type { ExtraField } from './compact.ts';
 import { getPrompt, PROMPTS } from './prompts.ts';
+import { ProtocolError } from './protocol-error.ts';
 import { refuseMalformedParams } from './request-params.ts';
 import { RESOURCE_TEMPLATES, resourceList } from './resource-list.ts';
 import { missingRecordMessage, readResource } from './resources.ts';
@@ -82,10 +82,10 @@ export interface RequestFailures {
 export const UNAVAILABLE_TEXT = `The archive cannot answer right now: a service behind it is unreachable. Try again in ${UNAVAILABLE_RETRY_SECONDS} seconds.`;
 
 /** An error that is not the client's, as the JSON-RPC error it gets: never the error's own message, which may name internal hosts. */
-function internalError(failures: RequestFailures, what: string, error: unknown): McpError {
-  if (failures.isUnavailable(error)) return new McpError(ErrorCode.InternalError, UNAVAILABLE_TEXT);
+function internalError(failures: RequestFailures, what: string, error: unknown): ProtocolError {
+  if (failures.isUnavailable(error)) return new ProtocolError(ErrorCode.InternalError, UNAVAILABLE_TEXT);
   failures.logger.error(`MCP ${what} failed`, { error });
-  return new McpError(ErrorCode.InternalError, 'Internal error');
+  return new ProtocolError(ErrorCode.InternalError, 'Internal error');
 }
 
 async function callTool(context: ReadContext, failures: RequestFailures, name: ToolName, args: Record<string, unknown>): Promise<CallToolResult> {
@@ -139,7 +139,7 @@ export function createMcpServer(context: ReadContext, version: string, guide: Gu
 
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const name = request.params.name;
-    if (!(TOOL_NAMES as readonly string[]).includes(name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}". Tools: ${TOOL_NAMES.join(', ')}.`);
+    if (!(TOOL_NAMES as readonly string[]).includes(name)) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool "${name}". Tools: ${TOOL_NAMES.join(', ')}.`);
     return callTool(context, failures, name as ToolName, request.params.arguments ?? {});
   });
 
@@ -149,7 +149,7 @@ export function createMcpServer(context: ReadContext, version: string, guide: Gu
     try {
       return await readResource(context, request.params.uri, guide);
     } catch (error) {
-      if (error instanceof McpError) throw error;
+      if (error instanceof ProtocolError) throw error;
       throw internalError(failures, 'resource read', error);
     }
   });
