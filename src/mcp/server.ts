@@ -88,6 +88,16 @@ function internalError(failures: RequestFailures, what: string, error: unknown):
   return new ProtocolError(ErrorCode.InternalError, 'Internal error');
 }
 
+/** What `answer` gives; a failure other than a ProtocolError reaches the client as internalError makes it. */
+async function guarded<Result>(failures: RequestFailures, what: string, answer: () => Promise<Result>): Promise<Result> {
+  try {
+    return await answer();
+  } catch (error) {
+    if (error instanceof ProtocolError) throw error;
+    throw internalError(failures, what, error);
+  }
+}
+
 async function callTool(context: ReadContext, failures: RequestFailures, name: ToolName, args: Record<string, unknown>): Promise<CallToolResult> {
   const exportsHint = `${context.baseUrl}/en/data/catalog.json`;
   try {
@@ -135,7 +145,7 @@ export function createMcpServer(context: ReadContext, version: string, guide: Gu
     },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolDefinitions((await sourceTableOf(context)).keys) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => guarded(failures, 'tools/list', async () => ({ tools: toolDefinitions((await sourceTableOf(context)).keys) })));
 
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const name = request.params.name;
@@ -145,17 +155,10 @@ export function createMcpServer(context: ReadContext, version: string, guide: Gu
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: resourceList(context.baseUrl) }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    try {
-      return await readResource(context, request.params.uri, guide);
-    } catch (error) {
-      if (error instanceof ProtocolError) throw error;
-      throw internalError(failures, 'resource read', error);
-    }
-  });
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => guarded(failures, 'resource read', async () => readResource(context, request.params.uri, guide)));
 
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: PROMPTS }));
-  server.setRequestHandler(GetPromptRequestSchema, async (request) => getPrompt(context, request.params.name, request.params.arguments));
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => guarded(failures, 'prompt', async () => getPrompt(context, request.params.name, request.params.arguments)));
 
   return server;
 }

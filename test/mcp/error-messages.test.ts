@@ -52,10 +52,15 @@ describe('the messages of the MCP server\'s JSON-RPC errors', function () {
     }
   });
 
-  it('sends internal errors plain too: the service unavailable, or a bare "Internal error"', async () => {
+  it('sends internal errors plain too, never the failure\'s own message: the service unavailable, or a bare "Internal error"', async () => {
     const down = new Error('connect ECONNREFUSED 10.0.0.7:7700');
     const search = new Proxy(server.backend.search, { get: (target, key) => (key === 'search' ? () => Promise.reject(down) : Reflect.get(target, key)) });
-    const context: ReadContext = { store: server.backend.store, search, baseUrl: server.baseUrl };
+    const context: ReadContext = { store: server.backend.store, search, baseUrl: server.baseUrl, sources: () => Promise.reject(down) };
+    const failing: ClientRequest[] = [
+      { method: 'resources/read', params: { uri: 'archive://facets' } },
+      { method: 'prompts/get', params: { name: 'first_work_of_model', arguments: { model: 'GPT-4o' } } },
+      { method: 'tools/list' },
+    ];
     for (const [unavailable, message] of [[true, UNAVAILABLE_TEXT], [false, 'Internal error']] as const) {
       const mcp = createMcpServer(context, '1.0.0', { readsPerMinute: 0 }, { isUnavailable: () => unavailable, logger: createLogger('error', () => undefined) });
       const client = new Client({ name: 'archive-test-client', version: '1.0.0' });
@@ -63,9 +68,11 @@ describe('the messages of the MCP server\'s JSON-RPC errors', function () {
       await mcp.connect(serverSide);
       await client.connect(clientSide);
       try {
-        const error = await client.readResource({ uri: 'archive://facets' }).then(() => undefined, (caught: unknown) => caught as McpError);
-        expect(error?.code).to.equal(-32603);
-        expect(error?.message).to.equal(`MCP error -32603: ${message}`);
+        for (const request of failing) {
+          const error = await client.request(request, ResultSchema).then(() => undefined, (caught: unknown) => caught as McpError);
+          expect(error?.code, request.method).to.equal(-32603);
+          expect(error?.message, request.method).to.equal(`MCP error -32603: ${message}`);
+        }
       } finally {
         await client.close();
       }
