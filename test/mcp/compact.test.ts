@@ -21,6 +21,7 @@ describe('compact list results of the MCP list tools', () => {
     const result = compactListResult(page(5, (i) => `Lighthouse ${i}`));
     expect(bytesOf(result)).to.be.at.most(LIST_RESULT_BYTES);
     for (const notes of notesOf(result)) expect(Buffer.byteLength(notes ?? '')).to.be.within(EXCERPT_BYTES - 12, EXCERPT_BYTES);
+    expect(result.text).to.not.include('Notes excerpts');
   });
 
   it('shortens every excerpt alike so a full page fits the budget', () => {
@@ -32,12 +33,22 @@ describe('compact list results of the MCP list tools', () => {
     expect(Math.max(...lengths)).to.be.below(EXCERPT_BYTES - 12);
     expect(Math.min(...lengths)).to.be.at.least(20);
     for (const notes of notesOf(result)) expect(LONG_NOTES.startsWith(String(notes).replace(/…$/, ''))).to.equal(true);
+    // The summary says so, and how to get the notes whole, within the same budget.
+    expect(result.text.split('\n')).to.include('Notes excerpts shortened to fit the budget; whole notes: add "notes" to fields or call get_specimen.');
   });
 
   it('leaves the excerpts out when short ones would not bring the page within the budget', () => {
     const result = compactListResult(page(20, (i) => `${'A very long title that goes on and on about a lighthouse '.repeat(2)}${i}`));
     expect(notesOf(result).every((notes) => notes === undefined)).to.equal(true);
     expect(result.text).to.match(/^120000 matching records; 1–20:/);
+    expect(result.text.split('\n')).to.include('Notes excerpts left out to fit the budget; whole notes: add "notes" to fields or call get_specimen.');
+  });
+
+  it('says nothing of the excerpts when there were no notes to cut', () => {
+    const list = page(20, (i) => `${'A very long title that goes on and on about a lighthouse '.repeat(3)}${i}`);
+    const result = compactListResult({ ...list, items: list.items.map((item) => ({ ...item, notes: '' })) });
+    expect(notesOf(result).every((notes) => notes === undefined), 'the budget left the (empty) excerpts out').to.equal(true);
+    expect(result.text).to.not.include('Notes excerpts');
   });
 
   it('answers asked fields whole, whatever their size', () => {
@@ -46,6 +57,7 @@ describe('compact list results of the MCP list tools', () => {
       const result = compactListResult(list, fields);
       expect(bytesOf(result)).to.be.above(LIST_RESULT_BYTES);
       expect(notesOf(result)).to.deep.equal(list.items.map((item) => item.notes));
+      expect(result.text).to.not.include('Notes excerpts');
     }
   });
 });

@@ -79,7 +79,8 @@ describe('MCP tool server at /mcp', function () {
   });
 
   it('keeps a 20-result search within 2,000 tokens (bytes / 4), in either language', async () => {
-    for (const args of [{ lang: 'en', limit: 20 }, { limit: 20 }, { q: 'pelican', lang: 'en', limit: 20, facets: ['format', 'year'] }]) {
+    const allFacets = ['format', 'kind', 'year', 'source', 'model'];
+    for (const args of [{ lang: 'en', limit: 20 }, { limit: 20 }, { q: 'pelican', lang: 'en', limit: 20, facets: ['format', 'year'] }, { lang: 'en', limit: 20, facets: allFacets }, { limit: 20, facets: allFacets }]) {
       const response = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_specimens', arguments: args } }));
       const body = await response.text();
       const result = (JSON.parse(body) as { result: CallToolResult }).result;
@@ -119,6 +120,17 @@ describe('MCP tool server at /mcp', function () {
     const record = await call('get_specimen', { id, lang: 'en' });
     expect(record.structuredContent).to.deep.equal((await getJson(server, `/api/v1/specimens/${id}?lang=en`)).body);
     expect(record.content[0]?.type === 'text' ? record.content[0].text : '').to.include('Cite: ');
+  });
+
+  it('says in the text when the budget shortened or left out the notes excerpts, and how to get the notes', async () => {
+    const textOf = async (args: Record<string, unknown>): Promise<string> => {
+      const result = await call('search_specimens', args);
+      return result.content[0]?.type === 'text' ? result.content[0].text : '';
+    };
+    const howToGetThem = 'to fit the budget; whole notes: add "notes" to fields or call get_specimen.';
+    expect(await textOf({ lang: 'en', limit: 20, facets: ['format', 'kind', 'year', 'source', 'model'] })).to.include(`\nNotes excerpts shortened ${howToGetThem}\n`);
+    expect(await textOf({ lang: 'en', limit: 20, fields: ['citation'] })).to.include(`\nNotes excerpts left out ${howToGetThem}\n`);
+    for (const args of [{ lang: 'en', limit: 5 }, { lang: 'en', limit: 20, fields: ['notes', 'citation'] }]) expect(await textOf(args), JSON.stringify(args)).to.not.include('Notes excerpts');
   });
 
   it('adds fields on request, every field with all', async () => {
