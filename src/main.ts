@@ -26,7 +26,7 @@ import { answerRateAsks, WorkerRateLimiter } from './rate-limit/cluster-limiter.
 import { LocalRateLimiter } from './rate-limit/limiter.ts';
 import type { Registry } from 'prom-client';
 import { HttpMetrics, processRegistry, PublisherMetrics } from './metrics/archive-metrics.ts';
-import { clusterMetricsGatherer, shareWorkerMetrics } from './metrics/cluster-metrics.ts';
+import { ClusterMetrics, shareWorkerMetrics } from './metrics/cluster-metrics.ts';
 import { startMetricsServer } from './metrics/metrics-server.ts';
 
 /** The message an HTTP worker sends the primary after accepting submissions. */
@@ -100,7 +100,7 @@ async function runPrimary(config: Config, logger: Logger, signals: StopSignals):
   const registry = processRegistry(config.workers === 0 ? '' : 'archive_primary_');
   const publisher = config.runPublisher ? createPublisher(config, backend, logger, new PublisherMetrics(registry, backend.submissions).observe) : undefined;
   publisher?.start();
-  const metricsServer = config.metrics ? await startMetricsServer(config.metrics, config.workers === 0 ? () => registry.metrics() : clusterMetricsGatherer(registry), logger) : undefined;
+  const metricsServer = config.metrics ? await startMetricsServer(config.metrics, config.workers === 0 ? () => registry.metrics() : new ClusterMetrics(registry).gather, logger) : undefined;
   // With an external search index, the embedded publisher's process also carries the index sync
   // (the production deployment runs it in `npm run indexer` instead). It catches up before the
   // first request is served, so a fresh start never answers searches from an index behind the store.
