@@ -1,12 +1,10 @@
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
-import { getOnNewConnection, startServerProcess } from '../helpers/server-process.ts';
+import { freePort, getOnNewConnection, startServerProcess } from '../helpers/server-process.ts';
 import type { ServerProcess } from '../helpers/server-process.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
 
 /** The ports this suite serves on: fixed, in the range set aside for it. */
-const HTTP_PORT = 8421;
-const METRICS_PORT = 8422;
 
 /** The JSON lines a server process wrote, parsed; other output is skipped. */
 function logEntries(output: string): { msg?: string; path?: string; pid?: number }[] {
@@ -62,15 +60,16 @@ describe('GET /metrics after a worker crashes', function () {
   this.timeout(90_000);
   const dataDir = temporaryDataDir();
   let server: ServerProcess;
-  const metricsUrl = `http://127.0.0.1:${METRICS_PORT}/metrics`;
+  let metricsUrl = '';
   /** How many workers have started listening (the replacement of a killed one included). */
   const listening = () => logEntries(server.output()).filter((entry) => entry.msg === 'listening').length;
 
   before(async () => {
+    const metricsPort = await freePort();
+    metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
     server = await startServerProcess(
       dataDir,
-      { ARCHIVE_WORKERS: '2', ARCHIVE_DEMO: '1', ARCHIVE_METRICS_PORT: String(METRICS_PORT), ARCHIVE_LOG_LEVEL: 'info', ARCHIVE_RATE_LIMIT_READS: '0' },
-      { port: HTTP_PORT },
+      { ARCHIVE_WORKERS: '2', ARCHIVE_DEMO: '1', ARCHIVE_METRICS_PORT: String(metricsPort), ARCHIVE_LOG_LEVEL: 'info', ARCHIVE_RATE_LIMIT_READS: '0' },
     );
     await waitFor('both workers to listen', () => listening() === 2);
   });
