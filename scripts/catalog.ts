@@ -56,10 +56,13 @@ async function main(): Promise<void> {
     const started = performance.now();
     if (command === 'import') {
       const { keys } = new SourceTable(await backend.sources.listSources());
-      const count = await importCatalogFile(backend.store, file, { sourceKeys: keys });
+      const { written, withdrawn, moved } = await importCatalogFile(backend.store, file, { sourceKeys: keys });
       const seconds = (performance.now() - started) / 1000;
       const peakRss = Math.round(process.resourceUsage().maxRSS / 1024);
-      console.log(`imported ${count} records into ${describeStore(config)} in ${seconds.toFixed(1)} s (${Math.round(count / seconds)} records/s, peak RSS ${peakRss} MB)`);
+      console.log(`imported ${written} records into ${describeStore(config)} in ${seconds.toFixed(1)} s (${Math.round(written / seconds)} records/s, peak RSS ${peakRss} MB)`);
+      // A takedown outlives the exports taken before it; a moved id's work lives in another record.
+      if (withdrawn.length) console.log(`skipped ${withdrawn.length} withdrawn ids: ${withdrawn.join(' ')}`);
+      if (moved.length) console.log(`skipped ${moved.length} moved ids: ${moved.join(' ')}`);
     } else {
       const count = await exportCatalog(backend.store, file);
       console.log(`exported ${count} records to ${file} in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -1,7 +1,8 @@
 import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { once } from 'node:events';
-import type { RecordStore } from '../domain/ports.ts';
+import type { RecordFate, RecordStore } from '../domain/ports.ts';
+import { loadRetiredIds } from '../domain/record-fates.ts';
 import { cleanRecordText } from '../domain/localize.ts';
 import { CATALOG_VERSION, isCalendarDate } from '../domain/record.ts';
 import type { CanonicalRecord, StoredRecord } from '../domain/record.ts';
@@ -112,24 +113,54 @@ export interface ImportOptions {
   sourceKeys?: readonly string[];
 }
 
+/** What an import did: the records it wrote, and the ids of the file it left retired. */
+export interface ImportReport {
+  /** Records written. */
+  written: number;
+  /** Ids the archive withdrew (a takedown): not brought back. */
+  withdrawn: string[];
+  /** Ids that moved to another record holding their work: not written again, which would archive the work twice. */
+  moved: string[];
+}
+
+/** Lets through the records whose id the archive never retired, and remembers the others' ids. */
+class RetiredIdFilter {
+  readonly withdrawn: string[] = [];
+  readonly moved: string[] = [];
+
+  constructor(private readonly retired: ReadonlyMap<string, RecordFate['status']>) {}
+
+  /** Whether the record with this id may be written. */
+  admits(id: string): boolean {
+    const status = this.retired.get(id);
+    if (status === undefined) return true;
+    (status === 'withdrawn' ? this.withdrawn : this.moved).push(id);
+    return false;
+  }
+}
+
 /**
  * Imports a catalog file of any size in flat memory, in two passes over the file: the first checks
  * every record (and names every problem, writing nothing when there is one), the second writes
  * them in batches. Into the embedded store, a worker thread makes the second pass and prepares
  * each batch while the store writes the one before, the first one while this thread checks the
- * file. Returns the number of records written.
+ * file. A record whose id the archive retired (withdrawn or moved) is not written: an older
+ * export must not undo a takedown, nor archive a moved work a second time.
  */
-export async function importCatalogFile(store: RecordStore, path: string, { batchSize = IMPORT_BATCH, sourceKeys }: ImportOptions = {}): Promise<number> {
+export async function importCatalogFile(store: RecordStore, path: string, { batchSize = IMPORT_BATCH, sourceKeys }: ImportOptions = {}): Promise<ImportReport> {
   // Started first: the worker loads its modules and prepares the first batch while this thread checks the file.
   const prepared = isPreparedRecordWriter(store)
     ? { writer: store, batches: new PreparedBatches({ path, batchSize, chunkSize: PREPARED_CHUNK, withIndex: store.indexesRecords, ahead: Math.ceil(batchSize / PREPARED_CHUNK) }) }
     : undefined;
   try {
+    const retired = new RetiredIdFilter(await loadRetiredIds(store));
     const updated = await checkCatalogFile(path, sourceKeys);
-    const records = prepared ? await prepared.batches.writeAll(updated, (batch) => prepared.writer.putPreparedRecords(batch)) : await writeCatalogFile(store, path, updated, batchSize);
-    prepared?.writer.finishBulkWrite(records);
+    const admits = (id: string): boolean => retired.admits(id);
+    const read = prepared ? await prepared.batches.writeAll(updated, admits, (batch) => prepared.writer.putPreparedRecords(batch)) : await writeCatalogFile(store, path, updated, batchSize, admits);
+    const written = read - retired.withdrawn.length - retired.moved.length;
+    prepared?.writer.finishBulkWrite(written);
     await store.setCatalogUpdated(updated);
-    return records;
+    return { written, withdrawn: retired.withdrawn, moved: retired.moved };
   } finally {
     await prepared?.batches.stop();
   }
@@ -153,10 +184,11 @@ async function checkCatalogFile(path: string, sourceKeys: readonly string[] | un
   return head.fields.updated as string;
 }
 
-/** The second pass of an import into any store, in this thread: writes the checked records in batches. */
-async function writeCatalogFile(store: RecordStore, path: string, updated: string, batchSize: number): Promise<number> {
+/** The second pass of an import into any store, in this thread: writes the checked records it admits in batches; returns the number read. */
+async function writeCatalogFile(store: RecordStore, path: string, updated: string, batchSize: number, admits: (id: string) => boolean): Promise<number> {
   let batch: CanonicalRecord[] = [];
   const { records } = await scanCatalogFile(path, async (record) => {
+    if (!admits((record as CanonicalRecord).id)) return;
     batch.push({ ...cleanRecordText(record as CanonicalRecord), updated });
     if (batch.length < batchSize) return;
     const full = batch;

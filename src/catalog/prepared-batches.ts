@@ -63,9 +63,10 @@ export class PreparedBatches {
   /**
    * Hands each batch to `write` in file order, the next one being prepared meanwhile, once the
    * file has been checked (`updated`: its date). The worker prepares the first batch during the
-   * check when the file gives its date before its records. Returns the number of records read.
+   * check when the file gives its date before its records. Only the records whose id `admits`
+   * are written. Returns the number of records read.
    */
-  async writeAll(updated: string, write: (batch: PreparedRecord[]) => void): Promise<number> {
+  async writeAll(updated: string, admits: (id: string) => boolean, write: (batch: PreparedRecord[]) => void): Promise<number> {
     this.worker.postMessage({ updated } satisfies ToPrepareWorker);
     let batch: PreparedRecord[] = [];
     for (;;) {
@@ -76,10 +77,10 @@ export class PreparedBatches {
         if (message.dated !== null && message.dated !== updated) throw new CatalogFileError([`updated: the file gives two compilation dates, ${message.dated} and ${updated}`]);
         continue;
       }
-      for (const record of unpackRecords(message.chunk)) batch.push(record);
+      for (const record of unpackRecords(message.chunk)) if (admits(record.columns[0])) batch.push(record);
       this.worker.postMessage({ taken: true } satisfies ToPrepareWorker);
       if (message.ends) {
-        write(batch);
+        if (batch.length) write(batch);
         batch = [];
       }
     }

@@ -62,3 +62,25 @@ export async function retiredIdNote(store: Pick<RecordStore, 'getRecord' | 'reco
   const whatHappened = movedTo === undefined ? `The record "${id}" was withdrawn` : `The record "${id}" moved to "${movedTo}", which was withdrawn`;
   return `${whatHappened} on ${fate.at.slice(0, 10)}: ${oneLine(fate.reason)} The work was published at ${fate.sourceUrl}.`;
 }
+
+/** A day before the archive's first record: every fate was recorded on or after it. */
+const BEFORE_EVERY_FATE = '2015-01-01';
+
+/** Fates read per store call while loading them all. */
+const FATE_PAGE = 1000;
+
+/**
+ * Every retired id with what became of it (moved or withdrawn), read page by page in one walk of
+ * the fates. The archive retires few ids, so the whole set fits in memory.
+ */
+export async function loadRetiredIds(store: Pick<RecordStore, 'fatesSince'>): Promise<Map<string, RecordFate['status']>> {
+  const retired = new Map<string, RecordFate['status']>();
+  let after: { at: string; id: string } | undefined;
+  for (;;) {
+    const { fates } = await store.fatesSince(BEFORE_EVERY_FATE, after, FATE_PAGE);
+    for (const fate of fates) retired.set(fate.id, fate.status);
+    const last = fates.at(-1);
+    if (!last || fates.length < FATE_PAGE) return retired;
+    after = { at: last.at, id: last.id };
+  }
+}

@@ -75,7 +75,7 @@ describe('catalog files, streamed', () => {
       expect((await backend.store.catalogState()).total).to.equal(0);
 
       writeFileSync(file, JSON.stringify({ records: good, updated: '2026-11-21', version: '1.0' }, null, 1));
-      expect(await importCatalogFile(backend.store, file, { batchSize: 5 })).to.equal(12);
+      expect((await importCatalogFile(backend.store, file, { batchSize: 5 })).written).to.equal(12);
       const stored = [];
       for await (const record of backend.store.streamRecords()) stored.push(toCatalogRecord(record));
       expect(stored).to.deep.equal(good.map((record) => ({ ...record, updated: '2026-11-21' })).sort((a, b) => (a.id < b.id ? -1 : 1)));
@@ -106,7 +106,7 @@ describe('catalog files, streamed', () => {
       const file = join(dataDir, 'import.json');
       const hidden = makeRecord({ model: 'ZW\u200b-Model', title: { zh: '标\u2066题\u2069', en: 'Ti\u0007tle' }, prompt: 'p\u200drompt' });
       writeFileSync(file, JSON.stringify({ version: '1.0', updated: '2026-11-21', records: [hidden, makeRecord()] }));
-      expect(await importCatalogFile(backend.store, file, { batchSize: 1 })).to.equal(2);
+      expect((await importCatalogFile(backend.store, file, { batchSize: 1 })).written).to.equal(2);
       const stored = await backend.store.findByModel('ZW-Model');
       expect(stored.map((record) => [record.id, record.model, record.title, record.prompt])).to.deep.equal([[hidden.id, 'ZW-Model', { zh: '标题', en: 'Title' }, 'prompt']]);
     } finally {
@@ -152,7 +152,7 @@ describe('catalog files, streamed', () => {
     try {
       const first = Array.from({ length: 3000 }, (_, i) => syntheticRecord(i, '2026-11-21'));
       // Batches of 300 are ten transactions, each writing segments of its own.
-      expect(await importCatalogFile(backend.store, catalogFile(first), { batchSize: 300 })).to.equal(3000);
+      expect((await importCatalogFile(backend.store, catalogFile(first), { batchSize: 300 })).written).to.equal(3000);
       expect(searchSegments(databaseFile)).to.equal(1);
       const search = async (text: string): Promise<number> => (await backend.search.search({ lang: 'en', text, filters: {}, order: 'relevance', offset: 0, limit: 10 })).total;
       expect(await search('"pelican"')).to.equal(pelicans(first)).and.be.above(0);

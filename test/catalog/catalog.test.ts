@@ -8,6 +8,7 @@ import { checkCatalog, CatalogFileError, exportCatalog, importCatalog, readCatal
 import { syntheticCatalog } from '../../src/catalog/synthetic.ts';
 import { BUILT_IN_SOURCE_TABLE, SOURCE_KEYS } from '../../src/domain/sources.ts';
 import { FORMATS, KINDS } from '../../src/domain/record.ts';
+import type { CanonicalRecord } from '../../src/domain/record.ts';
 import { makeRecord } from '../helpers/factories.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
 import { searchEnvironment } from '../helpers/server-process.ts';
@@ -114,5 +115,41 @@ describe('catalog files', () => {
     });
     expect(failure.code).to.equal(1);
     expect(failure.stderr).to.match(/invalid catalog file/);
+  });
+
+  it('does not bring back, on importing an older export, the ids withdrawn or moved since', async () => {
+    const data = join(dataDir, 'data');
+    // The embedded store, so this process can move an id in the same archive the commands use.
+    const env = { ...process.env, ARCHIVE_DATA_DIR: data, ARCHIVE_STORE: 'embedded', ARCHIVE_SEARCH: 'embedded' };
+    const command = (script: string, ...args: string[]) => run(process.execPath, ['--import', 'tsx', `scripts/${script}.ts`, ...args], { env });
+    const records = Array.from({ length: 6 }, (_, index) => makeRecord({ sourceUrl: `https://github.com/demo-owner/takedown-${index}` }));
+    const [taken, gone, stays] = records as [CanonicalRecord, CanonicalRecord, CanonicalRecord];
+    const file = join(dataDir, 'catalog.json');
+    writeFileSync(file, JSON.stringify({ version: '1.0', updated: '2026-11-20', records }));
+    await command('catalog', 'import', file);
+    const older = join(dataDir, 'older.json');
+    await command('catalog', 'export', older);
+    await command('withdraw', taken.id, '--reason', 'The author asked for the work to be taken down.');
+    const moving = await openBackend({ databaseFile: join(data, 'archive.sqlite') }, { migrate: false });
+    await moving.store.replaceRecords([], [{ id: gone.id, movedTo: stays.id, reason: 'The same work is archived as another record.' }]);
+    await moving.close();
+
+    const imported = await command('catalog', 'import', older);
+    expect(imported.stdout).to.match(/imported 4 records/);
+    expect(imported.stdout).to.include(`skipped 1 withdrawn ids: ${taken.id}\n`);
+    expect(imported.stdout).to.include(`skipped 1 moved ids: ${gone.id}\n`);
+    const backend = await openBackend({ databaseFile: join(data, 'archive.sqlite') }, { migrate: false });
+    try {
+      expect(await backend.store.getRecord(taken.id)).to.equal(undefined);
+      expect(await backend.store.recordFate(taken.id)).to.include({ status: 'withdrawn', reason: 'The author asked for the work to be taken down.' });
+      expect(await backend.store.getRecord(gone.id)).to.equal(undefined);
+      expect(await backend.store.recordFate(gone.id)).to.include({ status: 'moved', movedTo: stays.id });
+      expect((await backend.store.catalogState()).total).to.equal(4);
+    } finally {
+      await backend.close();
+    }
+    // A fresh folder (no fates) takes every record, and says nothing of skipping.
+    const fresh = await run(process.execPath, ['--import', 'tsx', 'scripts/catalog.ts', 'import', older], { env: { ...env, ARCHIVE_DATA_DIR: join(dataDir, 'fresh') } });
+    expect(fresh.stdout).to.match(/imported 6 records/).and.not.match(/skipped/);
   });
 });
