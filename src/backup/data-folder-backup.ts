@@ -16,8 +16,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, open, readFile, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { SqliteRecordStore } from '../store/sqlite/sqlite-store.ts';
-import { SqliteSubmissionQueue } from '../store/sqlite/sqlite-submissions.ts';
 
 export const BACKUP_DATABASE_FILE = 'archive.sqlite';
 export const BACKUP_MEDIA_DIR = 'media';
@@ -115,9 +113,19 @@ interface SnapshotContents {
   media: ReferencedMedia[];
 }
 
+/** What a backup reads of a stored record: its id and the media it names, as every schema version keeps them in `records.doc`. */
+interface RecordMediaDoc {
+  id: string;
+  media?: { path: string; sha256?: string; thumbnailPath?: string }[];
+}
+
 /**
- * Lists what a database copy's records reference, through the store's own adapters; when
- * verifying, first checks the file with PRAGMA integrity_check.
+ * Lists what a database copy's records reference; when verifying, first checks the file with
+ * PRAGMA integrity_check. It reads only what every schema version has (the `meta` change number,
+ * the `submissions` rows, each record's JSON in `records.doc`), with plain queries rather than
+ * the store adapter, whose statements name the columns of the current schema: so a database the
+ * installed code has not migrated yet (backed up before an upgrade, as docs/operations.md says
+ * to) is copied and verified as it is, never migrated.
  */
 async function readSnapshot(databaseFile: string, access: 'finish-copy' | 'verify'): Promise<SnapshotContents> {
   const db = new Database(databaseFile, { fileMustExist: true, readonly: access === 'verify' });
@@ -129,15 +137,16 @@ async function readSnapshot(databaseFile: string, access: 'finish-copy' | 'verif
     if (problems.length !== 1 || problems[0]?.integrity_check !== 'ok') {
       throw new BackupError(`the database copy fails PRAGMA integrity_check: ${problems.slice(0, 5).map((row) => row.integrity_check).join('; ')}`);
     }
-    const store = new SqliteRecordStore(db);
-    const { changeNumber } = store.catalogStateNow();
-    const submissions = Object.values(await new SqliteSubmissionQueue(db).countByStatus()).reduce((sum, count) => sum + count, 0);
+    const changeNumber = Number(db.prepare<[], string>("SELECT value FROM meta WHERE key = 'change_number'").pluck().get() ?? 0);
+    const submissions = db.prepare<[], number>('SELECT count(*) FROM submissions').pluck().get() ?? 0;
     const media: ReferencedMedia[] = [];
     let records = 0;
-    for await (const record of store.streamRecords()) {
+    // One row at a time, so memory holds the media list, not the records.
+    for (const doc of db.prepare<[], string>('SELECT doc FROM records ORDER BY id').pluck().iterate()) {
+      const record = JSON.parse(doc) as RecordMediaDoc;
       records += 1;
-      for (const stored of record.media) {
-        media.push({ path: stored.path, sha256: stored.sha256, recordId: record.id });
+      for (const stored of record.media ?? []) {
+        media.push({ path: stored.path, ...(stored.sha256 ? { sha256: stored.sha256 } : {}), recordId: record.id });
         if (stored.thumbnailPath) media.push({ path: stored.thumbnailPath, recordId: record.id });
       }
     }

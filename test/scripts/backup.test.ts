@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openBackend } from '../../src/backend.ts';
 import type { Backend } from '../../src/backend.ts';
@@ -187,6 +187,45 @@ describe('npm run backup: an online copy of the embedded store and its media', f
     expect(result.code).to.equal(1);
     expect(result.stderr).to.include(`${missing} (record ${withMedia?.id ?? ''}) is missing`);
     expect(readdirSync(parent), 'no backup and no staging folder left behind').to.deep.equal([]);
+  });
+
+  it('backs up and verifies a database of an older schema as it is, without migrating the live file', async () => {
+    // A data folder the installed code has not upgraded yet (records without work_key), one record naming a preview.
+    const oldDir = temporaryDataDir();
+    cleanup.push(oldDir);
+    const liveFile = join(oldDir, 'archive.sqlite');
+    cpSync(new URL('../fixtures/archive-2026-11-23.sqlite', import.meta.url).pathname, liveFile);
+    const preview = Buffer.from('bytes of an older preview');
+    const path = `ab/${sha256(preview)}.png`;
+    mkdirSync(join(oldDir, 'media', 'ab'), { recursive: true });
+    writeFileSync(join(oldDir, 'media', path), preview);
+    const live = new Database(liveFile);
+    const row = live.prepare<[], { id: string; doc: string }>('SELECT id, doc FROM records ORDER BY id LIMIT 1').get();
+    if (!row) throw new Error('the fixture holds no record');
+    live.prepare('UPDATE records SET doc = ? WHERE id = ?').run(JSON.stringify({ ...(JSON.parse(row.doc) as object), media: [{ path, sha256: sha256(preview), width: 8, height: 8 }] }), row.id);
+    const columnsOf = (file: string): string[] => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return db.prepare<[], { name: string }>('SELECT name FROM pragma_table_info(\'records\')').all().map((column) => column.name);
+      } finally {
+        db.close();
+      }
+    };
+    live.close();
+    const columnsBefore = columnsOf(liveFile);
+    expect(columnsBefore).to.not.include('work_key');
+
+    const backupDir = join(temporaryDataDir(), 'backup');
+    cleanup.push(join(backupDir, '..'));
+    const result = await runBackup([backupDir], { ARCHIVE_DATA_DIR: oldDir });
+    expect(result.code, result.stderr).to.equal(0);
+    expect(result.stdout).to.match(/^backup written to .+: 3 records, 1 submissions?, 1 media files? /);
+    expect(readFileSync(join(backupDir, 'media', path))).to.deep.equal(preview);
+    expect(columnsOf(liveFile)).to.deep.equal(columnsBefore);
+    expect(columnsOf(join(backupDir, 'archive.sqlite'))).to.deep.equal(columnsBefore);
+    const verified = await runBackup(['--verify', backupDir], {});
+    expect(verified.code, verified.stderr).to.equal(0);
+    expect(verified.stdout).to.match(/^verified backup .+: 3 records/);
   });
 
   it('refuses a destination that already holds files, and a store that is not embedded, writing nothing', async () => {
