@@ -7,8 +7,11 @@
 import { parseArgs } from 'node:util';
 import { backupDataFolder, describeBackup, verifyBackup } from '../src/backup/data-folder-backup.ts';
 import { loadConfig } from '../src/config.ts';
+import { startCommandLine } from './command.ts';
 
 const USAGE = 'usage: npm run backup -- DIR | --verify DIR';
+
+startCommandLine(USAGE);
 
 /** Store kinds this command can copy: the embedded SQLite file is the only one it knows. */
 const EMBEDDED_STORE_NAMES = ['', 'embedded', 'sqlite'];

@@ -14,8 +14,11 @@ import { SourceTable } from '../src/domain/sources.ts';
 import { syntheticCatalog } from '../src/catalog/synthetic.ts';
 import { requireArchive } from '../src/data-folder.ts';
 import { CATALOG_VERSION } from '../src/domain/record.ts';
+import { startCommandLine } from './command.ts';
 
 const USAGE = 'usage: npm run catalog -- import FILE | export FILE | generate --count N --out FILE [--updated YYYY-MM-DD]';
+
+startCommandLine(USAGE);
 
 async function generate(count: number, out: string, updated: string): Promise<void> {
   const stream = createWriteStream(out, { encoding: 'utf8' });

@@ -6,6 +6,20 @@ import type { Config } from '../src/config.ts';
 import { requireArchive } from '../src/data-folder.ts';
 
 /**
+ * What every maintenance script does first, before it reads its arguments or opens anything:
+ * `--help` or `-h` (before a `--` that ends the options) prints its usage on stdout and exits 0.
+ */
+export function startCommandLine(usage: string): void {
+  const args = process.argv.slice(2);
+  const optionsEnd = args.indexOf('--');
+  const options = optionsEnd === -1 ? args : args.slice(0, optionsEnd);
+  if (options.includes('--help') || options.includes('-h')) {
+    process.stdout.write(`${usage}\n`);
+    process.exit(0);
+  }
+}
+
+/**
  * Runs a script's command over the backend (upgrading the schema, as the server's primary does),
  * closes it, and on failure prints the error's message alone and exits 1. The archive must exist
  * (requireArchive).

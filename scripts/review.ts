@@ -12,7 +12,7 @@
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Backend } from '../src/backend.ts';
-import { runCommand } from './command.ts';
+import { runCommand, startCommandLine } from './command.ts';
 import { listSubmissions } from '../src/domain/ingest/list.ts';
 import { review } from '../src/domain/ingest/review.ts';
 import { currentRecordIds } from '../src/domain/record-fates.ts';
@@ -20,6 +20,8 @@ import { FINAL_STATUSES, SUBMISSION_STATUSES } from '../src/domain/submission.ts
 import type { SubmissionRecord, SubmissionStatus } from '../src/domain/submission.ts';
 
 const USAGE = 'usage: npm run review -- list [--status STATUS] [--limit N] | show ID | approve ID --note "why" [--by NAME] [--wait SECONDS] | reject ID --note "why" [--by NAME]';
+
+startCommandLine(USAGE);
 
 function describe(record: SubmissionRecord, recordIds: readonly string[]): string {
   const lines = [

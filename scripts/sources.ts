@@ -12,12 +12,14 @@
  */
 import { parseArgs } from 'node:util';
 import type { Backend } from '../src/backend.ts';
-import { runCommand } from './command.ts';
+import { runCommand, startCommandLine } from './command.ts';
 import { sourceDefinitionProblems } from '../src/domain/sources.ts';
 import type { SourceDefinition } from '../src/domain/sources.ts';
 
 const USAGE =
   'usage: npm run sources -- list | add --key KEY --host HOST [--host …] [--alias HOST …] [--media-host HOST …] [--handle-rule REGEX] [--keep-param NAME …] --label-zh TEXT --label-en TEXT | remove KEY [--force]';
+
+startCommandLine(USAGE);
 
 function describe(source: SourceDefinition): string {
   return [

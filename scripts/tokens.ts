@@ -10,11 +10,13 @@ import { describeStore } from '../src/backend.ts';
 import type { Backend } from '../src/backend.ts';
 import { generateSecret, secretSha256 } from '../src/auth/secrets.ts';
 import type { Config } from '../src/config.ts';
-import { runCommand } from './command.ts';
+import { runCommand, startCommandLine } from './command.ts';
 import { TOKEN_SCOPES } from '../src/domain/submission.ts';
 import type { TokenScope } from '../src/domain/submission.ts';
 
 const USAGE = 'usage: npm run tokens -- create --name NAME --scope ingest[,export][,review] | list | revoke NAME';
+
+startCommandLine(USAGE);
 
 async function main(backend: Backend, config: Config): Promise<void> {
   const { positionals, values } = parseArgs({ allowPositionals: true, options: { name: { type: 'string' }, scope: { type: 'string' } } });

@@ -14,13 +14,15 @@
 import { parseArgs } from 'node:util';
 import type { Backend } from '../src/backend.ts';
 import type { Config } from '../src/config.ts';
-import { runCommand } from './command.ts';
+import { runCommand, startCommandLine } from './command.ts';
 import { referencedMedia, withdrawRecords } from '../src/domain/withdrawal.ts';
 import type { WithdrawalReport } from '../src/domain/withdrawal.ts';
 import { removeMediaFiles } from '../src/media/media-files.ts';
 import { WITHDRAWN_MEDIA_FILE, WithdrawnMediaList } from '../src/media/withdrawn-media.ts';
 
 const USAGE = 'usage: npm run withdraw -- ID [ID …] --reason "why" [--only] [--follow-moves]';
+
+startCommandLine(USAGE);
 
 /** The report, one line per id, in the order: withdrawn, timeline successors, then the ids that were not withdrawn. */
 export function describeReport(report: WithdrawalReport, reason: string): string[] {
