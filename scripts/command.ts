@@ -7,9 +7,13 @@ import { requireArchive } from '../src/data-folder.ts';
 
 /**
  * What every maintenance script does first, before it reads its arguments or opens anything:
- * `--help` or `-h` (before a `--` that ends the options) prints its usage on stdout and exits 0.
+ * `--help` or `-h` (before a `--` that ends the options) prints its usage on stdout and exits 0;
+ * and a stdout the reader closed (the output piped into `head`) stops the output quietly instead
+ * of crashing with an EPIPE stack trace: the command finishes what it was doing (a withdrawal is
+ * not cut in half) and exits with its own status.
  */
 export function startCommandLine(usage: string): void {
+  endOutputQuietlyWhenClosed();
   const args = process.argv.slice(2);
   const optionsEnd = args.indexOf('--');
   const options = optionsEnd === -1 ? args : args.slice(0, optionsEnd);
@@ -17,6 +21,14 @@ export function startCommandLine(usage: string): void {
     process.stdout.write(`${usage}\n`);
     process.exit(0);
   }
+}
+
+/** After the reader of stdout went away, further output is dropped: EPIPE is the end of the output, not a failure of the command. */
+function endOutputQuietlyWhenClosed(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return;
+    throw error;
+  });
 }
 
 /**

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { openBackend } from '../../src/backend.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
 
 const run = promisify(execFile);
@@ -31,4 +32,16 @@ describe('the maintenance commands, on the command line', function () {
     });
   }
 
+  it('ends quietly with exit 0 when the reader of its output has gone (piped into head)', async () => {
+    await (await openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true })).close();
+    const env = { ...process.env, ARCHIVE_DATA_DIR: dataDir, ARCHIVE_STORE: 'embedded', ARCHIVE_SEARCH: 'embedded' };
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/sources.ts', 'list'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The read end closes before the command writes its first line, so every write of it meets EPIPE.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(stderr).to.not.match(/EPIPE|Error/);
+    expect(code).to.equal(0);
+  });
 });
