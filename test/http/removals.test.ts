@@ -33,6 +33,8 @@ describe('GET /api/v1/removals (the ids withdrawn or moved since a day)', functi
     const { store } = server.backend;
     // Moved: the later work's timeline record gives way to the earlier work's (as the publisher decides it).
     await store.changeModelRecords(model, (ofModel) => planPublication(earlier, ofModel));
+    // Apart in time, so the list's order (the instant, then the id) is the order they happened in.
+    await new Promise((resolve) => setTimeout(resolve, 5));
     // Withdrawn: the command `npm run withdraw` runs.
     const result = await withdrawRecords(store, { ids: [takenDown.id], reason: 'The author asked for it to be taken down.', wholeWork: true, followMoves: false });
     expect(result.kind).to.equal('withdrawn');
