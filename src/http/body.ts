@@ -20,7 +20,7 @@ export async function readRawBody(ctx: Context, limit: number): Promise<Buffer> 
  * compressed one would only fail as JSON, and its size limit would hold for the compressed bytes.
  * The answer's Accept-Encoding says what is read (RFC 9110 §15.5.16).
  */
-function refuseContentCoding(ctx: Context): void {
+export function refuseContentCoding(ctx: Context): void {
   const codings = ctx.get('Content-Encoding').split(',').map((coding) => coding.trim().toLowerCase()).filter(Boolean);
   if (codings.every((coding) => coding === 'identity')) return;
   throw new ProblemError('unsupported-media-type', `The body's content coding (${codings.join(', ')}) is not read here: send the body uncompressed (Content-Encoding: identity, or none).`, { headers: { 'Accept-Encoding': 'identity' } });

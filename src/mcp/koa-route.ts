@@ -6,7 +6,7 @@ import { ProblemError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { createMcpServer } from './server.ts';
 import type { GuideSettings } from '../guides/llms-text.ts';
-import { readRawBody } from '../http/body.ts';
+import { readRawBody, refuseContentCoding } from '../http/body.ts';
 import { allowOnly } from '../http/read-route.ts';
 
 /** Largest JSON-RPC request body accepted at /mcp. */
@@ -65,6 +65,7 @@ export function mcpRoute(context: ReadContext, options: McpRouteOptions): Middle
       });
     }
     if (!ctx.is('application/json')) throw new ProblemError('unsupported-media-type', 'Send JSON-RPC messages as application/json.');
+    refuseContentCoding(ctx);
     const raw = await readRawBody(ctx, MCP_BODY_LIMIT);
     let message: unknown;
     try {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { gzipSync } from 'node:zlib';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -32,7 +33,7 @@ describe('MCP tool server at /mcp', function () {
   });
 
   const call = (name: string, args: Record<string, unknown>) => callTool(client, name, args);
-  const post = (body: string, headers: Record<string, string> = {}) =>
+  const post = (body: BodyInit, headers: Record<string, string> = {}) =>
     server.get('/mcp', { method: 'POST', body, headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers } });
   const initialize = (protocolVersion: string) =>
     JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'curl-like', version: '1' } } });
@@ -479,6 +480,10 @@ describe('MCP tool server at /mcp', function () {
     expect((await post(initialize('2025-11-25'), { 'MCP-Protocol-Version': '1999-01-01' })).status).to.equal(400);
     expect((await post('{not json')).status).to.equal(400);
     expect((await server.get('/mcp', { method: 'POST', body: 'x', headers: { 'Content-Type': 'text/plain' } })).status).to.equal(415);
+    // A compressed body is refused as the ingest endpoints refuse it: bodies are read as sent.
+    const gzipped = await post(gzipSync(Buffer.from(initialize('2025-11-25'))), { 'Content-Encoding': 'gzip' });
+    expect(gzipped.status).to.equal(415);
+    expect(gzipped.headers.get('accept-encoding')).to.equal('identity');
     for (const method of ['GET', 'DELETE', 'PUT']) {
       const response = await server.get('/mcp', { method });
       expect(response.status, method).to.equal(405);
