@@ -90,8 +90,7 @@ class CursorWriter {
 
   /** The bytes written, followed by their check value, as base64url. */
   toString(): string {
-    const body = Buffer.from(this.bytes);
-    return Buffer.concat([body, checkValue(body)]).toString('base64url');
+    return sealCursor(Buffer.from(this.bytes));
   }
 }
 
@@ -178,6 +177,22 @@ function checkValue(body: Buffer): Buffer {
   return check;
 }
 
+/** A cursor's text: its bytes followed by their check value, as base64url. */
+export function sealCursor(body: Buffer): string {
+  return Buffer.concat([body, checkValue(body)]).toString('base64url');
+}
+
+/**
+ * The bytes a cursor carries, when it is written as sealCursor writes it (canonical base64url) and
+ * its check value holds; undefined for anything else.
+ */
+export function openCursor(cursor: string): Buffer | undefined {
+  const bytes = Buffer.from(cursor, 'base64url');
+  if (bytes.length <= CHECK_BYTES || bytes.toString('base64url') !== cursor) return undefined;
+  const body = bytes.subarray(0, bytes.length - CHECK_BYTES);
+  return checkValue(body).equals(bytes.subarray(body.length)) ? body : undefined;
+}
+
 /** Why a cursor cannot be used. */
 export type CursorProblem = 'malformed' | 'other-query';
 
@@ -187,11 +202,8 @@ export type CursorProblem = 'malformed' | 'other-query';
  * not read), 'other-query' when it is intact but made for another query.
  */
 export function decodeCursor(cursor: string, fingerprint: string): CursorState | CursorProblem {
-  const bytes = Buffer.from(cursor, 'base64url');
-  if (bytes.length <= CHECK_BYTES || bytes.toString('base64url') !== cursor) return 'malformed';
-  const body = bytes.subarray(0, bytes.length - CHECK_BYTES);
-  if (!checkValue(body).equals(bytes.subarray(body.length))) return 'malformed';
-  return body[0] === CHECKED_FORM ? decodeBody(body, fingerprint) : 'malformed';
+  const body = openCursor(cursor);
+  return body?.[0] === CHECKED_FORM ? decodeBody(body, fingerprint) : 'malformed';
 }
 
 function decodeBody(bytes: Buffer, fingerprint: string): CursorState | CursorProblem {

@@ -5,11 +5,12 @@
  *
  * The walk runs in the order of removal (`at`, then id) and pages by cursor: the position after
  * the last id returned, with the day it belongs to, as base64url of JSON followed by a CRC-32
- * check value, so a cursor damaged or edited on its way back is refused rather than read
- * (not keyed, as the search cursors, see cursor.ts). A removal made while a client walks sorts
+ * check value (sealCursor in cursor.ts, as the search cursors), so a cursor damaged or edited on
+ * its way back is refused rather than read. A removal made while a client walks sorts
  * after every earlier one, so it comes on a later page instead of shifting the pages.
  */
-import { crc32 } from 'node:zlib';
+import { openCursor, sealCursor } from './cursor.ts';
+import type { CursorProblem } from './cursor.ts';
 import type { FatePosition, RecordFate, RecordStore } from './ports.ts';
 
 /** One removed id as the list gives it. */
@@ -36,18 +37,9 @@ export interface RemovalQuery {
   after?: FatePosition;
 }
 
-const CHECK_BYTES = 4;
-
-function checkValue(body: Buffer): Buffer {
-  const check = Buffer.alloc(CHECK_BYTES);
-  check.writeUInt32LE(crc32(body));
-  return check;
-}
-
 /** The cursor of the walk of removals since `since`, after this position. */
 export function encodeRemovalCursor(since: string, after: FatePosition): string {
-  const body = Buffer.from(JSON.stringify([since, after.at, after.id]));
-  return Buffer.concat([body, checkValue(body)]).toString('base64url');
+  return sealCursor(Buffer.from(JSON.stringify([since, after.at, after.id])));
 }
 
 /**
@@ -55,11 +47,9 @@ export function encodeRemovalCursor(since: string, after: FatePosition): string 
  * cursor this service wrote (its check value fails, or it does not read), 'other-query' when it
  * is intact but belongs to another `since`.
  */
-export function decodeRemovalCursor(cursor: string, since: string): FatePosition | 'malformed' | 'other-query' {
-  const bytes = Buffer.from(cursor, 'base64url');
-  if (bytes.length <= CHECK_BYTES || bytes.toString('base64url') !== cursor) return 'malformed';
-  const body = bytes.subarray(0, bytes.length - CHECK_BYTES);
-  if (!checkValue(body).equals(bytes.subarray(body.length))) return 'malformed';
+export function decodeRemovalCursor(cursor: string, since: string): FatePosition | CursorProblem {
+  const body = openCursor(cursor);
+  if (!body) return 'malformed';
   let parts: unknown;
   try {
     parts = JSON.parse(body.toString('utf8'));
