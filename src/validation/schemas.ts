@@ -55,13 +55,6 @@ export function compile<T>(schema: object): ValidateFunction<T> {
   return ajv.compile<T>(schema);
 }
 
-const validateCalendarDate = ajv.compile<string>({ type: 'string', format: 'date' });
-
-/** True for a day that exists, written YYYY-MM-DD (2026-02-30 is none): the check of the `date` format every schema's dates pass. */
-export function isCalendarDate(text: string): boolean {
-  return validateCalendarDate(text);
-}
-
 export const validators = {
   record: ajv.getSchema('record.schema.json') as ValidateFunction,
   listResponse: ajv.getSchema('list-response.schema.json') as ValidateFunction,
