@@ -119,7 +119,9 @@ export async function publish(ports: PublishPorts, settings: PublishSettings, re
     images.verdict = { ...images.verdict, detail: `${images.verdict.detail} (gave up after ${record.attempts} attempts)` };
   }
   const loaded = images.missing.length === 0;
-  const judged = await judgeAgainstPublished(ports, record, { identity, date, hosts, withdrawn, images: images.verdict, previews: loaded ? images.previews : undefined, approval });
+  const soFar: VerdictsSoFar = { identity, date, hosts, withdrawn, images: images.verdict, previews: loaded ? images.previews : undefined, approval };
+  // Judged once before the previews are stored, so a duplicate stores none, and again below, one claim at a time, before writing.
+  const judged = await judgeAgainstPublished(ports, record, soFar);
   if (judged.kind === 'settled') return judged;
   if (!loaded || !identity.canonicalUrl || !identity.source) {
     // Approved, but there is nothing to publish: a record needs its previews and its source.
@@ -146,14 +148,13 @@ export async function publish(ports: PublishPorts, settings: PublishSettings, re
     updated,
     submissionId: record.submissionId,
   };
-  const previews = images.previews;
   // The claims of this process decide one at a time from here: each judges again against what is
   // published now, so two claims of one work, or of one preview, checked side by side do not both
   // publish. A publisher in another process is held off for the same work and model label by the
   // store's transaction (writePublication).
   return ports.oneAtATime(async () => {
     settings.signal?.throwIfAborted();
-    const now = await judgeAgainstPublished(ports, record, { identity, date, hosts, withdrawn, images: images.verdict, previews, approval });
+    const now = await judgeAgainstPublished(ports, record, soFar);
     if (now.kind === 'settled') return now;
     settings.signal?.throwIfAborted();
     const written = await writePublication(ports.store, gallery);
