@@ -133,10 +133,12 @@ export interface RecordStore {
    * in one transaction that no other writer of the same label interleaves with: any number of
    * processes may publish works of one model at once, and each decides on a reading no other
    * writer has changed before its commit (a writer whose reading went stale reads again and
-   * decides again, so `decide` may run more than once and must depend on its argument alone).
-   * Returns the changes written.
+   * decides again, so `decide` may run more than once and must depend on its arguments alone).
+   * Given a work key, `decide` also gets the records of that work under any label (as
+   * findByWorkKey), read in the same transaction: a writer of the same work under another label
+   * is not interleaved with either. Returns the changes written.
    */
-  changeModelRecords(model: string, decide: (ofModel: StoredRecord[]) => RecordChanges): Promise<RecordChanges>;
+  changeModelRecords(model: string, decide: (ofModel: StoredRecord[], ofWork: StoredRecord[]) => RecordChanges, workKey?: string): Promise<RecordChanges>;
   /**
    * Published records, of any kind, whose source URL has this work key (sources.ts workKey: the
    * same work at its source, whatever case or share form its URL was stored in).

@@ -94,6 +94,21 @@ export function recordStoreContract(name: string, open: StoreFactory): void {
       expect(fate).to.include({ status: 'moved', movedTo: first.id });
     });
 
+    it('decides a work published under two model labels at once inside the write: the second finds the first\'s record of the work', async () => {
+      const suffix = Math.random().toString(36).slice(2, 8);
+      const sourceUrl = `https://github.com/labels-${suffix}/one-work`;
+      const publish = (gallery: CanonicalRecord) =>
+        store.changeModelRecords(gallery.model, (ofModel, ofWork) => (ofWork.length ? { put: [], retire: [] } : planPublication(gallery, ofModel)), workKey(sourceUrl));
+      const sides = ['A', 'B'].map((label) => makeRecord({ model: `Label-${label}-${suffix}`, sourceUrl, submissionId: `sub_label_${label}_${suffix}` }));
+      const written = await Promise.all(sides.map(publish));
+      expect(written.map((changes) => changes.put.length).sort(), 'one wrote its gallery and timeline records, the other nothing').to.deep.equal([0, 2]);
+      expect((await store.findByWorkKey(workKey(sourceUrl))).map((record) => record.model).filter((model, index, all) => all.indexOf(model) === index)).to.have.length(1);
+      // Without a work key, the records of the work are not read.
+      let seen: number | undefined;
+      await store.changeModelRecords(`Label-A-${suffix}`, (_ofModel, ofWork) => ((seen = ofWork.length), { put: [], retire: [] }));
+      expect(seen).to.equal(0);
+    });
+
     it('streams from an id on, and names the first id of every page, so a page is read without the ones before it', async () => {
       expect(await store.pageStarts(5)).to.deep.equal([]);
       const records = Array.from({ length: 23 }, () => makeRecord());

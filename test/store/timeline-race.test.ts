@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import type { Backend } from '../../src/backend.ts';
 import { galleryIdOf } from '../../src/domain/ingest/timeline.ts';
 import type { CanonicalRecord } from '../../src/domain/record.ts';
+import { workKey } from '../../src/domain/sources.ts';
 import { openEmbeddedBackend } from '../helpers/backend.ts';
 import { makeRecord } from '../helpers/factories.ts';
 
@@ -116,6 +117,35 @@ describe('the timeline rule across publisher processes (embedded store)', functi
     for (let index = 0; index < SAME_WORKS; index += 1) {
       const ofModel = await backend.store.findByModel(`Same-Work-Model-${index}`);
       expect(new Set(ofModel.map((record) => record.submissionId)).size, `Same-Work-Model-${index}`).to.equal(1);
+    }
+  });
+
+  it(`publishes each of ${SAME_WORKS} works once when two processes publish it under two model labels at once`, async () => {
+    // The same work credited to a different model label by each side: one source URL (in another
+    // case on one side), or for odd works one x.com status under two handles (two URLs, one work key).
+    const sourceOf = (side: number, index: number): string => (index % 2 ? `https://x.com/${side ? 'bob' : 'alice'}/status/17${index}` : `https://github.com/${side ? 'Labels' : 'labels'}/same-work-${index}`);
+    const sides: CanonicalRecord[][] = [0, 1].map((side) =>
+      Array.from({ length: SAME_WORKS }, (_, index) => makeRecord({ model: `Labelled-${side}-Model-${index}`, date: '2025-06-01', sourceUrl: sourceOf(side, index), submissionId: `sub_label_${side}_${index}` })),
+    );
+    const databaseFile = join(dataDir, 'archive.sqlite');
+    const racers = sides.map((works, side) => {
+      const worksFile = join(dataDir, `labelled-works-${side}.json`);
+      writeFileSync(worksFile, JSON.stringify(works));
+      return startRacer(databaseFile, worksFile);
+    });
+    for (const racer of racers) expect(await racer.line()).to.equal('ready');
+    const answers: string[][] = [];
+    for (let index = 0; index < SAME_WORKS; index += 1) {
+      for (const racer of racers) racer.send('go');
+      const pair: string[] = [];
+      for (const racer of racers) pair.push(await racer.line());
+      answers.push(pair.sort());
+    }
+    await Promise.all(racers.map((racer) => racer.end()));
+    expect(answers.filter((pair) => pair.join() !== 'duplicate,published'), 'one side published, the other found it').to.deep.equal([]);
+    for (let index = 0; index < SAME_WORKS; index += 1) {
+      const ofWork = await backend.store.findByWorkKey(workKey(sourceOf(0, index)));
+      expect(new Set(ofWork.map((record) => record.submissionId)).size, `same-work-${index}`).to.equal(1);
     }
   });
 });

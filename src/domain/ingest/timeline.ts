@@ -68,17 +68,21 @@ export type PublicationResult = { kind: 'written'; plan: PublicationPlan } | { k
 
 /**
  * Publishes a work's gallery record by the timeline rule, decided inside the store's transaction
- * against the model's records as they are at that moment (RecordStore.changeModelRecords): two
- * publishers of the same model, in one process or many, never both give it a timeline record, and
- * never both publish one work (the same work key) under this label: the later finds the earlier's
- * record and writes nothing.
+ * against the model's records and the work's as they are at that moment
+ * (RecordStore.changeModelRecords): two publishers of the same model, in one process or many,
+ * never both give it a timeline record, and never both publish one work (the same work key),
+ * under this label or any other: the later finds the earlier's record and writes nothing. A
+ * record of the work from this submission's own earlier attempt is not another's.
  */
 export async function writePublication(store: RecordStore, gallery: CanonicalRecord): Promise<PublicationResult> {
-  const key = workKey(gallery.sourceUrl);
   let published: StoredRecord | undefined;
-  const plan = await store.changeModelRecords(gallery.model, (ofModel) => {
-    published = ofModel.find((record) => record.submissionId !== gallery.submissionId && workKey(record.sourceUrl) === key);
-    return published ? { put: [], retire: [] } : planPublication(gallery, ofModel);
-  });
+  const plan = await store.changeModelRecords(
+    gallery.model,
+    (ofModel, ofWork) => {
+      published = ofWork.find((record) => record.submissionId !== gallery.submissionId || !record.submissionId);
+      return published ? { put: [], retire: [] } : planPublication(gallery, ofModel);
+    },
+    workKey(gallery.sourceUrl),
+  );
   return published ? { kind: 'duplicate', of: published } : { kind: 'written', plan };
 }

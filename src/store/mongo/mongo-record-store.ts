@@ -206,7 +206,7 @@ export class MongoRecordStore implements RecordStore, SourceStore {
     return (await this.collections.records.find({ model }, this.read).sort({ date: 1, id: 1 }).toArray()).map(fromRecordDocument);
   }
 
-  async changeModelRecords(model: string, decide: (ofModel: StoredRecord[]) => RecordChanges): Promise<RecordChanges> {
+  async changeModelRecords(model: string, decide: (ofModel: StoredRecord[], ofWork: StoredRecord[]) => RecordChanges, workKey?: string): Promise<RecordChanges> {
     await this.collections.timelineSlots.updateOne({ _id: model }, { $setOnInsert: { decisions: 0 } }, { upsert: true });
     return this.database.transaction(async (session) => {
       // Written first, in the transaction: a decision on this label committed by another writer
@@ -215,7 +215,11 @@ export class MongoRecordStore implements RecordStore, SourceStore {
       // also conflict on the catalog counter; the slot makes the rule independent of that.)
       await this.collections.timelineSlots.updateOne({ _id: model }, { $inc: { decisions: 1 }, $set: { decidedAt: new Date().toISOString() } }, { session });
       const ofModel = (await this.collections.records.find({ model }, { ...this.read, session }).sort({ date: 1, id: 1 }).toArray()).map(fromRecordDocument);
-      const changes = decide(ofModel);
+      // A record of the work under another label, committed after this snapshot, is not seen here;
+      // but its transaction took a change number, so this one conflicts on the catalog counter
+      // when it writes, and runs again on a reading that holds it.
+      const ofWork = workKey === undefined ? [] : (await this.collections.records.find({ workKey }, { ...this.read, session }).sort({ kind: 1, id: 1 }).toArray()).map(fromRecordDocument);
+      const changes = decide(ofModel, ofWork);
       if (changes.put.length > RECORDS_PER_TRANSACTION) throw new Error(`changeModelRecords writes at most ${RECORDS_PER_TRANSACTION} records`);
       if (changes.put.length) await this.putInSession(session, changes.put);
       if (changes.retire.length) await this.retireInSession(session, changes.retire);

@@ -254,12 +254,13 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
     return this.statements.byModel.all(model).map(toStored);
   }
 
-  async changeModelRecords(model: string, decide: (ofModel: StoredRecord[]) => RecordChanges): Promise<RecordChanges> {
+  async changeModelRecords(model: string, decide: (ofModel: StoredRecord[], ofWork: StoredRecord[]) => RecordChanges, workKey?: string): Promise<RecordChanges> {
     // BEGIN IMMEDIATE takes the database's write lock before the reading: a writer in another
-    // process waits for this commit (busy timeout) and then reads what it wrote.
+    // process, of any label, waits for this commit (busy timeout) and then reads what it wrote.
     return this.db
       .transaction(() => {
-        const changes = decide(this.statements.byModel.all(model).map(toStored));
+        const ofWork = workKey === undefined ? [] : this.statements.byWorkKey.all(workKey).map(toStored);
+        const changes = decide(this.statements.byModel.all(model).map(toStored), ofWork);
         this.putRecordsNow(changes.put);
         this.retireRecordsNow(changes.retire);
         return changes;
