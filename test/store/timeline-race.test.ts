@@ -42,6 +42,31 @@ function startRacer(databaseFile: string, worksFile: string): Racer {
   };
 }
 
+/** A publisher process for each side's works (written to files named after `name`), once each has said it is ready. */
+async function startRacers(dataDir: string, name: string, sides: readonly CanonicalRecord[][]): Promise<Racer[]> {
+  const databaseFile = join(dataDir, 'archive.sqlite');
+  const racers = sides.map((works, side) => {
+    const worksFile = join(dataDir, `${name}-${side}.json`);
+    writeFileSync(worksFile, JSON.stringify(works));
+    return startRacer(databaseFile, worksFile);
+  });
+  for (const racer of racers) expect(await racer.line()).to.equal('ready');
+  return racers;
+}
+
+/** Sends every racer "go" at once, `rounds` times, and gives back each round's answers, sorted; the racers have exited after. */
+async function race(racers: readonly Racer[], rounds: number): Promise<string[][]> {
+  const answers: string[][] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    for (const racer of racers) racer.send('go');
+    const pair: string[] = [];
+    for (const racer of racers) pair.push(await racer.line());
+    answers.push(pair.sort());
+  }
+  await Promise.all(racers.map((racer) => racer.end()));
+  return answers;
+}
+
 /**
  * Two publisher processes on one SQLite file publish works of the same models at the same
  * moment, as `npm run indexer` beside `npm start` does: every model must end with exactly one
@@ -66,19 +91,9 @@ describe('the timeline rule across publisher processes (embedded store)', functi
       const dates = index % 3 === 0 ? ['2025-03-01', '2025-03-01'] : index % 2 === 0 ? ['2025-02-01', '2025-04-01'] : ['2025-04-01', '2025-02-01'];
       dates.forEach((date, side) => sides[side]?.push(makeRecord({ model, date, sourceUrl: `https://github.com/racer-${side}/work-${index}`, submissionId: `sub_race_${side}_${index}` })));
     }
-    const databaseFile = join(dataDir, 'archive.sqlite');
-    const racers = sides.map((works, side) => {
-      const worksFile = join(dataDir, `works-${side}.json`);
-      writeFileSync(worksFile, JSON.stringify(works));
-      return startRacer(databaseFile, worksFile);
-    });
-    for (const racer of racers) expect(await racer.line()).to.equal('ready');
     // Both publish their work of a model at the same moment, model after model.
-    for (let index = 0; index < MODELS; index += 1) {
-      for (const racer of racers) racer.send('go');
-      for (const racer of racers) expect(await racer.line()).to.equal('published');
-    }
-    await Promise.all(racers.map((racer) => racer.end()));
+    const answers = await race(await startRacers(dataDir, 'works', sides), MODELS);
+    expect(answers.filter((pair) => pair.join() !== 'published,published'), 'both sides published').to.deep.equal([]);
 
     const wrong: string[] = [];
     for (let index = 0; index < MODELS; index += 1) {
@@ -98,21 +113,7 @@ describe('the timeline rule across publisher processes (embedded store)', functi
         makeRecord({ model: `Same-Work-Model-${index}`, date: '2025-05-01', sourceUrl: `https://github.com/${side ? 'Racer' : 'racer'}/same-work-${index}`, submissionId: `sub_same_${side}_${index}`, title: { zh: `第${side}边`, en: `Side ${side}` } }),
       ),
     );
-    const databaseFile = join(dataDir, 'archive.sqlite');
-    const racers = sides.map((works, side) => {
-      const worksFile = join(dataDir, `same-works-${side}.json`);
-      writeFileSync(worksFile, JSON.stringify(works));
-      return startRacer(databaseFile, worksFile);
-    });
-    for (const racer of racers) expect(await racer.line()).to.equal('ready');
-    const answers: string[][] = [];
-    for (let index = 0; index < SAME_WORKS; index += 1) {
-      for (const racer of racers) racer.send('go');
-      const pair: string[] = [];
-      for (const racer of racers) pair.push(await racer.line());
-      answers.push(pair.sort());
-    }
-    await Promise.all(racers.map((racer) => racer.end()));
+    const answers = await race(await startRacers(dataDir, 'same-works', sides), SAME_WORKS);
     expect(answers.filter((pair) => pair.join() !== 'duplicate,published'), 'one side published, the other found it').to.deep.equal([]);
     for (let index = 0; index < SAME_WORKS; index += 1) {
       const ofModel = await backend.store.findByModel(`Same-Work-Model-${index}`);
@@ -127,21 +128,7 @@ describe('the timeline rule across publisher processes (embedded store)', functi
     const sides: CanonicalRecord[][] = [0, 1].map((side) =>
       Array.from({ length: SAME_WORKS }, (_, index) => makeRecord({ model: `Labelled-${side}-Model-${index}`, date: '2025-06-01', sourceUrl: sourceOf(side, index), submissionId: `sub_label_${side}_${index}` })),
     );
-    const databaseFile = join(dataDir, 'archive.sqlite');
-    const racers = sides.map((works, side) => {
-      const worksFile = join(dataDir, `labelled-works-${side}.json`);
-      writeFileSync(worksFile, JSON.stringify(works));
-      return startRacer(databaseFile, worksFile);
-    });
-    for (const racer of racers) expect(await racer.line()).to.equal('ready');
-    const answers: string[][] = [];
-    for (let index = 0; index < SAME_WORKS; index += 1) {
-      for (const racer of racers) racer.send('go');
-      const pair: string[] = [];
-      for (const racer of racers) pair.push(await racer.line());
-      answers.push(pair.sort());
-    }
-    await Promise.all(racers.map((racer) => racer.end()));
+    const answers = await race(await startRacers(dataDir, 'labelled-works', sides), SAME_WORKS);
     expect(answers.filter((pair) => pair.join() !== 'duplicate,published'), 'one side published, the other found it').to.deep.equal([]);
     for (let index = 0; index < SAME_WORKS; index += 1) {
       const ofWork = await backend.store.findByWorkKey(workKey(sourceOf(0, index)));
