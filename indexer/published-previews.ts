@@ -1,6 +1,6 @@
 import type { RecordStore } from '../src/domain/ports.ts';
 import type { CanonicalRecord } from '../src/domain/record.ts';
-import type { LoadedPreview, PreviewCatalog, PreviewMatch } from '../src/domain/previews.ts';
+import type { ComparedPreview, PreviewCatalog, PreviewMatch } from '../src/domain/previews.ts';
 import { HashIndex } from './media/hash-index.ts';
 import { AMBIGUOUS_MAX_DISTANCE, DUPLICATE_MAX_DISTANCE } from './media/perceptual-hash.ts';
 import { SIGNATURE_AMBIGUOUS_MAX_DISTANCE, SIGNATURE_DUPLICATE_MAX_DISTANCE, signatureDistance } from './media/colour-signature.ts';
@@ -28,9 +28,13 @@ export class PublishedPreviews implements PreviewCatalog {
   private readonly shaOf = new Map<string, string[]>();
   /** Colour-aware signatures of low-detail published previews, by `${recordId}#${index}`. */
   private readonly signatures = new Map<string, string>();
-  private changeNumber = 0;
+  private seen = 0;
 
   constructor(private readonly store: RecordStore) {}
+
+  get changeNumber(): number {
+    return this.seen;
+  }
 
   /**
    * Reads the changes since the last refresh, up to the catalog's change number read first: the
@@ -39,20 +43,20 @@ export class PublishedPreviews implements PreviewCatalog {
    */
   async refresh(): Promise<void> {
     const upTo = (await this.store.catalogState()).changeNumber;
-    if (upTo <= this.changeNumber) return;
-    for (let after = this.changeNumber; ; ) {
+    if (upTo <= this.seen) return;
+    for (let after = this.seen; ; ) {
       const removals = await this.store.removalsSince(after, 2000, upTo);
       if (removals.length === 0) break;
       this.forget(removals.map((removal) => removal.id));
       after = removals.at(-1)?.seq ?? upTo;
     }
-    for (let after = this.changeNumber; ; ) {
+    for (let after = this.seen; ; ) {
       const changes = await this.store.changesSince(after, 2000, upTo);
       if (changes.length === 0) break;
       this.remember(changes);
       after = changes.at(-1)?.seq ?? upTo;
     }
-    this.changeNumber = upTo;
+    this.seen = upTo;
   }
 
   /** Drops the previews of records that are no longer published. */
@@ -88,8 +92,15 @@ export class PublishedPreviews implements PreviewCatalog {
     }
   }
 
+  lookupAmong(records: readonly CanonicalRecord[], previews: readonly ComparedPreview[], submissionId: string): PreviewMatch[] {
+    if (records.length === 0) return [];
+    const among = new PublishedPreviews(this.store);
+    among.remember(records);
+    return among.lookup(previews, submissionId);
+  }
+
   /** Published previews equal or near to these, leaving out records of the same submission (a retry); one match per preview, the nearest. */
-  lookup(previews: readonly LoadedPreview[], submissionId: string): PreviewMatch[] {
+  lookup(previews: readonly ComparedPreview[], submissionId: string): PreviewMatch[] {
     const matches: PreviewMatch[] = [];
     const ownerOf = (key: string): Owner | undefined => {
       const owner = this.owners.get(key.replace(/#\d+$/, ''));

@@ -77,6 +77,29 @@ export interface FatePage {
   fates: RecordFate[];
 }
 
+/** Records written after a change number that a write reads at most (WorkReading.changedAfter); a publisher further behind judges again first. */
+export const CHANGES_READ_IN_WRITE = 256;
+
+/** What a publication reads beside its model's records, inside the write (RecordStore.changeModelRecords). */
+export interface WorkReading {
+  /** The work key of its source URL (sources.ts workKey): the records of the work under every label. */
+  workKey: string;
+  /** Also the records written after this change number, oldest first, at most CHANGES_READ_IN_WRITE. */
+  changedAfter?: number;
+}
+
+/** What a WorkReading read. */
+export interface WorkRecords {
+  readonly ofWork: readonly StoredRecord[];
+  /** Records written after `changedAfter` (none without it). */
+  readonly changed: readonly StoredRecord[];
+  /** False when more were written after `changedAfter` than were read. */
+  readonly changedComplete: boolean;
+}
+
+/** What changeModelRecords gives `decide` without a WorkReading. */
+export const NO_WORK_RECORDS: WorkRecords = { ofWork: [], changed: [], changedComplete: true };
+
 /**
  * Canonical storage of records. Implemented by the embedded (SQLite) and MongoDB adapters.
  *
@@ -134,11 +157,11 @@ export interface RecordStore {
    * processes may publish works of one model at once, and each decides on a reading no other
    * writer has changed before its commit (a writer whose reading went stale reads again and
    * decides again, so `decide` may run more than once and must depend on its arguments alone).
-   * Given a work key, `decide` also gets the records of that work under any label (as
-   * findByWorkKey), read in the same transaction: a writer of the same work under another label
-   * is not interleaved with either. Returns the changes written.
+   * Given a WorkReading, `decide` also gets what it names, read in the same transaction: a
+   * writer of the same work under another label, or of any record after `changedAfter`, is not
+   * interleaved with this one. Returns the changes written.
    */
-  changeModelRecords(model: string, decide: (ofModel: StoredRecord[], ofWork: StoredRecord[]) => RecordChanges, workKey?: string): Promise<RecordChanges>;
+  changeModelRecords(model: string, decide: (ofModel: StoredRecord[], work: WorkRecords) => RecordChanges, reading?: WorkReading): Promise<RecordChanges>;
   /**
    * Published records, of any kind, whose source URL has this work key (sources.ts workKey: the
    * same work at its source, whatever case or share form its URL was stored in).

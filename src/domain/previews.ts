@@ -50,12 +50,19 @@ export interface PreviewMatch {
   verdict: 'duplicate' | 'ambiguous';
 }
 
+/** What a preview is compared by. */
+export type ComparedPreview = Pick<LoadedPreview, 'url' | 'sha256' | 'blockhash' | 'colourSignature'>;
+
 /** The published previews, for the duplicate and ownership checks. */
 export interface PreviewCatalog {
   /** Reads what other publishers published since the last refresh. */
   refresh(): Promise<void>;
+  /** The catalog change number the last refresh read up to: records written later are not known unless remembered. */
+  readonly changeNumber: number;
   /** Published previews equal or near to these, leaving out records of this submission (a retry). */
-  lookup(previews: readonly LoadedPreview[], submissionId: string): PreviewMatch[];
+  lookup(previews: readonly ComparedPreview[], submissionId: string): PreviewMatch[];
+  /** lookup among the previews of these records alone (records written since the last refresh, read inside a write). */
+  lookupAmong(records: readonly CanonicalRecord[], previews: readonly ComparedPreview[], submissionId: string): PreviewMatch[];
   /** Adds records this publisher has just written. */
   remember(records: readonly CanonicalRecord[]): void;
 }

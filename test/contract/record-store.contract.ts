@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import type { RecordStore, SourceStore } from '../../src/domain/ports.ts';
+import { CHANGES_READ_IN_WRITE } from '../../src/domain/ports.ts';
+import type { RecordStore, SourceStore, WorkRecords } from '../../src/domain/ports.ts';
 import { resolveRecordId } from '../../src/domain/record-fates.ts';
 import { BUILT_IN_SOURCES, workKey } from '../../src/domain/sources.ts';
 import { galleryIdOf, planPublication } from '../../src/domain/ingest/timeline.ts';
@@ -98,15 +99,36 @@ export function recordStoreContract(name: string, open: StoreFactory): void {
       const suffix = Math.random().toString(36).slice(2, 8);
       const sourceUrl = `https://github.com/labels-${suffix}/one-work`;
       const publish = (gallery: CanonicalRecord) =>
-        store.changeModelRecords(gallery.model, (ofModel, ofWork) => (ofWork.length ? { put: [], retire: [] } : planPublication(gallery, ofModel)), workKey(sourceUrl));
+        store.changeModelRecords(gallery.model, (ofModel, work) => (work.ofWork.length ? { put: [], retire: [] } : planPublication(gallery, ofModel)), { workKey: workKey(sourceUrl) });
       const sides = ['A', 'B'].map((label) => makeRecord({ model: `Label-${label}-${suffix}`, sourceUrl, submissionId: `sub_label_${label}_${suffix}` }));
       const written = await Promise.all(sides.map(publish));
       expect(written.map((changes) => changes.put.length).sort(), 'one wrote its gallery and timeline records, the other nothing').to.deep.equal([0, 2]);
       expect((await store.findByWorkKey(workKey(sourceUrl))).map((record) => record.model).filter((model, index, all) => all.indexOf(model) === index)).to.have.length(1);
-      // Without a work key, the records of the work are not read.
+      // Without a reading, the records of the work are not read.
       let seen: number | undefined;
-      await store.changeModelRecords(`Label-A-${suffix}`, (_ofModel, ofWork) => ((seen = ofWork.length), { put: [], retire: [] }));
+      await store.changeModelRecords(`Label-A-${suffix}`, (_ofModel, work) => ((seen = work.ofWork.length), { put: [], retire: [] }));
       expect(seen).to.equal(0);
+    });
+
+    it('reads inside the write the records written after a change number, oldest first, and says when there were more than it reads', async () => {
+      const { changeNumber } = await store.catalogState();
+      const written = [makeRecord(), makeRecord()];
+      await store.putRecords(written);
+      const model = `Changed-After-${Math.random().toString(36).slice(2, 8)}`;
+      const readAfter = async (after: number): Promise<WorkRecords> => {
+        let work: WorkRecords | undefined;
+        await store.changeModelRecords(model, (_ofModel, read) => ((work = read), { put: [], retire: [] }), { workKey: workKey('https://github.com/nobody/nothing'), changedAfter: after });
+        if (!work) throw new Error('decide was not called');
+        return work;
+      };
+      const since = await readAfter(changeNumber);
+      expect(since.changed.map((record) => record.id)).to.deep.equal(written.map((record) => record.id));
+      expect(since.changedComplete).to.equal(true);
+      await store.putRecords(Array.from({ length: CHANGES_READ_IN_WRITE }, () => makeRecord()));
+      const behind = await readAfter(changeNumber);
+      expect(behind.changed).to.have.length(CHANGES_READ_IN_WRITE);
+      expect(behind.changed.slice(0, 2).map((record) => record.id)).to.deep.equal(written.map((record) => record.id));
+      expect(behind.changedComplete).to.equal(false);
     });
 
     it('streams from an id on, and names the first id of every page, so a page is read without the ones before it', async () => {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -23,8 +24,8 @@ interface Racer {
 }
 
 /** Starts a publisher process over the database file with these works; it publishes one for each go. */
-function startRacer(databaseFile: string, worksFile: string): Racer {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/racing-publisher.ts', databaseFile, worksFile], { stdio: ['pipe', 'pipe', 'pipe'] });
+function startRacer(databaseFile: string, worksFile: string, mode: 'works' | 'previews'): Racer {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/racing-publisher.ts', databaseFile, worksFile, mode], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -42,13 +43,13 @@ function startRacer(databaseFile: string, worksFile: string): Racer {
   };
 }
 
-/** A publisher process for each side's works (written to files named after `name`), once each has said it is ready. */
-async function startRacers(dataDir: string, name: string, sides: readonly CanonicalRecord[][]): Promise<Racer[]> {
+/** A publisher process for each side's works (written to files named after `name`), once each has said it is ready; with 'previews' they judge the works' previews too. */
+async function startRacers(dataDir: string, name: string, sides: readonly CanonicalRecord[][], mode: 'works' | 'previews' = 'works'): Promise<Racer[]> {
   const databaseFile = join(dataDir, 'archive.sqlite');
   const racers = sides.map((works, side) => {
     const worksFile = join(dataDir, `${name}-${side}.json`);
     writeFileSync(worksFile, JSON.stringify(works));
-    return startRacer(databaseFile, worksFile);
+    return startRacer(databaseFile, worksFile, mode);
   });
   for (const racer of racers) expect(await racer.line()).to.equal('ready');
   return racers;
@@ -134,5 +135,22 @@ describe('the timeline rule across publisher processes (embedded store)', functi
       const ofWork = await backend.store.findByWorkKey(workKey(sourceOf(0, index)));
       expect(new Set(ofWork.map((record) => record.submissionId)).size, `same-work-${index}`).to.equal(1);
     }
+  });
+
+  it(`publishes one of two works that share a preview when two processes publish them at once, ${SAME_WORKS} times`, async () => {
+    // Two works of two models and sources; their previews are the same bytes, or for odd pairs a
+    // perceptual copy (another SHA-256, the blockhash 2 bits away).
+    const hashOf = (index: number): string => createHash('sha256').update(`shared-preview-${index}`).digest('hex');
+    const sides: CanonicalRecord[][] = [0, 1].map((side) =>
+      Array.from({ length: SAME_WORKS }, (_, index) => {
+        const copy = side === 1 && index % 2 === 1;
+        const blockhash = copy ? `${hashOf(index).slice(0, 63)}${(Number.parseInt(hashOf(index).slice(63), 16) ^ 3).toString(16)}` : hashOf(index);
+        const sha256 = copy ? createHash('sha256').update(`copy-${index}`).digest('hex') : createHash('sha256').update(`bytes-${index}`).digest('hex');
+        const media = [{ path: `${sha256.slice(0, 2)}/${sha256}.png`, width: 640, height: 480, sha256, blockhash }];
+        return makeRecord({ model: `Shared-Preview-${side}-Model-${index}`, date: '2025-07-01', sourceUrl: `https://github.com/preview-side-${side}/work-${index}`, submissionId: `sub_preview_${side}_${index}`, mediaStatus: 'local-media', media });
+      }),
+    );
+    const answers = await race(await startRacers(dataDir, 'shared-previews', sides, 'previews'), SAME_WORKS);
+    expect(answers.filter((pair) => pair.join() !== 'duplicate,published'), 'one side published, the other found its preview').to.deep.equal([]);
   });
 });

@@ -17,7 +17,7 @@ import { recordId } from '../ids.ts';
 import type { RecordStore } from '../ports.ts';
 import { MediaStoreError } from '../previews.ts';
 import type { LoadedPreview, MediaStore, PreviewCatalog, PreviewLoader } from '../previews.ts';
-import type { CanonicalRecord, StoredMedia } from '../record.ts';
+import type { CanonicalRecord, StoredMedia, StoredRecord } from '../record.ts';
 import type { SourceTable } from '../sources.ts';
 import { CHECK_NAMES, pendingApproval, stoppedReason } from '../submission.ts';
 import type { CheckVerdict, ReviewDecision, SubmissionOutcome, SubmissionRecord } from '../submission.ts';
@@ -55,6 +55,8 @@ export type PublishResult =
   | { kind: 'retry'; reason: string; delayMs: number; checks: CheckVerdict[] };
 
 const settled = (outcome: SubmissionOutcome): Settled => ({ kind: 'settled', outcome });
+/** Judgings of one claim whose write found new records like its previews, before the attempt gives up and is tried again later. */
+const JUDGINGS_BEFORE_WRITE = 3;
 
 /** The wait before the next attempt after a transient fault in this one: the first delay, doubled with every attempt. */
 const retryDelay = (settings: PublishSettings, attempts: number): number => settings.retryDelayMs * 2 ** (attempts - 1);
@@ -150,23 +152,34 @@ export async function publish(ports: PublishPorts, settings: PublishSettings, re
   };
   // The claims of this process decide one at a time from here: each judges again against what is
   // published now, so two claims of one work, or of one preview, checked side by side do not both
-  // publish. A publisher in another process is held off for the same work and model label by the
-  // store's transaction (writePublication).
+  // publish. A publisher in another process is held off by the store's transaction
+  // (writePublication): for the same work under any label, and for a preview like one of these
+  // written after this judging read the published ones, which sends it back to be judged again.
+  const previews = images.previews;
   return ports.oneAtATime(async () => {
-    settings.signal?.throwIfAborted();
-    const now = await judgeAgainstPublished(ports, record, soFar);
-    if (now.kind === 'settled') return now;
-    settings.signal?.throwIfAborted();
-    const written = await writePublication(ports.store, gallery);
-    if (written.kind === 'duplicate') {
-      const verdict: CheckVerdict = { name: 'duplicates', outcome: 'fail', detail: `${gallery.sourceUrl} was archived as ${written.of.id} while this submission was checked.` };
-      const checks = now.checks.map((check) => (check.name === 'duplicates' ? verdict : check));
-      return settled({ status: 'duplicate', checks, recordIds: [], duplicateOf: written.of.id, reason: verdict.detail });
+    for (let judging = 1; ; judging += 1) {
+      settings.signal?.throwIfAborted();
+      const now = await judgeAgainstPublished(ports, record, soFar);
+      if (now.kind === 'settled') return now;
+      settings.signal?.throwIfAborted();
+      const recheck = { judgedAt: ports.catalog.changeNumber, resemblesAny: (records: readonly StoredRecord[]) => ports.catalog.lookupAmong(records, previews, record.submissionId).length > 0 };
+      const written = await writePublication(ports.store, gallery, recheck);
+      if (written.kind === 'previews-changed') {
+        if (judging < JUDGINGS_BEFORE_WRITE) continue;
+        const reason = `works were published by another publisher each of the ${judging} times this submission was about to be written, so its previews could not be compared with all of them.`;
+        if (record.attempts < settings.maxAttempts) return { kind: 'retry', reason: `${RETRYING}${reason}`, delayMs: retryDelay(settings, record.attempts), checks: now.checks };
+        return settled(needsReview(now.checks, `Not published: ${reason} `));
+      }
+      if (written.kind === 'duplicate') {
+        const verdict: CheckVerdict = { name: 'duplicates', outcome: 'fail', detail: `${gallery.sourceUrl} was archived as ${written.of.id} while this submission was checked.` };
+        const checks = now.checks.map((check) => (check.name === 'duplicates' ? verdict : check));
+        return settled({ status: 'duplicate', checks, recordIds: [], duplicateOf: written.of.id, reason: verdict.detail });
+      }
+      await ports.store.setCatalogUpdated(updated);
+      ports.catalog.remember(written.plan.put);
+      const recordIds = written.plan.put.map((entry) => entry.id);
+      return settled({ status: 'published', checks: approval ? overridden(now.checks, approval) : now.checks, recordIds, duplicateOf: null, reason: null });
     }
-    await ports.store.setCatalogUpdated(updated);
-    ports.catalog.remember(written.plan.put);
-    const recordIds = written.plan.put.map((entry) => entry.id);
-    return settled({ status: 'published', checks: approval ? overridden(now.checks, approval) : now.checks, recordIds, duplicateOf: null, reason: null });
   });
 }
 

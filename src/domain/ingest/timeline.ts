@@ -63,8 +63,22 @@ export function planWithdrawal(ids: ReadonlySet<string>, reason: string, ofModel
   return { put: [{ ...gallery, id: timelineId, kind: 'timeline' }], retire };
 }
 
-/** What writing a publication came to: the records written, or the record of the same work another submission published first. */
-export type PublicationResult = { kind: 'written'; plan: PublicationPlan } | { kind: 'duplicate'; of: StoredRecord };
+/**
+ * What writing a publication came to: the records written; the record of the same work another
+ * submission published first; or records written since the previews were judged that a preview
+ * resembles, so the submission is judged again before it is written.
+ */
+export type PublicationResult = { kind: 'written'; plan: PublicationPlan } | { kind: 'duplicate'; of: StoredRecord } | { kind: 'previews-changed' };
+
+/** The previews of a publication, judged against what was published up to a change number, compared again inside the write with what was written since. */
+export interface PreviewRecheck {
+  /** The change number the judging read the published previews up to. */
+  judgedAt: number;
+  /** Whether any preview resembles one of these records (written since). */
+  resemblesAny(records: readonly StoredRecord[]): boolean;
+}
+
+const NOTHING: RecordChanges = { put: [], retire: [] };
 
 /**
  * Publishes a work's gallery record by the timeline rule, decided inside the store's transaction
@@ -72,17 +86,21 @@ export type PublicationResult = { kind: 'written'; plan: PublicationPlan } | { k
  * (RecordStore.changeModelRecords): two publishers of the same model, in one process or many,
  * never both give it a timeline record, and never both publish one work (the same work key),
  * under this label or any other: the later finds the earlier's record and writes nothing. A
- * record of the work from this submission's own earlier attempt is not another's.
+ * record of the work from this submission's own earlier attempt is not another's. Given its
+ * previews, it also writes nothing when a record written since they were judged has a preview
+ * like one of them (or more were written than the write reads): two publishers of one image in
+ * two works never both write.
  */
-export async function writePublication(store: RecordStore, gallery: CanonicalRecord): Promise<PublicationResult> {
-  let published: StoredRecord | undefined;
+export async function writePublication(store: RecordStore, gallery: CanonicalRecord, previews?: PreviewRecheck): Promise<PublicationResult> {
+  let outcome: Exclude<PublicationResult, { kind: 'written' }> | undefined;
   const plan = await store.changeModelRecords(
     gallery.model,
-    (ofModel, ofWork) => {
-      published = ofWork.find((record) => record.submissionId !== gallery.submissionId || !record.submissionId);
-      return published ? { put: [], retire: [] } : planPublication(gallery, ofModel);
+    (ofModel, work) => {
+      const published = work.ofWork.find((record) => record.submissionId !== gallery.submissionId || !record.submissionId);
+      outcome = published ? { kind: 'duplicate', of: published } : previews && (!work.changedComplete || previews.resemblesAny(work.changed)) ? { kind: 'previews-changed' } : undefined;
+      return outcome ? NOTHING : planPublication(gallery, ofModel);
     },
-    workKey(gallery.sourceUrl),
+    { workKey: workKey(gallery.sourceUrl), ...(previews ? { changedAfter: previews.judgedAt } : {}) },
   );
-  return published ? { kind: 'duplicate', of: published } : { kind: 'written', plan };
+  return outcome ?? { kind: 'written', plan };
 }

@@ -1,5 +1,6 @@
 import type { AnyBulkWriteOperation, ClientSession, Timestamp } from 'mongodb';
-import type { CatalogState, FatePage, FatePosition, RecordChanges, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, RecordWithdrawal, SourceStore, StreamOptions } from '../../domain/ports.ts';
+import { CHANGES_READ_IN_WRITE, NO_WORK_RECORDS } from '../../domain/ports.ts';
+import type { CatalogState, FatePage, FatePosition, RecordChanges, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, RecordWithdrawal, SourceStore, StreamOptions, WorkReading, WorkRecords } from '../../domain/ports.ts';
 import { workKey } from '../../domain/sources.ts';
 import type { SourceDefinition } from '../../domain/sources.ts';
 import { CATALOG_VERSION } from '../../domain/record.ts';
@@ -206,7 +207,7 @@ export class MongoRecordStore implements RecordStore, SourceStore {
     return (await this.collections.records.find({ model }, this.read).sort({ date: 1, id: 1 }).toArray()).map(fromRecordDocument);
   }
 
-  async changeModelRecords(model: string, decide: (ofModel: StoredRecord[], ofWork: StoredRecord[]) => RecordChanges, workKey?: string): Promise<RecordChanges> {
+  async changeModelRecords(model: string, decide: (ofModel: StoredRecord[], work: WorkRecords) => RecordChanges, reading?: WorkReading): Promise<RecordChanges> {
     await this.collections.timelineSlots.updateOne({ _id: model }, { $setOnInsert: { decisions: 0 } }, { upsert: true });
     return this.database.transaction(async (session) => {
       // Written first, in the transaction: a decision on this label committed by another writer
@@ -215,16 +216,22 @@ export class MongoRecordStore implements RecordStore, SourceStore {
       // also conflict on the catalog counter; the slot makes the rule independent of that.)
       await this.collections.timelineSlots.updateOne({ _id: model }, { $inc: { decisions: 1 }, $set: { decidedAt: new Date().toISOString() } }, { session });
       const ofModel = (await this.collections.records.find({ model }, { ...this.read, session }).sort({ date: 1, id: 1 }).toArray()).map(fromRecordDocument);
-      // A record of the work under another label, committed after this snapshot, is not seen here;
-      // but its transaction took a change number, so this one conflicts on the catalog counter
-      // when it writes, and runs again on a reading that holds it.
-      const ofWork = workKey === undefined ? [] : (await this.collections.records.find({ workKey }, { ...this.read, session }).sort({ kind: 1, id: 1 }).toArray()).map(fromRecordDocument);
-      const changes = decide(ofModel, ofWork);
+      // A record of the work under another label, or any record, committed after this snapshot is
+      // not seen here; but its transaction took a change number, so this one conflicts on the
+      // catalog counter when it writes, and runs again on a reading that holds it.
+      const changes = decide(ofModel, reading ? await this.workRecords(session, reading) : NO_WORK_RECORDS);
       if (changes.put.length > RECORDS_PER_TRANSACTION) throw new Error(`changeModelRecords writes at most ${RECORDS_PER_TRANSACTION} records`);
       if (changes.put.length) await this.putInSession(session, changes.put);
       if (changes.retire.length) await this.retireInSession(session, changes.retire);
       return changes;
     });
+  }
+
+  private async workRecords(session: ClientSession, { workKey, changedAfter }: WorkReading): Promise<WorkRecords> {
+    const ofWork = (await this.collections.records.find({ workKey }, { ...this.read, session }).sort({ kind: 1, id: 1 }).toArray()).map(fromRecordDocument);
+    if (changedAfter === undefined) return { ofWork, changed: [], changedComplete: true };
+    const changed = (await this.collections.records.find({ seq: { $gt: changedAfter } }, { ...this.read, session }).sort({ seq: 1 }).limit(CHANGES_READ_IN_WRITE + 1).toArray()).map(fromRecordDocument);
+    return { ofWork, changed: changed.slice(0, CHANGES_READ_IN_WRITE), changedComplete: changed.length <= CHANGES_READ_IN_WRITE };
   }
 
   async findByWorkKey(key: string): Promise<StoredRecord[]> {

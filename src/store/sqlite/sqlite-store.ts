@@ -1,7 +1,8 @@
 import { CATALOG_VERSION } from '../../domain/record.ts';
 import type { CanonicalRecord, Kind, StoredRecord } from '../../domain/record.ts';
 import { DEFAULT_WITHDRAWAL_REASON } from '../../domain/record-fates.ts';
-import type { CatalogState, FatePage, FatePosition, RecordChanges, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, RecordWithdrawal, SourceStore, StreamOptions } from '../../domain/ports.ts';
+import { CHANGES_READ_IN_WRITE, NO_WORK_RECORDS } from '../../domain/ports.ts';
+import type { CatalogState, FatePage, FatePosition, RecordChanges, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, RecordWithdrawal, SourceStore, StreamOptions, WorkReading, WorkRecords } from '../../domain/ports.ts';
 import { workKey } from '../../domain/sources.ts';
 import type { SourceDefinition } from '../../domain/sources.ts';
 import type { IndexRow } from '../../search/sqlite/index-row.ts';
@@ -254,18 +255,24 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
     return this.statements.byModel.all(model).map(toStored);
   }
 
-  async changeModelRecords(model: string, decide: (ofModel: StoredRecord[], ofWork: StoredRecord[]) => RecordChanges, workKey?: string): Promise<RecordChanges> {
+  async changeModelRecords(model: string, decide: (ofModel: StoredRecord[], work: WorkRecords) => RecordChanges, reading?: WorkReading): Promise<RecordChanges> {
     // BEGIN IMMEDIATE takes the database's write lock before the reading: a writer in another
     // process, of any label, waits for this commit (busy timeout) and then reads what it wrote.
     return this.db
       .transaction(() => {
-        const ofWork = workKey === undefined ? [] : this.statements.byWorkKey.all(workKey).map(toStored);
-        const changes = decide(this.statements.byModel.all(model).map(toStored), ofWork);
+        const changes = decide(this.statements.byModel.all(model).map(toStored), reading ? this.workRecords(reading) : NO_WORK_RECORDS);
         this.putRecordsNow(changes.put);
         this.retireRecordsNow(changes.retire);
         return changes;
       })
       .immediate();
+  }
+
+  private workRecords({ workKey, changedAfter }: WorkReading): WorkRecords {
+    const ofWork = this.statements.byWorkKey.all(workKey).map(toStored);
+    if (changedAfter === undefined) return { ofWork, changed: [], changedComplete: true };
+    const changed = this.statements.changes.all(changedAfter, Number.MAX_SAFE_INTEGER, CHANGES_READ_IN_WRITE + 1).map(toStored);
+    return { ofWork, changed: changed.slice(0, CHANGES_READ_IN_WRITE), changedComplete: changed.length <= CHANGES_READ_IN_WRITE };
   }
 
   async findByWorkKey(key: string): Promise<StoredRecord[]> {
