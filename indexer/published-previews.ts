@@ -92,6 +92,7 @@ export class PublishedPreviews implements PreviewCatalog {
     }
   }
 
+  /** lookup against these records' previews alone, by the same rules (the records a write read as written since the last refresh). */
   lookupAmong(records: readonly CanonicalRecord[], previews: readonly ComparedPreview[], submissionId: string): PreviewMatch[] {
     if (records.length === 0) return [];
     const among = new PublishedPreviews(this.store);

@@ -227,8 +227,8 @@ export class MongoRecordStore implements RecordStore, SourceStore {
     });
   }
 
-  private async workRecords(session: ClientSession, { workKey, changedAfter }: WorkReading): Promise<WorkRecords> {
-    const ofWork = (await this.collections.records.find({ workKey }, { ...this.read, session }).sort({ kind: 1, id: 1 }).toArray()).map(fromRecordDocument);
+  private async workRecords(session: ClientSession, { workKey: key, changedAfter }: WorkReading): Promise<WorkRecords> {
+    const ofWork = (await this.collections.records.find({ workKey: key }, { ...this.read, session }).sort({ kind: 1, id: 1 }).toArray()).map(fromRecordDocument);
     if (changedAfter === undefined) return { ofWork, changed: [], changedComplete: true };
     const changed = (await this.collections.records.find({ seq: { $gt: changedAfter } }, { ...this.read, session }).sort({ seq: 1 }).limit(CHANGES_READ_IN_WRITE + 1).toArray()).map(fromRecordDocument);
     return { ofWork, changed: changed.slice(0, CHANGES_READ_IN_WRITE), changedComplete: changed.length <= CHANGES_READ_IN_WRITE };

@@ -268,8 +268,8 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
       .immediate();
   }
 
-  private workRecords({ workKey, changedAfter }: WorkReading): WorkRecords {
-    const ofWork = this.statements.byWorkKey.all(workKey).map(toStored);
+  private workRecords({ workKey: key, changedAfter }: WorkReading): WorkRecords {
+    const ofWork = this.statements.byWorkKey.all(key).map(toStored);
     if (changedAfter === undefined) return { ofWork, changed: [], changedComplete: true };
     const changed = this.statements.changes.all(changedAfter, Number.MAX_SAFE_INTEGER, CHANGES_READ_IN_WRITE + 1).map(toStored);
     return { ofWork, changed: changed.slice(0, CHANGES_READ_IN_WRITE), changedComplete: changed.length <= CHANGES_READ_IN_WRITE };
