@@ -107,15 +107,16 @@ function facetLine(name: string, counts: Record<string, number>): string {
 }
 
 /**
- * The text content of a list result: counts, one line per record, facets, whether the budget cut
- * the notes excerpts, and how to go on; record text made one line (oneLine).
+ * The text content of a list result: counts, one line per record (its title, model, date and id:
+ * what a client that shows only the text needs to tell the works apart), facets, whether the
+ * budget cut the notes excerpts, and how to go on; record text made one line (oneLine).
  */
 export function listSummary(list: ListResponse<CompactRecord>, cut: ExcerptCut = 'none'): string {
   const first = list.offset + 1;
   const last = list.offset + list.items.length;
   const matching = `${list.total} matching ${list.total === 1 ? 'record' : 'records'}`;
   const lines = [list.items.length ? `${matching}; ${first}–${last}:` : `${matching}; none on this page.`];
-  list.items.forEach((item, i) => lines.push(`${first + i}. ${oneLine(item.title)} [${item.id}]`));
+  list.items.forEach((item, i) => lines.push(`${first + i}. ${oneLine(item.title)} — ${oneLine(item.model)}, ${item.date} [${item.id}]`));
   for (const [name, counts] of Object.entries(list.facets ?? {})) lines.push(facetLine(name, counts));
   if (cut !== 'none') lines.push(`Notes excerpts ${cut} to fit the budget; whole notes: add "notes" to fields or call get_specimen.`);
   if (list.next) lines.push(`More: pass cursor "${list.next}".`);

@@ -129,7 +129,7 @@ describe('MCP tool server at /mcp', function () {
       return result.content[0]?.type === 'text' ? result.content[0].text : '';
     };
     const howToGetThem = 'to fit the budget; whole notes: add "notes" to fields or call get_specimen.';
-    expect(await textOf({ lang: 'en', limit: 20, facets: ['format', 'kind', 'year', 'source', 'model'] })).to.include(`\nNotes excerpts shortened ${howToGetThem}\n`);
+    expect(await textOf({ lang: 'en', limit: 20, facets: ['format', 'kind', 'year'] })).to.include(`\nNotes excerpts shortened ${howToGetThem}\n`);
     expect(await textOf({ lang: 'en', limit: 20, fields: ['citation'] })).to.include(`\nNotes excerpts left out ${howToGetThem}\n`);
     for (const args of [{ lang: 'en', limit: 5 }, { lang: 'en', limit: 20, fields: ['notes', 'citation'] }]) expect(await textOf(args), JSON.stringify(args)).to.not.include('Notes excerpts');
   });

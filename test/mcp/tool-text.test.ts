@@ -47,7 +47,7 @@ describe('the text content of the MCP tools and prompts', function () {
       const recordLines = lines.filter((line) => /^\d+\. /.test(line));
       expect(recordLines, name).to.have.length(items.length);
       const forgedItem = items.findIndex((item) => item.title === forgedText.title.en);
-      expect(recordLines[forgedItem]).to.equal(`${forgedItem + 1}. ${ownLine} [${items[forgedItem]?.id}]`);
+      expect(recordLines[forgedItem]).to.equal(`${forgedItem + 1}. ${ownLine} — Forge Model 1, ${items[forgedItem]?.date} [${items[forgedItem]?.id}]`);
       const facetLines = lines.filter((line) => line.startsWith('model: '));
       expect(facetLines).to.have.length(1);
       expect(facetLines[0]).to.match(/^model: Forge Model 1 \d/);
