@@ -26,13 +26,22 @@ export const LIST_RESULT_BYTES = 2000 * 4 - 64;
 /** Below this many bytes an excerpt says too little to keep; the page's excerpts are left out instead. */
 const SHORTEST_EXCERPT_BYTES = 24;
 
+/** The UTF-8 bytes of one character (a code point; a lone surrogate, like Buffer.byteLength, as the 3 of U+FFFD). */
+function utf8Bytes(character: string): number {
+  const code = character.codePointAt(0) ?? 0;
+  return code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+}
+
 /** The start of a text, cut at a word boundary where there is one, with an ellipsis when cut. */
 export function excerpt(text: string, maxBytes = EXCERPT_BYTES): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   if (Buffer.byteLength(flat) <= maxBytes) return flat;
+  // Counted a character at a time: a list result is cut again with shorter excerpts until it fits its budget.
   let cut = '';
+  let bytes = 0;
   for (const character of flat) {
-    if (Buffer.byteLength(cut + character) > maxBytes - 3) break;
+    bytes += utf8Bytes(character);
+    if (bytes > maxBytes - 3) break;
     cut += character;
   }
   const space = cut.lastIndexOf(' ');
