@@ -1,4 +1,5 @@
 import type { RecordStore } from '../ports.ts';
+import type { CanonicalRecord } from '../record.ts';
 import { workKey } from '../sources.ts';
 import type { CheckVerdict } from '../submission.ts';
 import { describeLikeness } from '../previews.ts';
@@ -11,13 +12,21 @@ export interface DuplicateFinding {
 }
 
 /**
+ * The first of a work's records that is not this submission's own (one an earlier attempt of it
+ * wrote): a record of another submission, or one that came with no submission (imported).
+ */
+export function otherSubmissionsRecord<T extends CanonicalRecord>(ofWork: readonly T[], submissionId: string): T | undefined {
+  return ofWork.find((record) => record.submissionId !== submissionId || !record.submissionId);
+}
+
+/**
  * Duplicates, its first part, decided before anything is fetched: a published record (other than
  * this submission's own, from an earlier attempt) has a source URL of the same work: the same
  * work key (sources.ts workKey), so another case of a GitHub owner, another handle or share form
  * of an x.com status, or a URL stored before such parts were folded, is the same source.
  */
 export async function findSameSource(store: RecordStore, canonicalUrl: string, submissionId: string): Promise<DuplicateFinding | undefined> {
-  const sameSource = (await store.findByWorkKey(workKey(canonicalUrl))).find((record) => record.submissionId !== submissionId || !record.submissionId);
+  const sameSource = otherSubmissionsRecord(await store.findByWorkKey(workKey(canonicalUrl)), submissionId);
   if (!sameSource) return undefined;
   const stored = sameSource.sourceUrl === canonicalUrl ? '' : ` (its source URL: ${sameSource.sourceUrl})`;
   return { verdict: { name: 'duplicates', outcome: 'fail', detail: `${canonicalUrl} is already archived as ${sameSource.id}${stored}.` }, duplicateOf: sameSource.id };

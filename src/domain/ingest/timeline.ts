@@ -7,6 +7,7 @@ import type { RecordChanges, RecordStore } from '../ports.ts';
 import type { CanonicalRecord, StoredRecord } from '../record.ts';
 import { recordId } from '../ids.ts';
 import { workKey } from '../sources.ts';
+import { otherSubmissionsRecord } from '../checks/duplicates.ts';
 
 /** What publishing one work writes: its records, and the ingested timeline records it supersedes. */
 export type PublicationPlan = RecordChanges;
@@ -96,7 +97,7 @@ export async function writePublication(store: RecordStore, gallery: CanonicalRec
   const plan = await store.changeModelRecords(
     gallery.model,
     (ofModel, work) => {
-      const published = work.ofWork.find((record) => record.submissionId !== gallery.submissionId || !record.submissionId);
+      const published = otherSubmissionsRecord(work.ofWork, gallery.submissionId ?? '');
       outcome = published ? { kind: 'duplicate', of: published } : previews && (!work.changedComplete || previews.resemblesAny(work.changed)) ? { kind: 'previews-changed' } : undefined;
       return outcome ? NOTHING : planPublication(gallery, ofModel);
     },
