@@ -101,6 +101,16 @@ export interface WorkRecords {
 export const NO_WORK_RECORDS: WorkRecords = { ofWork: [], changed: [], changedComplete: true };
 
 /**
+ * A WorkReading's answer from what an adapter read: the work's records, and the records after
+ * `changedAfter`, read up to one more than CHANGES_READ_IN_WRITE to tell whether more were written
+ * (undefined when the reading named no `changedAfter`).
+ */
+export function workRecordsOf(ofWork: readonly StoredRecord[], changedRead: readonly StoredRecord[] | undefined): WorkRecords {
+  if (changedRead === undefined) return { ofWork, changed: [], changedComplete: true };
+  return { ofWork, changed: changedRead.slice(0, CHANGES_READ_IN_WRITE), changedComplete: changedRead.length <= CHANGES_READ_IN_WRITE };
+}
+
+/**
  * Canonical storage of records. Implemented by the embedded (SQLite) and MongoDB adapters.
  *
  * The change feed: every write takes change numbers in commit order (no number becomes visible

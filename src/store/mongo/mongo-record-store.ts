@@ -1,5 +1,5 @@
 import type { AnyBulkWriteOperation, ClientSession, Timestamp } from 'mongodb';
-import { CHANGES_READ_IN_WRITE, NO_WORK_RECORDS } from '../../domain/ports.ts';
+import { CHANGES_READ_IN_WRITE, NO_WORK_RECORDS, workRecordsOf } from '../../domain/ports.ts';
 import type { CatalogState, FatePage, FatePosition, RecordChanges, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, RecordWithdrawal, SourceStore, StreamOptions, WorkReading, WorkRecords } from '../../domain/ports.ts';
 import { workKey } from '../../domain/sources.ts';
 import type { SourceDefinition } from '../../domain/sources.ts';
@@ -229,9 +229,8 @@ export class MongoRecordStore implements RecordStore, SourceStore {
 
   private async workRecords(session: ClientSession, { workKey: key, changedAfter }: WorkReading): Promise<WorkRecords> {
     const ofWork = (await this.collections.records.find({ workKey: key }, { ...this.read, session }).sort({ kind: 1, id: 1 }).toArray()).map(fromRecordDocument);
-    if (changedAfter === undefined) return { ofWork, changed: [], changedComplete: true };
-    const changed = (await this.collections.records.find({ seq: { $gt: changedAfter } }, { ...this.read, session }).sort({ seq: 1 }).limit(CHANGES_READ_IN_WRITE + 1).toArray()).map(fromRecordDocument);
-    return { ofWork, changed: changed.slice(0, CHANGES_READ_IN_WRITE), changedComplete: changed.length <= CHANGES_READ_IN_WRITE };
+    const changed = changedAfter === undefined ? undefined : (await this.collections.records.find({ seq: { $gt: changedAfter } }, { ...this.read, session }).sort({ seq: 1 }).limit(CHANGES_READ_IN_WRITE + 1).toArray()).map(fromRecordDocument);
+    return workRecordsOf(ofWork, changed);
   }
 
   async findByWorkKey(key: string): Promise<StoredRecord[]> {

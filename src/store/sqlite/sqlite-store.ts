@@ -1,7 +1,7 @@
 import { CATALOG_VERSION } from '../../domain/record.ts';
 import type { CanonicalRecord, Kind, StoredRecord } from '../../domain/record.ts';
 import { DEFAULT_WITHDRAWAL_REASON } from '../../domain/record-fates.ts';
-import { CHANGES_READ_IN_WRITE, NO_WORK_RECORDS } from '../../domain/ports.ts';
+import { CHANGES_READ_IN_WRITE, NO_WORK_RECORDS, workRecordsOf } from '../../domain/ports.ts';
 import type { CatalogState, FatePage, FatePosition, RecordChanges, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, RecordWithdrawal, SourceStore, StreamOptions, WorkReading, WorkRecords } from '../../domain/ports.ts';
 import { workKey } from '../../domain/sources.ts';
 import type { SourceDefinition } from '../../domain/sources.ts';
@@ -269,10 +269,8 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
   }
 
   private workRecords({ workKey: key, changedAfter }: WorkReading): WorkRecords {
-    const ofWork = this.statements.byWorkKey.all(key).map(toStored);
-    if (changedAfter === undefined) return { ofWork, changed: [], changedComplete: true };
-    const changed = this.statements.changes.all(changedAfter, Number.MAX_SAFE_INTEGER, CHANGES_READ_IN_WRITE + 1).map(toStored);
-    return { ofWork, changed: changed.slice(0, CHANGES_READ_IN_WRITE), changedComplete: changed.length <= CHANGES_READ_IN_WRITE };
+    const changed = changedAfter === undefined ? undefined : this.statements.changes.all(changedAfter, Number.MAX_SAFE_INTEGER, CHANGES_READ_IN_WRITE + 1).map(toStored);
+    return workRecordsOf(this.statements.byWorkKey.all(key).map(toStored), changed);
   }
 
   async findByWorkKey(key: string): Promise<StoredRecord[]> {
