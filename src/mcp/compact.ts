@@ -32,14 +32,18 @@ function utf8Bytes(character: string): number {
   return code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
 }
 
-/** The start of a text, cut at a word boundary where there is one, with an ellipsis when cut. */
-export function excerpt(text: string, maxBytes = EXCERPT_BYTES): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (Buffer.byteLength(flat) <= maxBytes) return flat;
-  // Counted a character at a time: a list result is cut again with shorter excerpts until it fits its budget.
+/** A text as one line: its whitespace runs made one space, its ends trimmed; the line an excerpt is cut from. */
+function notesLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** The start of a line (notesLine's) of lineBytes UTF-8 bytes within maxBytes, cut at a word boundary where there is one, with an ellipsis when cut. */
+function excerptOfLine(line: string, lineBytes: number, maxBytes: number): string {
+  if (lineBytes <= maxBytes) return line;
+  // Counted a character at a time, so only the excerpt's characters are read however long the notes.
   let cut = '';
   let bytes = 0;
-  for (const character of flat) {
+  for (const character of line) {
     bytes += utf8Bytes(character);
     if (bytes > maxBytes - 3) break;
     cut += character;
@@ -48,14 +52,20 @@ export function excerpt(text: string, maxBytes = EXCERPT_BYTES): string {
   return `${(space > cut.length * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,.;:，。；：、]+$/u, '')}…`;
 }
 
+/** The start of a text, cut at a word boundary where there is one, with an ellipsis when cut. */
+export function excerpt(text: string, maxBytes = EXCERPT_BYTES): string {
+  const line = notesLine(text);
+  return excerptOfLine(line, Buffer.byteLength(line), maxBytes);
+}
+
 export type CompactRecord = Pick<LocalizedRecord, (typeof COMPACT_FIELDS)[number]> & Partial<LocalizedRecord>;
 
-/** A record in compact form, with the asked extra fields and notes cut to excerptBytes (0: none) unless whole notes are asked. */
-export function compactRecord(record: LocalizedRecord, fields: readonly ExtraField[] = [], excerptBytes = EXCERPT_BYTES): CompactRecord {
+/** A record in compact form with the asked extra fields, and as notes the whole notes when asked, else notesExcerpt (none when undefined). */
+function compactRecord(record: LocalizedRecord, fields: readonly ExtraField[], notesExcerpt: string | undefined): CompactRecord {
   if (fields.includes('all')) return record;
   const compact: CompactRecord = { id: record.id, title: record.title, model: record.model, date: record.date, format: record.format, kind: record.kind, url: record.url };
   if (fields.includes('notes')) compact.notes = record.notes;
-  else if (excerptBytes > 0) compact.notes = excerpt(record.notes, excerptBytes);
+  else if (notesExcerpt !== undefined) compact.notes = notesExcerpt;
   for (const field of fields) {
     if (field === 'all' || field === 'notes') continue;
     const value = record[field];
@@ -64,20 +74,13 @@ export function compactRecord(record: LocalizedRecord, fields: readonly ExtraFie
   return compact;
 }
 
-/** A list page with compact records. */
-export function compactList(list: ListResponse, fields: readonly ExtraField[] = [], excerptBytes = EXCERPT_BYTES): ListResponse<CompactRecord> {
-  return { ...list, items: list.items.map((record) => compactRecord(record, fields, excerptBytes)) };
+/** A list page with compact records, each with the excerpt of the same index (none when excerpts is undefined). */
+function compactList(list: ListResponse, fields: readonly ExtraField[], excerpts: readonly string[] | undefined): ListResponse<CompactRecord> {
+  return { ...list, items: list.items.map((record, i) => compactRecord(record, fields, excerpts?.[i])) };
 }
 
 /** What the budget did to a page's notes excerpts: nothing, shortened them, or left them out. */
 export type ExcerptCut = 'none' | 'shortened' | 'left out';
-
-/** Whether excerpts of excerptBytes (0: none) cut a page's notes shorter than the usual excerpts do. */
-function excerptCut(list: ListResponse, excerptBytes: number): ExcerptCut {
-  if (excerptBytes >= EXCERPT_BYTES) return 'none';
-  if (excerptBytes === 0) return list.items.some((record) => excerpt(record.notes) !== '') ? 'left out' : 'none';
-  return list.items.some((record) => excerpt(record.notes, excerptBytes) !== excerpt(record.notes)) ? 'shortened' : 'none';
-}
 
 /** A list tool's answer: the compact page and its summary. */
 export interface ListResult {
@@ -85,7 +88,72 @@ export interface ListResult {
   text: string;
 }
 
-const resultBytes = ({ list, text }: ListResult): number => Buffer.byteLength(JSON.stringify({ content: [{ type: 'text', text }], structuredContent: list }));
+/** The UTF-8 bytes of a string as JSON, its quotes included. */
+const jsonStringBytes = (text: string): number => Buffer.byteLength(JSON.stringify(text));
+
+/** The bytes `"notes":` and its comma add to a compact record's JSON, besides the excerpt's own. */
+const NOTES_MEMBER_BYTES = Buffer.byteLength(',"notes":');
+
+/**
+ * The notes excerpts of one page at any bound and the size of its answer with them, counted
+ * without serializing the answer again for each bound: the answer is the page without notes
+ * (serialized once, with an empty text), its text (which depends only on the cut) and each
+ * excerpt as a `"notes"` member.
+ */
+class PageExcerpts {
+  private readonly lines: { line: string; bytes: number }[];
+  readonly usual: readonly string[];
+  private readonly withoutNotes: ListResponse<CompactRecord>;
+  private readonly structureBytes: number;
+  private readonly texts = new Map<ExcerptCut, { text: string; bytes: number }>();
+
+  constructor(
+    private readonly list: ListResponse,
+    private readonly fields: readonly ExtraField[],
+  ) {
+    this.lines = list.items.map((record) => {
+      const line = notesLine(record.notes);
+      return { line, bytes: Buffer.byteLength(line) };
+    });
+    this.usual = this.at(EXCERPT_BYTES);
+    this.withoutNotes = compactList(list, fields, undefined);
+    this.structureBytes = Buffer.byteLength(JSON.stringify({ content: [{ type: 'text', text: '' }], structuredContent: this.withoutNotes }));
+  }
+
+  /** Every record's excerpt within maxBytes. */
+  at(maxBytes: number): string[] {
+    return this.lines.map(({ line, bytes }) => excerptOfLine(line, bytes, maxBytes));
+  }
+
+  /** Whether excerpts (none: left out) cut the page's notes shorter than the usual excerpts do. */
+  cut(excerpts: readonly string[] | undefined): ExcerptCut {
+    if (excerpts === undefined) return this.usual.some((usual) => usual !== '') ? 'left out' : 'none';
+    return excerpts.some((text, i) => text !== this.usual[i]) ? 'shortened' : 'none';
+  }
+
+  /** The summary of the page with this cut, and its bytes as a JSON string's contents. */
+  private summary(cut: ExcerptCut): { text: string; bytes: number } {
+    let summary = this.texts.get(cut);
+    if (summary === undefined) {
+      const text = listSummary(this.withoutNotes, cut);
+      summary = { text, bytes: jsonStringBytes(text) - jsonStringBytes('') };
+      this.texts.set(cut, summary);
+    }
+    return summary;
+  }
+
+  /** The UTF-8 bytes of the answer with these excerpts (none: left out), as JSON.stringify of { content, structuredContent } would take. */
+  bytes(excerpts: readonly string[] | undefined): number {
+    let notesBytes = 0;
+    for (const text of excerpts ?? []) notesBytes += NOTES_MEMBER_BYTES + jsonStringBytes(text);
+    return this.structureBytes + this.summary(this.cut(excerpts)).bytes + notesBytes;
+  }
+
+  /** The answer with these excerpts. */
+  result(excerpts: readonly string[] | undefined): ListResult {
+    return { list: compactList(this.list, this.fields, excerpts), text: this.summary(this.cut(excerpts)).text };
+  }
+}
 
 /**
  * The compact page and its summary, the notes excerpts shortened as far as the page needs to stay
@@ -94,19 +162,20 @@ const resultBytes = ({ list, text }: ListResult): number => Buffer.byteLength(JS
  * bound without them (asked fields, long titles) is answered whole.
  */
 export function compactListResult(list: ListResponse, fields: readonly ExtraField[] = []): ListResult {
-  const at = (excerptBytes: number): ListResult => {
-    const compact = compactList(list, fields, excerptBytes);
-    return { list: compact, text: listSummary(compact, excerptCut(list, excerptBytes)) };
-  };
-  let result = at(EXCERPT_BYTES);
-  if (fields.includes('notes') || fields.includes('all') || list.items.length === 0) return result;
-  // An excerpt ends at a word and may fall short of its bound, so one step may not save its share.
-  for (let excerptBytes = EXCERPT_BYTES, excess = resultBytes(result) - LIST_RESULT_BYTES; excess > 0; excess = resultBytes(result) - LIST_RESULT_BYTES) {
-    excerptBytes -= Math.ceil(excess / list.items.length);
-    if (excerptBytes < SHORTEST_EXCERPT_BYTES) return at(0);
-    result = at(excerptBytes);
+  if (fields.includes('notes') || fields.includes('all')) {
+    const compact = compactList(list, fields, undefined);
+    return { list: compact, text: listSummary(compact) };
   }
-  return result;
+  const page = new PageExcerpts(list, fields);
+  let excerpts: readonly string[] = page.usual;
+  if (list.items.length === 0) return page.result(excerpts);
+  // An excerpt ends at a word and may fall short of its bound, so one step may not save its share.
+  for (let excerptBytes = EXCERPT_BYTES, excess = page.bytes(excerpts) - LIST_RESULT_BYTES; excess > 0; excess = page.bytes(excerpts) - LIST_RESULT_BYTES) {
+    excerptBytes -= Math.ceil(excess / list.items.length);
+    if (excerptBytes < SHORTEST_EXCERPT_BYTES) return page.result(undefined);
+    excerpts = page.at(excerptBytes);
+  }
+  return page.result(excerpts);
 }
 
 function facetLine(name: string, counts: Record<string, number>): string {

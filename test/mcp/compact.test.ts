@@ -37,6 +37,25 @@ describe('compact list results of the MCP list tools', () => {
     expect(result.text.split('\n')).to.include('Notes excerpts shortened to fit the budget; whole notes: add "notes" to fields or call get_specimen.');
   });
 
+  it('cuts a page exactly when its answer would pass the budget, whatever its text escapes to', () => {
+    // Notes and titles whose JSON differs from their text: quotes, backslashes, control characters, Chinese, an emoji.
+    const notes = '他说 "look\\here"\ttab\u0001 and 🐦 gulls over the water, a slow tide and a lighthouse that stands.';
+    const base = page(20, (i) => `"Lighthouse" \\ ${i} 灯塔`);
+    const items = base.items.map((item) => ({ ...item, notes }));
+    const fitting = compactListResult({ ...base, items });
+    expect(fitting.text, 'the page without padding is within the budget').to.not.include('Notes excerpts');
+    // The url is in structuredContent only, so each character added to it adds one byte to the answer.
+    const padded = (extra: number): ListResponse => ({ ...base, items: items.map((item, i) => (i === 0 ? { ...item, url: `${item.url}?${'x'.repeat(extra)}` } : item)) });
+    const room = LIST_RESULT_BYTES - bytesOf(fitting) - 1;
+    expect(room, 'the padding needs room').to.be.above(0);
+    const atBudget = compactListResult(padded(room));
+    expect(bytesOf(atBudget)).to.equal(LIST_RESULT_BYTES);
+    expect(atBudget.text, 'a page of exactly the budget is not cut').to.not.include('Notes excerpts');
+    const overBudget = compactListResult(padded(room + 1));
+    expect(overBudget.text, 'a page one byte over is cut').to.include('Notes excerpts shortened');
+    expect(bytesOf(overBudget)).to.be.at.most(LIST_RESULT_BYTES);
+  });
+
   it('leaves the excerpts out when short ones would not bring the page within the budget', () => {
     const result = compactListResult(page(20, (i) => `${'A very long title that goes on and on about a lighthouse '.repeat(2)}${i}`));
     expect(notesOf(result).every((notes) => notes === undefined)).to.equal(true);
