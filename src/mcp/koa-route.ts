@@ -1,10 +1,11 @@
 import type { Context, Middleware } from 'koa';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ReadContext } from '../domain/specimens.ts';
 import { ProblemError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { createMcpServer } from './server.ts';
+import { batchProblem, OnePostTransport } from './one-post-transport.ts';
 import type { GuideSettings } from '../guides/llms-text.ts';
 import { readRawBody, refuseContentCoding } from '../http/body.ts';
 import { allowOnly } from '../http/read-route.ts';
@@ -42,10 +43,16 @@ export function invalidRequestReason(body: unknown): string | undefined {
   return bad === -1 ? undefined : `element ${bad} of the batch is not a JSON-RPC message (${shape}).`;
 }
 
+/** Whether an Accept header takes both answers Streamable HTTP may give: JSON and an event stream (a list, so a substring test, as the SDK's transport makes it). */
+function acceptsBoth(accept: string): boolean {
+  return accept.includes('application/json') && accept.includes('text/event-stream');
+}
+
 /**
  * POST /mcp: Streamable HTTP, stateless, JSON responses. Every request gets a fresh MCP server
- * and transport, both closed when the response closes. Guards run first: method, Origin,
- * protocol version, size and content type.
+ * and a transport for that POST alone (OnePostTransport); the server's requests still running
+ * when the client goes away are stopped. Guards run first: method, Origin, protocol version,
+ * content type, Accept and size.
  */
 export function mcpRoute(context: ReadContext, options: McpRouteOptions): Middleware {
   const ownOrigin = new URL(context.baseUrl).origin;
@@ -66,27 +73,47 @@ export function mcpRoute(context: ReadContext, options: McpRouteOptions): Middle
     }
     if (!ctx.is('application/json')) throw new ProblemError('unsupported-media-type', 'Send JSON-RPC messages as application/json.');
     refuseContentCoding(ctx);
+    if (!acceptsBoth(ctx.get('Accept'))) {
+      jsonRpcError(ctx, 406, -32000, 'Not Acceptable: the Accept header must list both application/json and text/event-stream (MCP Streamable HTTP).');
+      return;
+    }
     const raw = await readRawBody(ctx, MCP_BODY_LIMIT);
-    let message: unknown;
+    let body: unknown;
     try {
-      message = JSON.parse(raw.toString('utf8'));
+      body = JSON.parse(raw.toString('utf8'));
     } catch {
       jsonRpcError(ctx, 400, -32700, 'Parse error: the body is not JSON.');
       return;
     }
-    const invalid = invalidRequestReason(message);
+    const invalid = invalidRequestReason(body);
     if (invalid !== undefined) {
       jsonRpcError(ctx, 400, -32600, `Invalid Request: ${invalid}`);
       return;
     }
+    const messages = (Array.isArray(body) ? body : [body]) as JSONRPCMessage[];
+    const problem = batchProblem(messages);
+    if (problem) {
+      jsonRpcError(ctx, 400, problem.code, problem.message);
+      return;
+    }
     const server = createMcpServer(context, options.version, options.guide, { isUnavailable: options.isUnavailable, logger: options.logger });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    ctx.res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    ctx.respond = false;
+    const transport = new OnePostTransport();
     await server.connect(transport);
-    await transport.handleRequest(ctx.req, ctx.res, message);
+    const stopWhenGone = (): void => {
+      if (!transport.settled) void server.close();
+    };
+    ctx.res.once('close', stopWhenGone);
+    const answer = await transport.deliver(messages);
+    ctx.res.off('close', stopWhenGone);
+    if (answer.kind === 'closed') return;
+    if (answer.kind === 'accepted') {
+      // In this order: Koa makes a status with a null body 204.
+      ctx.body = null;
+      ctx.status = 202;
+      return;
+    }
+    ctx.status = 200;
+    ctx.type = 'application/json';
+    ctx.body = JSON.stringify(answer.body);
   };
 }

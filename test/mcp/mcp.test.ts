@@ -456,6 +456,42 @@ describe('MCP tool server at /mcp', function () {
     }
   });
 
+  it('answers a POST as Streamable HTTP does in JSON mode: one object, a batch in order, 202 for notifications alone', async () => {
+    const ping = (id: number | string) => ({ jsonrpc: '2.0', id, method: 'ping' });
+    const notification = { jsonrpc: '2.0', method: 'notifications/initialized' };
+    const one = await post(JSON.stringify(ping(7)));
+    expect(one.status).to.equal(200);
+    expect(one.headers.get('content-type')).to.match(/^application\/json/);
+    expect(await one.json()).to.deep.equal({ jsonrpc: '2.0', id: 7, result: {} });
+    const listTools = { jsonrpc: '2.0', id: 'b', method: 'tools/list' };
+    const batch = await post(JSON.stringify([listTools, notification, ping(3)]));
+    const answers = (await batch.json()) as { id: unknown; result: { tools?: unknown[] } }[];
+    expect(answers.map((answer) => answer.id), 'the requests\' order, the notification unanswered').to.deep.equal(['b', 3]);
+    expect(answers[0]?.result.tools).to.have.length(3);
+    // A batch with one request is answered with that response alone, as the SDK's transport answers it.
+    expect(await (await post(JSON.stringify([notification, ping(4)]))).json()).to.deep.equal({ jsonrpc: '2.0', id: 4, result: {} });
+    const accepted = await post(JSON.stringify(notification));
+    expect(accepted.status).to.equal(202);
+    expect(await accepted.text()).to.equal('');
+    expect((await post(JSON.stringify([notification, notification]))).status).to.equal(202);
+  });
+
+  it('refuses a POST that does not accept both JSON and an event stream, a batch of over 100 messages, and initialize in a batch', async () => {
+    for (const accept of ['application/json', 'text/event-stream', '*/*']) {
+      const response = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }), { Accept: accept });
+      expect(response.status, accept).to.equal(406);
+      expect(await response.json()).to.deep.include({ jsonrpc: '2.0', id: null }).and.to.have.nested.property('error.code', -32000);
+    }
+    const pings = (count: number) => JSON.stringify(Array.from({ length: count }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' })));
+    expect(((await (await post(pings(100))).json()) as unknown[]).length).to.equal(100);
+    const tooMany = await post(pings(101));
+    expect(tooMany.status).to.equal(400);
+    expect(await tooMany.json()).to.have.nested.property('error.code', -32600);
+    const initializeInBatch = await post(`[${initialize('2025-11-25')},${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' })}]`);
+    expect(initializeInBatch.status).to.equal(400);
+    expect(await initializeInBatch.json()).to.have.nested.property('error.message').that.matches(/initialize request must be sent alone/);
+  });
+
   it('answers bodies that are JSON but not JSON-RPC with Invalid Request (-32600)', async () => {
     for (const body of ['[]', '{"hello":1}', '5', '[{"hello":1}]', '[{"jsonrpc":"2.0","id":1,"method":"ping"},"x"]']) {
       const response = await post(body);
