@@ -131,6 +131,10 @@ async function main(): Promise<void> {
       return { tag, count: sorted.length, p50: round(quantile(sorted, 0.5)), p99: round(quantile(sorted, 0.99)), max: round(sorted.at(-1) ?? 0), bad: badByTag.get(tag) ?? 0 };
     })
     .sort((a, b) => a.tag.localeCompare(b.tag));
+  // The scenario's latency from every answer's own time, as the classes' is: autocannon's histogram
+  // keeps whole milliseconds (it drops the fraction), which at /healthz's p99 of 4-6 ms moved the
+  // p99 ratio goal by up to a fifth.
+  const every = [...latencies.values()].flat().sort((a, b) => a - b);
   const statusCodes: Record<string, number> = {};
   for (const [code, { count }] of Object.entries(result.statusCodeStats)) statusCodes[code] = count;
   const total = Object.values(statusCodes).reduce((sum, count) => sum + count, 0);
@@ -140,10 +144,10 @@ async function main(): Promise<void> {
     requestsPerSecond: round(result.requests.average),
     total,
     seconds: result.duration,
-    p50: result.latency.p50,
-    p90: result.latency.p90,
-    p99: result.latency.p99,
-    max: result.latency.max,
+    p50: round(quantile(every, 0.5)),
+    p90: round(quantile(every, 0.9)),
+    p99: round(quantile(every, 0.99)),
+    max: round(every.at(-1) ?? 0),
     errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,

@@ -61,6 +61,7 @@ export interface LoadResult {
   requestsPerSecond: number;
   total: number;
   seconds: number;
+  /** Latency quantiles of every answer, in ms to 0.01 (timed by the load process from sending to the whole answer). */
   p50: number;
   p90: number;
   p99: number;
