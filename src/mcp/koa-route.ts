@@ -5,6 +5,7 @@ import type { ReadContext } from '../domain/specimens.ts';
 import { ProblemError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { createMcpServer } from './server.ts';
+import type { ToolResults } from './server.ts';
 import { batchProblem, OnePostTransport } from './one-post-transport.ts';
 import type { GuideSettings } from '../guides/llms-text.ts';
 import { readRawBody, refuseContentCoding } from '../http/body.ts';
@@ -22,6 +23,8 @@ export interface McpRouteOptions {
   guide: GuideSettings;
   /** Whether an error means a backing service cannot answer now (the tools then say so). */
   isUnavailable(error: unknown): boolean;
+  /** Where list tool results are kept between requests (none: every call is answered afresh). */
+  results?: ToolResults;
 }
 
 function jsonRpcError(ctx: Context, status: number, code: number, message: string): void {
@@ -96,7 +99,7 @@ export function mcpRoute(context: ReadContext, options: McpRouteOptions): Middle
       jsonRpcError(ctx, 400, problem.code, problem.message);
       return;
     }
-    const server = createMcpServer(context, options.version, options.guide, { isUnavailable: options.isUnavailable, logger: options.logger });
+    const server = createMcpServer(context, options.version, options.guide, { isUnavailable: options.isUnavailable, logger: options.logger }, options.results);
     const transport = new OnePostTransport();
     await server.connect(transport);
     const stopWhenGone = (): void => {

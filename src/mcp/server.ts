@@ -18,6 +18,8 @@ import { ProblemError, UNAVAILABLE_RETRY_SECONDS } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { FieldError } from '../errors.ts';
 import type { GuideSettings } from '../guides/llms-text.ts';
+import type { AnswersVersion } from '../http/answers-version.ts';
+import type { ResponseCache } from '../http/response-cache.ts';
 import { parseRecordParams, parseSearchParams } from '../validation/read-params.ts';
 import { coerceParameters } from '../validation/coerce.ts';
 import { compile, describeErrors } from '../validation/schemas.ts';
@@ -98,7 +100,32 @@ async function guarded<Result>(failures: RequestFailures, what: string, answer: 
   }
 }
 
-async function callTool(context: ReadContext, failures: RequestFailures, name: ToolName, args: Record<string, unknown>): Promise<CallToolResult> {
+/**
+ * Where list tool results are kept between requests: the read routes' response cache, with the
+ * version of the catalog answers are computed at (answersVersion), so any write makes them stale.
+ */
+export interface ToolResults {
+  cache: ResponseCache;
+  version(): Promise<AnswersVersion>;
+}
+
+/**
+ * A list tool's result from the cache when this process made it at this catalog version, else
+ * answered; kept, as the read routes keep theirs, only when the same call was asked recently
+ * before (most distinct calls are asked once).
+ */
+async function keptResult(results: ToolResults | undefined, call: unknown, answer: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  if (!results) return answer();
+  const key = `mcp:${JSON.stringify(call)}`;
+  const { key: version } = await results.version();
+  const kept = results.cache.get(key, version);
+  if (kept) return JSON.parse(kept.body.toString()) as CallToolResult;
+  const result = await answer();
+  if (results.cache.askedBefore(key)) results.cache.set(key, version, { body: JSON.stringify(result), etag: '' });
+  return result;
+}
+
+async function callTool(context: ReadContext, failures: RequestFailures, name: ToolName, args: Record<string, unknown>, results: ToolResults | undefined): Promise<CallToolResult> {
   const exportsHint = `${context.baseUrl}/en/data/catalog.json`;
   try {
     if (name === 'get_specimen') {
@@ -109,8 +136,12 @@ async function callTool(context: ReadContext, failures: RequestFailures, name: T
     }
     const scope = name === 'get_timeline' ? 'timeline' : 'specimens';
     const { params, fields } = parseListArguments(args, scope, exportsHint, (await sourceTableOf(context)).keys);
-    const { list, text } = compactListResult(await listSpecimens(context, params, scope), fields);
-    return { content: [{ type: 'text', text }], structuredContent: { ...list } };
+    // The parameters in name order: calls asking the same with their arguments in another order are one.
+    const call = [name, Object.entries(params).sort(([a], [b]) => (a < b ? -1 : 1)), fields];
+    return await keptResult(results, call, async () => {
+      const { list, text } = compactListResult(await listSpecimens(context, params, scope), fields);
+      return { content: [{ type: 'text', text }], structuredContent: { ...list } };
+    });
   } catch (error) {
     if (error instanceof ProblemError) return errorResult(describeProblem(error));
     if (failures.isUnavailable(error)) return errorResult(UNAVAILABLE_TEXT);
@@ -134,8 +165,8 @@ class ArchiveMcpServer extends Server {
   }
 }
 
-/** A fresh MCP server over the read commands; one is made for every HTTP request (stateless). */
-export function createMcpServer(context: ReadContext, version: string, guide: GuideSettings, failures: RequestFailures): Server {
+/** A fresh MCP server over the read commands; one is made for every HTTP request (stateless). Without results, list tools answer every call afresh. */
+export function createMcpServer(context: ReadContext, version: string, guide: GuideSettings, failures: RequestFailures, results?: ToolResults): Server {
   const server = new ArchiveMcpServer(
     { name: 'model-works-archive', title: 'Model Works Archive', version },
     {
@@ -150,7 +181,7 @@ export function createMcpServer(context: ReadContext, version: string, guide: Gu
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const name = request.params.name;
     if (!(TOOL_NAMES as readonly string[]).includes(name)) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool "${name}". Tools: ${TOOL_NAMES.join(', ')}.`);
-    return callTool(context, failures, name as ToolName, request.params.arguments ?? {});
+    return callTool(context, failures, name as ToolName, request.params.arguments ?? {}, results);
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: resourceList(context.baseUrl) }));

@@ -16,6 +16,7 @@ import { getJson, startTestServer } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { makeRecord } from '../helpers/factories.ts';
 import { callTool, connectMcpClient } from '../helpers/mcp-client.ts';
+import { observations, scrape } from '../helpers/metrics.ts';
 
 describe('MCP tool server at /mcp', function () {
   let server: TestServer;
@@ -490,6 +491,24 @@ describe('MCP tool server at /mcp', function () {
     const initializeInBatch = await post(`[${initialize('2025-11-25')},${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' })}]`);
     expect(initializeInBatch.status).to.equal(400);
     expect(await initializeInBatch.json()).to.have.nested.property('error.message').that.matches(/initialize request must be sent alone/);
+  });
+
+  it('answers a list call asked again from the results it kept, until the catalog changes', async () => {
+    const searches = async (): Promise<number> => observations(await scrape(server.metrics.registry), 'archive_search_duration_seconds');
+    const args = { q: 'lighthouse keeper', lang: 'en', limit: 3 };
+    const before = await searches();
+    const first = await call('search_specimens', args);
+    const second = await call('search_specimens', args);
+    const third = await call('search_specimens', { limit: '3', lang: 'en', q: 'lighthouse keeper' });
+    expect(second).to.deep.equal(first);
+    expect(third, 'the same call, its arguments written otherwise').to.deep.equal(first);
+    // Kept when asked the second time (most calls are asked once), answered from it the third.
+    expect((await searches()) - before, 'searches run').to.equal(2);
+    await server.backend.store.putRecords([makeRecord({ date: '2026-11-02', title: { zh: '灯塔看守人', en: 'Lighthouse keeper at dusk' } })]);
+    await server.syncSearch();
+    const after = await call('search_specimens', args);
+    expect((after.structuredContent as unknown as ListResponse).total, 'the new record is found').to.equal((first.structuredContent as unknown as ListResponse).total + 1);
+    expect((await searches()) - before, 'a write makes kept results stale').to.equal(3);
   });
 
   it('answers bodies that are JSON but not JSON-RPC with Invalid Request (-32600)', async () => {
