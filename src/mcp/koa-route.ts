@@ -102,6 +102,8 @@ export function mcpRoute(context: ReadContext, options: McpRouteOptions): Middle
     const server = createMcpServer(context, options.version, options.guide, { isUnavailable: options.isUnavailable, logger: options.logger }, options.results);
     const transport = new OnePostTransport();
     await server.connect(transport);
+    // Closed only when the client goes away first: once answered nothing is pending, and closing
+    // would only build the SDK's "Connection closed" error (with its stack) for no one.
     const stopWhenGone = (): void => {
       if (!transport.settled) void server.close();
     };
