@@ -112,7 +112,7 @@ export interface ToolResults {
 /**
  * A list tool's result from the cache when this process made it at this catalog version, else
  * answered; kept, as the read routes keep theirs, only when the same call was asked recently
- * before (most distinct calls are asked once).
+ * before (most distinct calls are asked once), and as UTF-8 so the cache's bound counts its bytes.
  */
 async function keptResult(results: ToolResults | undefined, call: unknown, answer: () => Promise<CallToolResult>): Promise<CallToolResult> {
   if (!results) return answer();
@@ -121,7 +121,7 @@ async function keptResult(results: ToolResults | undefined, call: unknown, answe
   const kept = results.cache.get(key, version);
   if (kept) return JSON.parse(kept.body.toString()) as CallToolResult;
   const result = await answer();
-  if (results.cache.askedBefore(key)) results.cache.set(key, version, { body: JSON.stringify(result), etag: '' });
+  if (results.cache.askedBefore(key)) results.cache.set(key, version, { body: Buffer.from(JSON.stringify(result)), etag: '' });
   return result;
 }
 
