@@ -52,12 +52,6 @@ function excerptOfLine(line: string, lineBytes: number, maxBytes: number): strin
   return `${(space > cut.length * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,.;:，。；：、]+$/u, '')}…`;
 }
 
-/** The start of a text, cut at a word boundary where there is one, with an ellipsis when cut. */
-export function excerpt(text: string, maxBytes = EXCERPT_BYTES): string {
-  const line = notesLine(text);
-  return excerptOfLine(line, Buffer.byteLength(line), maxBytes);
-}
-
 export type CompactRecord = Pick<LocalizedRecord, (typeof COMPACT_FIELDS)[number]> & Partial<LocalizedRecord>;
 
 /** A record in compact form with the asked extra fields, and as notes the whole notes when asked, else notesExcerpt (none when undefined). */
