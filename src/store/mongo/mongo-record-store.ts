@@ -228,13 +228,18 @@ export class MongoRecordStore implements RecordStore, SourceStore {
   }
 
   private async workRecords(session: ClientSession, { workKey: key, changedAfter }: WorkReading): Promise<WorkRecords> {
-    const ofWork = (await this.collections.records.find({ workKey: key }, { ...this.read, session }).sort({ kind: 1, id: 1 }).toArray()).map(fromRecordDocument);
+    const ofWork = await this.recordsOfWork(key, session);
     const changed = changedAfter === undefined ? undefined : (await this.collections.records.find({ seq: { $gt: changedAfter } }, { ...this.read, session }).sort({ seq: 1 }).limit(CHANGES_READ_IN_WRITE + 1).toArray()).map(fromRecordDocument);
     return workRecordsOf(ofWork, changed);
   }
 
   async findByWorkKey(key: string): Promise<StoredRecord[]> {
-    return (await this.collections.records.find({ workKey: key }, this.read).sort({ kind: 1, id: 1 }).toArray()).map(fromRecordDocument);
+    return this.recordsOfWork(key);
+  }
+
+  /** The records of a work (this work key), in a transaction's session when given. */
+  private async recordsOfWork(key: string, session?: ClientSession): Promise<StoredRecord[]> {
+    return (await this.collections.records.find({ workKey: key }, session ? { ...this.read, session } : this.read).sort({ kind: 1, id: 1 }).toArray()).map(fromRecordDocument);
   }
 
   async recordFate(id: string): Promise<RecordFate | undefined> {
