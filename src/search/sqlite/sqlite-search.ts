@@ -83,24 +83,32 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     this.writer.remove(ids);
   }
 
-  /** After a bulk write: the search table's segments merged into one (see SearchIndexWriter.mergeSegments). */
+  /**
+   * After a bulk write: the search table's segments merged into one (see
+   * SearchIndexWriter.mergeSegments), then its vocabulary read and kept for the processes that
+   * start next (vocabulary-snapshot.ts).
+   */
   settleAfterBulkWrite(): void {
     this.db.transaction(() => this.writer.mergeSegments()).immediate();
+    this.caches.renewVocabularyCopy();
   }
 
   /**
    * Loads the vocabulary and the rows' keys ahead of the first query (see SearchCaches.warm), then
    * reads ahead the densest terms' sets for up to readAheadMs (read-ahead.ts), all in one
-   * snapshot. Returns the number of sets read ahead; readAheadMore and readAheadInBackground go on
+   * snapshot; then keeps a vocabulary read from FTS5 for the processes that start next. Returns the number of sets read ahead; readAheadMore and readAheadInBackground go on
    * with the rest.
    */
   warm(readAheadMs = READ_AHEAD_MS): number {
-    return this.db
+    const readAhead = this.db
       .transaction(() => {
         this.caches.warm();
         return this.readAhead.start(readAheadMs);
       })
       .deferred();
+    // Once the snapshot is closed: a write from inside it would hold the write lock while reading ahead.
+    this.caches.keepVocabulary();
+    return readAhead;
   }
 
   /** Reads ahead the next sets for up to sliceMs (at least one, when any is left); returns how many it read. */
