@@ -122,6 +122,10 @@ async function runPrimary(config: Config, logger: Logger, signals: StopSignals):
     if (message?.type === SUBMITTED) publisher?.wake();
   });
   cluster.on('message', answerRateAsks());
+  // Workers accept their own connections (the kernel shares them out) instead of through this
+  // process, whose publisher inspects previews on its main thread: handed over by it, new
+  // connections opened while it worked waited up to 10 s (docs/performance.md, the soak).
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   let stopping = false;
   // A worker that dies after the service has served is replaced; one that dies before any worker
   // could listen (the port is taken, the address is wrong) would only die again: stop instead.
