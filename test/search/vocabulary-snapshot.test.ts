@@ -6,7 +6,7 @@ import type { SearchQuery } from '../../src/domain/search-query.ts';
 import { SearchChangeLog } from '../../src/search/sqlite/change-log.ts';
 import { SqliteSearchIndex } from '../../src/search/sqlite/sqlite-search.ts';
 import { VocabularySnapshot } from '../../src/search/sqlite/vocabulary-snapshot.ts';
-import type { VocabularyRow } from '../../src/search/sqlite/vocabulary-snapshot.ts';
+import type { VocabularyRead, VocabularyRow, VocabularyScan } from '../../src/search/sqlite/vocabulary-snapshot.ts';
 import { openDatabase } from '../../src/store/sqlite/database.ts';
 import type { SqliteDatabase } from '../../src/store/sqlite/database.ts';
 import { migrateSchema } from '../../src/store/sqlite/schema.ts';
@@ -23,6 +23,12 @@ function sorted(rows: readonly VocabularyRow[]): VocabularyRow[] {
 
 function scanned(db: SqliteDatabase): VocabularyRow[] {
   return db.prepare<[], VocabularyRow>('SELECT term, doc FROM search_text_vocab').all();
+}
+
+/** What a read from FTS5 would keep; fails the test when the read came from the copy. */
+function scanOf(read: VocabularyRead): VocabularyScan {
+  expect(read.scan, 'read from FTS5').to.not.equal(undefined);
+  return read.scan as VocabularyScan;
 }
 
 function keptAt(db: SqliteDatabase): number | undefined {
@@ -57,7 +63,7 @@ describe('the vocabulary kept in the database', () => {
   it('is kept after a bulk write, at the change-log position, and equals what fts5vocab counts', () => {
     expect(keptAt(writerDb)).to.equal(changeLog.last()).and.to.be.above(0);
     const read = new VocabularySnapshot(writerDb, changeLog).read();
-    expect(read.scanned).to.equal(false);
+    expect(read.scan).to.equal(undefined);
     expect(read.atChange).to.equal(changeLog.last());
     expect(sorted(read.rows)).to.deep.equal(sorted(scanned(writerDb)));
     expect(read.rows.find((row) => row.term === 'pelican')?.doc).to.equal(2);
@@ -73,7 +79,7 @@ describe('the vocabulary kept in the database', () => {
       const starting = new SqliteSearchIndex(db, 'always');
       starting.warm(0);
       const read = new VocabularySnapshot(db, new SearchChangeLog(db)).read();
-      expect(read.scanned).to.equal(false);
+      expect(read.scan).to.equal(undefined);
       expect(read.rows.map((row) => row.term)).to.include('zanzibar');
       expect((await starting.search(word('pelican'))).total).to.equal(2);
     } finally {
@@ -104,13 +110,12 @@ describe('the vocabulary kept in the database', () => {
   it('is not kept when the search tables changed after it was read, nor from inside a transaction', async () => {
     writerDb.prepare('DELETE FROM search_vocabulary').run();
     const snapshot = new VocabularySnapshot(writerDb, changeLog);
-    const read = snapshot.read();
-    expect(read.scanned).to.equal(true);
+    const read = scanOf(snapshot.read());
     await new SqliteRecordStore(writerDb, new SqliteSearchIndex(writerDb)).putRecords([makeRecord({ title: { zh: '港口', en: 'Harbour' } })]);
     expect(snapshot.keep(read)).to.equal(false);
     expect(keptAt(writerDb)).to.equal(undefined);
     // Nor from inside a transaction, where its write would hold the write lock until that ends.
-    const current = snapshot.read();
+    const current = scanOf(snapshot.read());
     expect(writerDb.transaction(() => snapshot.keep(current)).deferred()).to.equal(false);
     expect(keptAt(writerDb)).to.equal(undefined);
     expect(snapshot.keep(current)).to.equal(true);

@@ -16,7 +16,7 @@ import { indexTerms, TRIGRAM_BLOCK_SEPARATOR } from './text.ts';
 import { textColumnsOfDoc } from './index-row.ts';
 import { Vocabulary } from './typo.ts';
 import { VocabularySnapshot } from './vocabulary-snapshot.ts';
-import type { VocabularyRead } from './vocabulary-snapshot.ts';
+import type { VocabularyScan } from './vocabulary-snapshot.ts';
 
 /**
  * When searches use row sets (see row-sets.ts): `always`, `never` (FTS5 counts every time), or
@@ -91,8 +91,8 @@ export class SearchCaches {
   private readonly tokenColumns = new Map<string, Set<string>>();
   private columnVocabulary: Statement<[string], string> | undefined;
   private readonly vocabularySnapshot: VocabularySnapshot;
-  /** The last vocabulary read from FTS5 rather than from its copy, until it is kept (keepVocabulary). */
-  private scannedVocabulary: VocabularyRead | undefined;
+  /** The last vocabulary read from FTS5 rather than from its copy, as the copy would hold it, until it is kept (keepVocabulary). */
+  private unkeptScan: VocabularyScan | undefined;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -244,9 +244,8 @@ export class SearchCaches {
   vocabulary(): Vocabulary {
     if (this.vocabularyHeld && this.vocabularyStale && Date.now() - this.vocabularyBuiltAt > VOCABULARY_RELOAD_MS) this.vocabularyHeld = undefined;
     if (!this.vocabularyHeld) {
-      const read = this.vocabularySnapshot.read();
-      this.scannedVocabulary = read.scanned ? read : undefined;
-      const { rows } = read;
+      const { rows, scan } = this.vocabularySnapshot.read();
+      this.unkeptScan = scan;
       const facets = rows.filter((row) => FACET_TOKEN.test(row.term));
       this.facetTerms = new Set(facets.map((row) => row.term));
       this.mostHeld = rows
@@ -303,9 +302,9 @@ export class SearchCaches {
    * unless the search tables changed since; outside any transaction. Returns whether it was kept.
    */
   keepVocabulary(): boolean {
-    const scanned = this.scannedVocabulary;
-    this.scannedVocabulary = undefined;
-    return scanned !== undefined && this.vocabularySnapshot.keep(scanned);
+    const scan = this.unkeptScan;
+    this.unkeptScan = undefined;
+    return scan !== undefined && this.vocabularySnapshot.keep(scan);
   }
 
   /**
@@ -313,7 +312,7 @@ export class SearchCaches {
    * so the processes that start next need not (outside any transaction). Returns whether it kept one.
    */
   renewVocabularyCopy(): boolean {
-    const read = this.db.transaction(() => this.vocabularySnapshot.read()).deferred();
-    return read.scanned && this.vocabularySnapshot.keep(read);
+    const { scan } = this.db.transaction(() => this.vocabularySnapshot.read()).deferred();
+    return scan !== undefined && this.vocabularySnapshot.keep(scan);
   }
 }

@@ -96,8 +96,8 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
   /**
    * Loads the vocabulary and the rows' keys ahead of the first query (see SearchCaches.warm), then
    * reads ahead the densest terms' sets for up to readAheadMs (read-ahead.ts), all in one
-   * snapshot; then keeps a vocabulary read from FTS5 for the processes that start next. Returns the number of sets read ahead; readAheadMore and readAheadInBackground go on
-   * with the rest.
+   * snapshot; then keeps a vocabulary read from FTS5 for the processes that start next. Returns
+   * the number of sets read ahead; readAheadMore and readAheadInBackground go on with the rest.
    */
   warm(readAheadMs = READ_AHEAD_MS): number {
     const readAhead = this.db

@@ -18,12 +18,19 @@ export interface VocabularyRow {
   doc: number;
 }
 
+/** A vocabulary as FTS5 counted it at a change-log position, in the form the copy holds: two JSON arrays, as SQLite made them. */
+export interface VocabularyScan {
+  atChange: number;
+  terms: string;
+  counts: string;
+}
+
 /** The vocabulary as read, and the change-log position it was read at. */
 export interface VocabularyRead {
   rows: VocabularyRow[];
   atChange: number;
-  /** Whether it was read from FTS5 rather than from the copy (and so may be worth keeping). */
-  scanned: boolean;
+  /** When it was read from FTS5 rather than from the copy: what keep would write. */
+  scan?: VocabularyScan;
 }
 
 export class VocabularySnapshot {
@@ -53,26 +60,28 @@ export class VocabularySnapshot {
   read(): VocabularyRead {
     const atChange = this.changeLog.last();
     const copy = this.statements.copy.get(atChange);
-    const [terms, rows] = copy ?? (this.statements.scan.get() as [string, string]);
-    const counts = JSON.parse(rows) as number[];
-    return { rows: (JSON.parse(terms) as string[]).map((term, i) => ({ term, doc: counts[i] as number })), atChange, scanned: copy === undefined };
+    const [terms, counts] = copy ?? (this.statements.scan.get() as [string, string]);
+    const docs = JSON.parse(counts) as number[];
+    const rows = (JSON.parse(terms) as string[]).map((term, i) => ({ term, doc: docs[i] as number }));
+    return { rows, atChange, ...(copy ? {} : { scan: { atChange, terms, counts } }) };
   }
 
   /**
-   * Keeps a vocabulary read from FTS5 as the copy, unless the search tables changed since it was
-   * read (it would then describe rows that are no more), or when called inside a transaction. It
-   * takes the write lock for the moment of one row's write, and not at all when a write came since.
+   * Keeps a vocabulary read from FTS5 as the copy, its JSON as SQLite made it, unless the search
+   * tables changed since it was read (it would then describe rows that are no more), or when
+   * called inside a transaction. It takes the write lock for the moment of one row's write, and
+   * not at all when a write came since.
    * Returns whether it was kept: a database that refuses the write (busy past the timeout, full,
    * read-only) leaves the next start to read FTS5 again, and nothing else changes.
    */
-  keep(read: VocabularyRead): boolean {
+  keep(scan: VocabularyScan): boolean {
     // Inside a transaction the write would hold the write lock until that transaction ends.
-    if (this.db.inTransaction || this.changeLog.last() !== read.atChange) return false;
+    if (this.db.inTransaction || this.changeLog.last() !== scan.atChange) return false;
     try {
       return this.db
         .transaction(() => {
-          if (this.changeLog.last() !== read.atChange) return false;
-          this.statements.keep.run(read.atChange, JSON.stringify(read.rows.map((row) => row.term)), JSON.stringify(read.rows.map((row) => row.doc)));
+          if (this.changeLog.last() !== scan.atChange) return false;
+          this.statements.keep.run(scan.atChange, scan.terms, scan.counts);
           return true;
         })
         .immediate();
