@@ -224,13 +224,22 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
     return row ? toStored(row) : undefined;
   }
 
+  /**
+   * The records of ids, in one read transaction: a page shows them as of one state of the store,
+   * and SQLite takes its read lock and looks at the write-ahead log once for the page instead of
+   * once for each record.
+   */
   async getRecords(ids: readonly string[]): Promise<StoredRecord[]> {
-    const found: StoredRecord[] = [];
-    for (const id of ids) {
-      const row = this.statements.get.get(id);
-      if (row) found.push(toStored(row));
-    }
-    return found;
+    return this.db
+      .transaction(() => {
+        const found: StoredRecord[] = [];
+        for (const id of ids) {
+          const row = this.statements.get.get(id);
+          if (row) found.push(toStored(row));
+        }
+        return found;
+      })
+      .deferred();
   }
 
   async *streamRecords({ from, batchSize = 500 }: StreamOptions = {}): AsyncIterable<StoredRecord> {
