@@ -11,6 +11,7 @@ import { SqliteTokenStore } from './store/sqlite/sqlite-tokens.ts';
 import { isSqliteUnavailable, isSqliteWriteRefusal } from './store/sqlite/unavailable.ts';
 import { WriteRefusals } from './store/write-refusals.ts';
 import type { MongoArchiveDatabase } from './store/mongo/mongo-database.ts';
+import type { ReaderStripe } from './search/sqlite/read-ahead.ts';
 
 /** The adapters behind the two ports, as chosen by configuration. */
 export interface Backend {
@@ -30,8 +31,12 @@ export interface Backend {
   isUnavailable(error: unknown): boolean;
   /** When the store last refused a write for lack of room or access (the embedded store; never for MongoDB), for /readyz. */
   writeRefusals: WriteRefusals;
-  /** Loads caches ahead of the first request (e.g. the typo vocabulary), and goes on filling them in the background. */
-  warm(): Promise<void>;
+  /**
+   * Loads caches ahead of the first request (e.g. the typo vocabulary), and goes on filling them in
+   * the background. `stripe` says which of the processes starting side by side this is, so they
+   * share the work where they can (the embedded index's sets read ahead).
+   */
+  warm(stripe?: ReaderStripe): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -86,8 +91,8 @@ export function embeddedBackend(db: SqliteDatabase, writeRefusals = new WriteRef
     searchFollowsStore: false,
     isUnavailable: isSqliteUnavailable,
     writeRefusals,
-    warm: async () => {
-      search.warm();
+    warm: async (stripe) => {
+      search.warm(undefined, stripe);
       search.readAheadInBackground();
     },
     close: async () => {

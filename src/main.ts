@@ -43,7 +43,8 @@ const SHUTDOWN_GRACE_MS = 10_000;
  */
 async function serve(config: Config, logger: Logger, registry: Registry, signals: StopSignals, publisher?: Publisher, alsoStop: () => Promise<void> = async () => undefined): Promise<void> {
   const backend = await openBackend(config, { migrate: false });
-  await backend.warm();
+  // Workers are numbered from 1 in the order they are forked, a replacement taking the next number.
+  await backend.warm(cluster.isWorker && cluster.worker ? { index: cluster.worker.id - 1, of: Math.max(1, config.workers) } : undefined);
   const submitted = publisher ? () => publisher.wake() : () => process.send?.({ type: SUBMITTED });
   const rateLimiter = cluster.isWorker ? new WorkerRateLimiter() : new LocalRateLimiter();
   const drain = new Drain();

@@ -4,52 +4,110 @@
  * (inBackground). Which sets, and how each is read and kept, is the row-set planner's
  * (RowSetPlanner.readAheadSteps and readAhead); this keeps where the reading is and schedules it,
  * each slice in one database snapshot.
+ *
+ * What is read is also copied into the database (read-ahead-copy.ts), and each slice first takes
+ * what the copy holds of the sets left: a process starting with nothing changed since the last
+ * start reads them all back at once, and workers starting side by side share the work. Each
+ * reads its own stripe of the sets first (ReaderStripe), then the rest, of which by then the
+ * others have copied most.
  */
 import type { SqliteDatabase } from '../../store/sqlite/database.ts';
+import type { SearchChangeLog } from './change-log.ts';
+import { ReadAheadCopy } from './read-ahead-copy.ts';
+import type { CopiedKey, KeyedRowSet } from './read-ahead-copy.ts';
 import type { ReadAheadStep, RowSetPlanner } from './row-set-planner.ts';
+import type { RowUniverse } from './row-sets.ts';
 import type { SearchCaches } from './search-caches.ts';
 
+/** Which of `of` processes reading ahead side by side this one is (index from 0): it reads every `of`-th set from its index first. */
+export interface ReaderStripe {
+  index: number;
+  of: number;
+}
+
+export const ALONE: ReaderStripe = { index: 0, of: 1 };
+
+/** The steps of the stripe first, each part in the steps' order. */
+function stripedFirst(steps: readonly ReadAheadStep[], { index, of }: ReaderStripe): ReadAheadStep[] {
+  const mine = (position: number): boolean => position % of === index % of;
+  return [...steps.filter((_, position) => mine(position)), ...steps.filter((_, position) => !mine(position))];
+}
+
 export class ReadAhead {
-  private steps: ReadAheadStep[] = [];
-  private next = 0;
+  /** The steps left, in the order they will be read. */
+  private pending: ReadAheadStep[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private readonly copy: ReadAheadCopy;
+  /** The change-log position whose copy this process reads and adds to; undefined when it may not (its universe followed a change). */
+  private position: number | undefined;
+  /** The last place in the copy looked at. */
+  private copySeen = 0;
+  /** Sets read from FTS5 and not yet copied. */
+  private uncopied: KeyedRowSet[] = [];
 
   constructor(
     private readonly db: SqliteDatabase,
     private readonly caches: SearchCaches,
     private readonly planner: RowSetPlanner,
-  ) {}
+    changeLog: SearchChangeLog,
+  ) {
+    this.copy = new ReadAheadCopy(db, changeLog);
+  }
 
   /**
    * Plans the reading for the rows as they are now (the caller has loaded the vocabulary and the
-   * universe, in its transaction) and reads for up to budgetMs; returns the number of sets read.
+   * universe, in its transaction), takes what the copy holds, and reads for up to budgetMs;
+   * returns the number of sets taken and read. What it read is copied by keepCopies, once the
+   * caller's transaction is over.
    */
-  start(budgetMs: number): number {
+  start(budgetMs: number, stripe: ReaderStripe = ALONE): number {
     const universe = this.caches.currentUniverse();
-    this.steps = universe ? this.planner.readAheadSteps(universe, this.caches.mostHeldTerms()) : [];
-    this.next = 0;
-    return budgetMs > 0 ? this.more(budgetMs) : 0;
+    this.pending = universe ? stripedFirst(this.planner.readAheadSteps(universe, this.caches.mostHeldTerms()), stripe) : [];
+    this.position = this.caches.pristineUniversePosition();
+    this.copySeen = 0;
+    this.uncopied = [];
+    if (!universe) return 0;
+    const taken = this.takeCopied(universe);
+    return taken + (budgetMs > 0 && this.pending.length > 0 ? this.readFor(universe, budgetMs) : 0);
   }
 
-  /** Reads the next sets for up to sliceMs (at least one, when any is left), in one snapshot; returns how many it read. */
+  /**
+   * Takes what the copy holds of the sets left, then reads the next ones for up to sliceMs (at
+   * least one, when any is left), in one snapshot, and copies what it read; returns how many sets
+   * it took and read.
+   */
   more(sliceMs: number): number {
-    if (this.next >= this.steps.length) return 0;
-    return this.db
+    if (this.pending.length === 0) return 0;
+    const done = this.db
       .transaction(() => {
         this.caches.refresh();
         const universe = this.caches.currentUniverse();
         // Rows rebuilt since (a bulk write): what the steps named may no longer be dense; read ahead no more.
         if (!universe) return 0;
-        const from = this.next;
-        this.next = this.planner.readAhead(universe, this.steps, from, performance.now() + sliceMs);
-        return this.next - from;
+        if (this.position !== undefined && this.caches.pristineUniversePosition() !== this.position) {
+          // The universe followed a write: its ordinals are no longer the copy's.
+          this.position = undefined;
+          this.uncopied = [];
+        }
+        const taken = this.takeCopied(universe);
+        return taken + (this.pending.length > 0 ? this.readFor(universe, sliceMs) : 0);
       })
       .deferred();
+    this.keepCopies();
+    return done;
+  }
+
+  /** Copies the sets read since the last copy (outside any transaction); returns whether none is left to copy. */
+  keepCopies(): boolean {
+    if (this.position === undefined || this.uncopied.length === 0) return true;
+    if (!this.copy.keep(this.position, this.uncopied)) return false;
+    this.uncopied = [];
+    return true;
   }
 
   /** The sets left to read. */
   get left(): number {
-    return this.steps.length - this.next;
+    return this.pending.length;
   }
 
   /**
@@ -74,5 +132,36 @@ export class ReadAhead {
   stop(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+  }
+
+  /** Keeps the sets the copy holds of those left, and leaves them out of what is left to read; returns how many. */
+  private takeCopied(universe: RowUniverse): number {
+    if (this.position === undefined || this.pending.length === 0) return 0;
+    const copied = this.copy.keysSince(this.copySeen, this.position);
+    if (copied.length === 0) return 0;
+    this.copySeen = (copied.at(-1) as CopiedKey).seq;
+    const wanted = new Set(this.pending.map((step) => this.planner.readAheadKey(step)));
+    const taken = new Set<string>();
+    for (const { seq, key } of copied) {
+      if (!wanted.has(key)) continue;
+      const set = this.copy.set(seq, universe.size);
+      if (!set) continue;
+      this.planner.keepReadAhead(universe, { key, set });
+      taken.add(key);
+    }
+    if (taken.size > 0) this.pending = this.pending.filter((step) => !taken.has(this.planner.readAheadKey(step)));
+    return taken.size;
+  }
+
+  /** Reads the next sets from FTS5 until the deadline (at least one); returns how many. */
+  private readFor(universe: RowUniverse, ms: number): number {
+    const deadline = performance.now() + ms;
+    let read = 0;
+    while (this.pending.length > 0 && (read === 0 || performance.now() < deadline)) {
+      const set = this.planner.readAhead(universe, this.pending.shift() as ReadAheadStep);
+      if (this.position !== undefined) this.uncopied.push(set);
+      read += 1;
+    }
+    return read;
   }
 }

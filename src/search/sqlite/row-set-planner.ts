@@ -23,6 +23,7 @@ import { FACET_TOKEN, TOKEN_FIELDS } from './facets.ts';
 import { holdsPhrase, phraseTokens } from './row-match.ts';
 import { RowSet } from './row-sets.ts';
 import type { CoveredRowSet, RowUniverse } from './row-sets.ts';
+import type { KeyedRowSet } from './read-ahead-copy.ts';
 import type { SearchCaches, VocabularyTerm } from './search-caches.ts';
 import { dateOfKey, intersectRanges } from './sort-key.ts';
 import type { KeyRange } from './sort-key.ts';
@@ -180,22 +181,27 @@ export class RowSetPlanner {
     ];
   }
 
+  /** The key a step's set is kept under in the row-set cache. */
+  readAheadKey({ columns, term }: ReadAheadStep): string {
+    return columnsExpression(columns, { tokens: [term], prefix: false });
+  }
+
   /**
-   * Reads the sets of steps from `from` on, until the deadline (at least one), and keeps them in
-   * the cache's part for sets read ahead (RowSetCache.keep); returns the step to go on from. A process that starts cold
-   * otherwise reads each of them from FTS5 in its first searches (at a million records 10-30 ms
-   * each), while the searches behind them wait.
+   * Reads a step's set from FTS5 and keeps it in the cache's part for sets read ahead
+   * (RowSetCache.keep); returns it with its key. A process that starts cold otherwise reads each
+   * such set in its first searches (at a million records 10-30 ms each), while the searches behind
+   * them wait.
    */
-  readAhead(universe: RowUniverse, steps: readonly ReadAheadStep[], from: number, deadline: number): number {
-    let next = from;
-    while (next < steps.length && (next === from || performance.now() < deadline)) {
-      const { columns, term } = steps[next] as ReadAheadStep;
-      const alternative: Alternative = { tokens: [term], prefix: false };
-      const set = this.rowSet(universe, columns, alternative);
-      this.caches.rowSets.keep(columnsExpression(columns, alternative), { set, covered: universe.size, kills: universe.kills });
-      next += 1;
-    }
-    return next;
+  readAhead(universe: RowUniverse, step: ReadAheadStep): KeyedRowSet {
+    const key = this.readAheadKey(step);
+    const set = this.rowSet(universe, step.columns, { tokens: [step.term], prefix: false });
+    this.keepReadAhead(universe, { key, set });
+    return { key, set };
+  }
+
+  /** Keeps a set read ahead, here or by another process (read-ahead-copy.ts), for the universe as it is. */
+  keepReadAhead(universe: RowUniverse, { key, set }: KeyedRowSet): void {
+    this.caches.rowSets.keep(key, { set, covered: universe.size, kills: universe.kills });
   }
 
   private union(universe: RowUniverse, sets: readonly RowSet[]): RowSet {

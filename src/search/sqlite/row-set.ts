@@ -132,6 +132,13 @@ function sortedDistinct(members: Uint32Array): Uint32Array {
   return n === members.length ? members : members.slice(0, n);
 }
 
+/** A set as it is kept: a bitset's words or the members ascending, and how many members it has. */
+export interface StoredRowSet {
+  form: 'bits' | 'list';
+  array: Uint32Array;
+  count: number;
+}
+
 /** A set of rows of one RowUniverse. Immutable: every operation returns a new set. Sets made at different universe sizes combine as if the shorter were padded with zeros. */
 export class RowSet {
   private counted: number | undefined;
@@ -163,6 +170,19 @@ export class RowSet {
   static inForm(ordinals: readonly number[], form: 'bits' | 'list', words = 0): RowSet {
     const members = sortedDistinct(Uint32Array.from(ordinals));
     return form === 'list' ? new RowSet(undefined, members) : new RowSet(bitsOfMembers(members, words), undefined);
+  }
+
+  /**
+   * The set's array as kept (its bitset's words, or its members ascending) and its size: what
+   * restored takes back. The array is the set's own, not a copy.
+   */
+  stored(): StoredRowSet {
+    return this.bits ? { form: 'bits', array: this.bits, count: this.count() } : { form: 'list', array: this.list as Uint32Array, count: (this.list as Uint32Array).length };
+  }
+
+  /** A set as stored() gave it, its array held, not copied. */
+  static restored({ form, array, count }: StoredRowSet): RowSet {
+    return form === 'bits' ? new RowSet(array, undefined, count) : new RowSet(undefined, array);
   }
 
   /** Whether the set is kept as a list of members rather than a bitset. */

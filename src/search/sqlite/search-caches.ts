@@ -85,6 +85,8 @@ export class SearchCaches {
   private seenChange = -1;
   private universe: RowUniverse | undefined;
   private universeBuiltAt = -Infinity;
+  /** The change-log position the universe was built at. */
+  private universeBuiltAtChange = -1;
   /** Rows appended to the universe, read once, by sort key (see appendedRow). */
   private readonly appendedRows = new Map<number, AppendedRow | undefined>();
   /** The columns holding each token asked of columnsOf, following the change log. */
@@ -182,8 +184,18 @@ export class SearchCaches {
       this.universe = new RowUniverse(Float64Array.from(JSON.parse(keys) as number[]), JSON.parse(ids) as string[]);
       this.rowSets = new RowSetCache(Math.max(MIN_ROW_SET_CACHE_BYTES, ROW_SETS_KEPT * this.universe.words * 4));
       this.universeBuiltAt = performance.now();
+      this.universeBuiltAtChange = this.seenChange;
     }
     return this.universe;
+  }
+
+  /**
+   * The change-log position the universe was built at, when it has followed no change since: its
+   * ordinals are then those of any universe built at that position, in any process (see
+   * read-ahead-copy.ts). Undefined without a universe or once it has followed a change.
+   */
+  pristineUniversePosition(): number | undefined {
+    return this.universe && this.universeBuiltAtChange === this.seenChange ? this.seenChange : undefined;
   }
 
   /** An appended row, read once for both its tests (row-set-planner.ts) and its vocabulary terms; undefined when it is gone. */

@@ -7,7 +7,8 @@
  *   into alternatives (prefixes, typos) tier by tier;
  * - row-set-planner.ts answers from cached row sets, fts-planner.ts by counting with FTS5, both
  *   paging relevance through relevance-walk.ts and counting facets with facet-counts.ts;
- * - read-ahead.ts reads the densest terms' sets at start and in the background after.
+ * - read-ahead.ts reads the densest terms' sets at start and in the background after, and
+ *   read-ahead-copy.ts keeps them in the database for the processes that start next or beside it.
  */
 import type { IndexRecord, RecordVersion, SearchIndex } from '../../domain/ports.ts';
 import type { Lang } from '../../domain/record.ts';
@@ -20,7 +21,8 @@ import { FtsPlanner } from './fts-planner.ts';
 import { SearchIndexWriter } from './index-writer.ts';
 import type { IndexRow } from './index-row.ts';
 import { planSearch } from './query-plan.ts';
-import { ReadAhead } from './read-ahead.ts';
+import { ALONE, ReadAhead } from './read-ahead.ts';
+import type { ReaderStripe } from './read-ahead.ts';
 import { RowSetPlanner } from './row-set-planner.ts';
 import { SearchCaches } from './search-caches.ts';
 import type { RowSetMode } from './search-caches.ts';
@@ -61,7 +63,7 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     const expansion = new TermExpansion(() => this.caches.vocabulary());
     const labels = new FacetLabels(db);
     this.rowSetPlanner = new RowSetPlanner(db, this.caches, expansion, this.statements, new RowFacetColumns(db, labels));
-    this.readAhead = new ReadAhead(db, this.caches, this.rowSetPlanner);
+    this.readAhead = new ReadAhead(db, this.caches, this.rowSetPlanner, changeLog);
     this.ftsPlanner = new FtsPlanner(db, this.caches, expansion, this.statements, labels);
     this.countKeys = db.prepare<[], number>('SELECT count(*) FROM search_keys').pluck();
     this.versions = db.prepare<[string, number], RecordVersion>('SELECT id, seq FROM search_keys WHERE id > ? ORDER BY id LIMIT ?');
@@ -95,19 +97,22 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
 
   /**
    * Loads the vocabulary and the rows' keys ahead of the first query (see SearchCaches.warm), then
-   * reads ahead the densest terms' sets for up to readAheadMs (read-ahead.ts), all in one
-   * snapshot; then keeps a vocabulary read from FTS5 for the processes that start next. Returns
-   * the number of sets read ahead; readAheadMore and readAheadInBackground go on with the rest.
+   * takes the sets read ahead that the database holds a copy of and reads more for up to
+   * readAheadMs (read-ahead.ts), this process's stripe of them first, all in one snapshot; then
+   * keeps a vocabulary read from FTS5 and the sets read, for the processes that start next or
+   * beside it. Returns the number of sets taken and read; readAheadMore and readAheadInBackground
+   * go on with the rest.
    */
-  warm(readAheadMs = READ_AHEAD_MS): number {
+  warm(readAheadMs = READ_AHEAD_MS, stripe: ReaderStripe = ALONE): number {
     const readAhead = this.db
       .transaction(() => {
         this.caches.warm();
-        return this.readAhead.start(readAheadMs);
+        return this.readAhead.start(readAheadMs, stripe);
       })
       .deferred();
     // Once the snapshot is closed: a write from inside it would hold the write lock while reading ahead.
     this.caches.keepVocabulary();
+    this.readAhead.keepCopies();
     return readAhead;
   }
 
