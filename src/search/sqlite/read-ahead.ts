@@ -25,6 +25,13 @@ export interface ReaderStripe {
   of: number;
 }
 
+/**
+ * How often the reading in the background copies what it read: each copy is a commit, which waits
+ * for the disk, and the slices read one to a few sets each. The other workers take them this much
+ * later at most.
+ */
+const COPY_INTERVAL_MS = 250;
+
 export const ALONE: ReaderStripe = { index: 0, of: 1 };
 
 /** The steps of the stripe first, each part in the steps' order. */
@@ -44,6 +51,8 @@ export class ReadAhead {
   private copySeen = 0;
   /** Sets read from FTS5 and not yet copied. */
   private uncopied: KeyedRowSet[] = [];
+  /** When the sets read were last copied (performance.now). */
+  private copiedAt = 0;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -73,8 +82,8 @@ export class ReadAhead {
 
   /**
    * Takes what the copy holds of the sets left, then reads the next ones for up to sliceMs (at
-   * least one, when any is left), in one snapshot, and copies what it read; returns how many sets
-   * it took and read.
+   * least one, when any is left), in one snapshot; returns how many sets it took and read. What it
+   * read is copied by keepCopies.
    */
   more(sliceMs: number): number {
     if (this.pending.length === 0) return 0;
@@ -93,12 +102,12 @@ export class ReadAhead {
         return taken + (this.pending.length > 0 ? this.readFor(universe, sliceMs) : 0);
       })
       .deferred();
-    this.keepCopies();
     return done;
   }
 
   /** Copies the sets read since the last copy (outside any transaction); returns whether none is left to copy. */
   keepCopies(): boolean {
+    this.copiedAt = performance.now();
     if (this.position === undefined || this.uncopied.length === 0) return true;
     if (!this.copy.keep(this.position, this.uncopied)) return false;
     this.uncopied = [];
@@ -119,7 +128,10 @@ export class ReadAhead {
     const slice = (): void => {
       this.timer = undefined;
       if (!this.db.open) return;
-      if (this.left > 0 && this.more(sliceMs) > 0) {
+      const going = this.left > 0 && this.more(sliceMs) > 0;
+      // Each copy is a commit, and a commit waits for the disk: the sets of many slices go in one.
+      if (!going || this.left === 0 || performance.now() - this.copiedAt >= COPY_INTERVAL_MS) this.keepCopies();
+      if (going) {
         this.timer = setTimeout(slice, 0);
         this.timer.unref();
         return;

@@ -116,9 +116,14 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
     return readAhead;
   }
 
-  /** Reads ahead the next sets for up to sliceMs (at least one, when any is left); returns how many it read. */
+  /**
+   * Takes the sets the copy holds of those left, then reads ahead the next for up to sliceMs (at
+   * least one, when any is left) and copies them; returns how many it took and read.
+   */
   readAheadMore(sliceMs: number): number {
-    return this.readAhead.more(sliceMs);
+    const done = this.readAhead.more(sliceMs);
+    this.readAhead.keepCopies();
+    return done;
   }
 
   /** The sets warm left to read ahead. */
