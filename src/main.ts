@@ -127,6 +127,10 @@ async function runPrimary(config: Config, logger: Logger, signals: StopSignals):
   // process, whose publisher inspects previews on its main thread: handed over by it, new
   // connections opened while it worked waited up to 10 s (docs/performance.md, the soak).
   cluster.schedulingPolicy = cluster.SCHED_NONE;
+  // Left alone, a worker woken by new connections accepts every one waiting: 50 opened at once
+  // went 36/16 and often 51/0, and one core then served the load. With this, libuv (read by each
+  // worker when it listens) yields after each accept, so an idle worker takes the next.
+  process.env.UV_TCP_SINGLE_ACCEPT ??= '1';
   let stopping = false;
   // A worker that dies after the service has served is replaced; one that dies before any worker
   // could listen (the port is taken, the address is wrong) would only die again: stop instead.
