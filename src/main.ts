@@ -1,7 +1,8 @@
 /**
  * Starts the archive. The primary process owns the schema, loads the demo catalog into an empty
- * data folder, runs the publisher (embedded deployment) and forks HTTP workers that read the same
- * WAL database, so every core serves requests. With ARCHIVE_WORKERS=0 the primary serves alone.
+ * data folder, runs the publisher (embedded deployment; on a worker thread, so the primary's own
+ * thread is free to hand connections out) and forks HTTP workers that read the same WAL
+ * database, so every core serves requests. With ARCHIVE_WORKERS=0 the primary serves alone.
  */
 import cluster from 'node:cluster';
 import { createServer } from 'node:http';
@@ -21,7 +22,8 @@ import { dataFolderError, ensureWritableDataFolder } from './data-folder.ts';
 import { StartStopped, StopSignals } from './stop-signals.ts';
 import { createPublisher } from '../indexer/run-publisher.ts';
 import { startSearchSync, syncOnce } from '../indexer/search-sync.ts';
-import type { Publisher } from '../indexer/publisher.ts';
+import { ThreadedPublisher } from '../indexer/threaded-publisher.ts';
+import type { RunningPublisher } from '../indexer/threaded-publisher.ts';
 import { answerRateAsks, WorkerRateLimiter } from './rate-limit/cluster-limiter.ts';
 import { LocalRateLimiter } from './rate-limit/limiter.ts';
 import type { Registry } from 'prom-client';
@@ -41,7 +43,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
  * reach it), stops without a drain window. `registry` holds this process's metrics: a worker
  * shares it with the primary, a process serving alone passes the registry its metrics server reads.
  */
-async function serve(config: Config, logger: Logger, registry: Registry, signals: StopSignals, publisher?: Publisher, alsoStop: () => Promise<void> = async () => undefined): Promise<void> {
+async function serve(config: Config, logger: Logger, registry: Registry, signals: StopSignals, publisher?: RunningPublisher, alsoStop: () => Promise<void> = async () => undefined): Promise<void> {
   const backend = await openBackend(config, { migrate: false });
   // Workers are numbered from 1 in the order they are forked, a replacement taking the next number.
   await backend.warm(cluster.isWorker && cluster.worker ? { index: cluster.worker.id - 1, of: Math.max(1, config.workers) } : undefined);
@@ -99,7 +101,9 @@ async function runPrimary(config: Config, logger: Logger, signals: StopSignals):
   // Serving alone, one registry holds everything; with workers, the primary's own metrics (the
   // publisher, this process) carry a prefix so they never collide with the workers' it gathers.
   const registry = processRegistry(config.workers === 0 ? '' : 'archive_primary_');
-  const publisher = config.runPublisher ? createPublisher(config, backend, logger, new PublisherMetrics(registry, backend.submissions).observe) : undefined;
+  // Serving alone, this process publishes on its main thread; with workers, on a thread of its own.
+  const observe = config.runPublisher ? new PublisherMetrics(registry, backend.submissions).observe : undefined;
+  const publisher: RunningPublisher | undefined = observe && (config.workers === 0 ? createPublisher(config, backend, logger, observe) : new ThreadedPublisher(logger, observe));
   publisher?.start();
   const metricsServer = config.metrics ? await startMetricsServer(config.metrics, config.workers === 0 ? () => registry.metrics() : new ClusterMetrics(registry).gather, logger) : undefined;
   // With an external search index, the embedded publisher's process also carries the index sync
@@ -123,14 +127,8 @@ async function runPrimary(config: Config, logger: Logger, signals: StopSignals):
     if (message?.type === SUBMITTED) publisher?.wake();
   });
   cluster.on('message', answerRateAsks());
-  // Workers accept their own connections (the kernel shares them out) instead of through this
-  // process, whose publisher inspects previews on its main thread: handed over by it, new
-  // connections opened while it worked waited up to 10 s (docs/performance.md, the soak).
-  cluster.schedulingPolicy = cluster.SCHED_NONE;
-  // Left alone, a worker woken by new connections accepts every one waiting: 50 opened at once
-  // went 36/16 and often 51/0, and one core then served the load. With this, libuv (read by each
-  // worker when it listens) yields after each accept, so an idle worker takes the next.
-  process.env.UV_TCP_SINGLE_ACCEPT ??= '1';
+  // This process hands each new connection to the workers in turn (Node's round-robin): its main
+  // thread stays free for that, the publisher running on a thread of its own (threaded-publisher.ts).
   let stopping = false;
   // A worker that dies after the service has served is replaced; one that dies before any worker
   // could listen (the port is taken, the address is wrong) would only die again: stop instead.

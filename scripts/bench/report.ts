@@ -68,6 +68,7 @@ export function printScenario(name: string, result: LoadResult, baseline: LoadRe
     `  ${name.padEnd(18)} ${number(result.requestsPerSecond).padStart(8)} req/s  p50 ${number(result.p50, 1)} ms  p99 ${number(result.p99, 1)} ms  ` +
       `max ${number(result.max)} ms  ${number(result.total)} requests  bad ${badCount(result)}  ${ratio(result, baseline)} healthz${versus}  (load process ${result.loadCpuPercent}% CPU${result.serverCpuMicros === undefined ? '' : `, server ${number(result.serverCpuMicros)} µs CPU a request`})`,
   );
+  if (result.serverCores) console.log(`      cores used by the server's processes: ${result.serverCores.map(({ pid, cores }) => `${pid} ${cores.toFixed(2)}`).join(', ')}`);
   if (result.byTag.length > 1) {
     const width = Math.max(8, ...result.byTag.map((tag) => tag.tag.length));
     for (const tag of result.byTag) {

@@ -192,6 +192,18 @@ function serverCpuSeconds(pid: number): number {
   return processTree(pid).reduce((sum, one) => sum + cpuSeconds(one), 0);
 }
 
+/** Each process of the server's tree and its CPU seconds so far. */
+function cpuByProcess(pid: number): Map<number, number> {
+  return new Map(processTree(pid).map((one) => [one, cpuSeconds(one)]));
+}
+
+/** The cores each process used since `before` was read, over `seconds` of wall time, busiest first. */
+function coresSince(before: ReadonlyMap<number, number>, seconds: number): { pid: number; cores: number }[] {
+  return [...before]
+    .map(([pid, cpu]) => ({ pid, cores: seconds > 0 ? Math.max(0, cpuSeconds(pid) - cpu) / seconds : 0 }))
+    .sort((a, b) => b.cores - a.cores);
+}
+
 /** The vocabulary the requests a distinct scenario actually sent drew on, and any repeat, printed. */
 function printDistinctness(name: string, result: LoadResult, list: SearchPaths): void {
   const sent = list.uses.slice(0, Math.min(result.used, list.uses.length));
@@ -302,8 +314,11 @@ async function runStage(size: number, scenarios: readonly string[], main: boolea
     if (!make) continue;
     await sleep(SETTLE_MS);
     const cpuBefore = serverCpuSeconds(server.pid);
+    const each = cpuByProcess(server.pid);
+    const startedAt = performance.now();
     const result = await runLoad(make());
     if (result.total > 0) result.serverCpuMicros = ((serverCpuSeconds(server.pid) - cpuBefore) * 1e6) / result.total;
+    result.serverCores = coresSince(each, (performance.now() - startedAt) / 1000);
     stage.results.set(name, result);
     const http = MCP_COUNTERPART[name];
     const counterpart = http ? stage.results.get(http) : undefined;

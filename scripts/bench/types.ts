@@ -83,6 +83,12 @@ export interface LoadResult {
   loadCpuPercent: number;
   /** CPU the server's processes used per request, in µs, read from /proc (set by the runner for the scenarios it measures). */
   serverCpuMicros?: number;
+  /**
+   * The cores each process of the server used over the scenario (CPU seconds over wall seconds),
+   * busiest first: with two workers, one near 1 and the other far below means one core served
+   * most of the connections.
+   */
+  serverCores?: { pid: number; cores: number }[];
   /** The slowest requests, slowest first. */
   slowest: { path: string; ms: number }[];
 }
