@@ -1,38 +1,17 @@
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { distinctSearches } from '../../scripts/bench/queries.ts';
 import { syntheticCatalog } from '../../src/catalog/synthetic.ts';
-import type { SearchQuery } from '../../src/domain/search-query.ts';
 import { SearchChangeLog } from '../../src/search/sqlite/change-log.ts';
 import { ReadAheadCopy } from '../../src/search/sqlite/read-ahead-copy.ts';
 import { RowSet } from '../../src/search/sqlite/row-set.ts';
 import { SqliteSearchIndex } from '../../src/search/sqlite/sqlite-search.ts';
 import { openDatabase } from '../../src/store/sqlite/database.ts';
 import type { SqliteDatabase } from '../../src/store/sqlite/database.ts';
-import { migrateSchema } from '../../src/store/sqlite/schema.ts';
-import { temporaryDataDir } from '../helpers/server.ts';
+import { migratedDatabase, queryOfPath } from '../helpers/search.ts';
 
 const ROWS = 3000;
 
-/** The query a bench search path asks for (its text, filters, order and page). */
-function queryOf(path: string): SearchQuery {
-  const params = new URL(path, 'http://archive.test').searchParams;
-  const text = params.get('q') ?? undefined;
-  const filters: SearchQuery['filters'] = {};
-  for (const name of ['source', 'format', 'kind', 'year'] as const) {
-    const value = params.get(name);
-    if (value) Object.assign(filters, { [name]: value.split(',') });
-  }
-  return {
-    lang: params.get('lang') === 'en' ? 'en' : 'zh',
-    ...(text ? { text } : {}),
-    filters,
-    order: (params.get('sort') as SearchQuery['order'] | null) ?? 'relevance',
-    offset: Number(params.get('offset') ?? 0),
-    limit: Number(params.get('limit') ?? 20),
-  };
-}
 
 /** The copy's rows: how many, and the change-log positions they were read at. */
 function copied(db: SqliteDatabase): { sets: number; positions: number[] } {
@@ -68,10 +47,7 @@ describe('the sets read ahead, kept in the database', () => {
   }
 
   beforeEach(async () => {
-    dataDir = temporaryDataDir();
-    path = join(dataDir, 'archive.sqlite');
-    writerDb = openDatabase(path);
-    migrateSchema(writerDb);
+    ({ dataDir, path, db: writerDb } = migratedDatabase());
     changeLog = new SearchChangeLog(writerDb);
     writer = new SqliteSearchIndex(writerDb, 'never');
     await writer.upsert([...syntheticCatalog(ROWS, '2026-11-20')]);
@@ -100,7 +76,7 @@ describe('the sets read ahead, kept in the database', () => {
     expect(next.readAheadLeft).to.equal(0);
     const counting = reader('never');
     const { paths } = distinctSearches(300, 41);
-    for (const asked of paths.map(queryOf)) expect(await next.search(asked), JSON.stringify(asked)).to.deep.equal(await counting.search(asked));
+    for (const asked of paths.map(queryOfPath)) expect(await next.search(asked), JSON.stringify(asked)).to.deep.equal(await counting.search(asked));
   });
 
   it('are not taken by a process starting after a write, which reads them again and replaces the copy', async () => {
@@ -120,7 +96,7 @@ describe('the sets read ahead, kept in the database', () => {
     expect(positions).to.deep.equal([changeLog.last()]);
     const counting = reader('never');
     const { paths } = distinctSearches(200, 43);
-    for (const asked of paths.map(queryOf)) expect(await next.search(asked), JSON.stringify(asked)).to.deep.equal(await counting.search(asked));
+    for (const asked of paths.map(queryOfPath)) expect(await next.search(asked), JSON.stringify(asked)).to.deep.equal(await counting.search(asked));
     expect(next.readAheadLeft).to.equal(0);
   });
 
@@ -180,6 +156,6 @@ describe('the sets read ahead, kept in the database', () => {
     readAll(next);
     const counting = reader('never');
     const { paths } = distinctSearches(200, 47);
-    for (const asked of paths.map(queryOf)) expect(await next.search(asked), JSON.stringify(asked)).to.deep.equal(await counting.search(asked));
+    for (const asked of paths.map(queryOfPath)) expect(await next.search(asked), JSON.stringify(asked)).to.deep.equal(await counting.search(asked));
   });
 });

@@ -11,6 +11,7 @@ import { distinctSearches } from '../../scripts/bench/queries.ts';
 import type { SearchQuery } from '../../src/domain/search-query.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
 import { makeRecord } from '../helpers/factories.ts';
+import { queryOfPath } from '../helpers/search.ts';
 import { seededRandom } from '../../src/random.ts';
 import type { CanonicalRecord } from '../../src/domain/record.ts';
 import { SearchCaches } from '../../src/search/sqlite/search-caches.ts';
@@ -46,24 +47,6 @@ function enriched(query: SearchQuery, index: number): SearchQuery {
   return variant;
 }
 
-/** The query a bench search path asks for. */
-function queryOf(path: string): SearchQuery {
-  const params = new URL(path, 'http://archive.test').searchParams;
-  const text = params.get('q') ?? undefined;
-  const filters: SearchQuery['filters'] = {};
-  for (const name of ['source', 'format', 'kind', 'year'] as const) {
-    const value = params.get(name);
-    if (value) Object.assign(filters, { [name]: value.split(',') });
-  }
-  return {
-    lang: params.get('lang') === 'en' ? 'en' : 'zh',
-    ...(text ? { text } : {}),
-    filters,
-    order: (params.get('sort') as SearchQuery['order'] | null) ?? 'relevance',
-    offset: Number(params.get('offset') ?? 0),
-    limit: Number(params.get('limit') ?? 20),
-  };
-}
 
 describe('row sets', () => {
   const universe = new RowUniverse(Float64Array.from([10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160, 170, 180, 190, 200, 210, 220, 230, 240, 250, 260, 270, 280, 290, 300, 310, 320, 330, 340, 350]));
@@ -277,7 +260,7 @@ describe('search with row sets and with FTS5 counting give the same answers', fu
     let compared = 0;
     let ranked = 0;
     for (const [index, path] of paths.entries()) {
-      for (const query of [queryOf(path), enriched(queryOf(path), index)]) {
+      for (const query of [queryOfPath(path), enriched(queryOfPath(path), index)]) {
         const expected = await withoutSets.search(query);
         const actual = await withSets.search(query);
         expect(actual, `${path} ${JSON.stringify(query)}`).to.deep.equal(expected);
@@ -316,7 +299,7 @@ describe('search with row sets and with FTS5 counting give the same answers', fu
       expect(warmed.warm(60_000)).to.equal(steps);
       const { paths } = distinctSearches(200, 2027);
       for (const [index, path] of paths.entries()) {
-        const query = enriched(queryOf(path), index);
+        const query = enriched(queryOfPath(path), index);
         expect(await warmed.search(query), `${path} ${JSON.stringify(query)}`).to.deep.equal(await withoutSets.search(query));
       }
     } finally {
@@ -368,7 +351,7 @@ describe('row sets kept current across writes of another connection', function (
     const withSets = new SqliteSearchIndex(openDatabase(path), 'always');
     const withoutSets = new SqliteSearchIndex(openDatabase(path), 'never');
     const { paths } = distinctSearches(400, 11);
-    const queries = paths.map(queryOf);
+    const queries = paths.map(queryOfPath);
     const random = seededRandom(3);
     let fresh = 2000;
     let compared = 0;

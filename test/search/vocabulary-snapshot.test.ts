@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { SearchQuery } from '../../src/domain/search-query.ts';
 import { SearchChangeLog } from '../../src/search/sqlite/change-log.ts';
 import { SqliteSearchIndex } from '../../src/search/sqlite/sqlite-search.ts';
@@ -9,10 +8,9 @@ import { VocabularySnapshot } from '../../src/search/sqlite/vocabulary-snapshot.
 import type { VocabularyRead, VocabularyRow, VocabularyScan } from '../../src/search/sqlite/vocabulary-snapshot.ts';
 import { openDatabase } from '../../src/store/sqlite/database.ts';
 import type { SqliteDatabase } from '../../src/store/sqlite/database.ts';
-import { migrateSchema } from '../../src/store/sqlite/schema.ts';
 import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { makeRecord } from '../helpers/factories.ts';
-import { temporaryDataDir } from '../helpers/server.ts';
+import { migratedDatabase } from '../helpers/search.ts';
 
 const titles = ['Pelican on a bicycle', 'Lighthouse at dusk', 'Pelican lighthouse keeper', 'Bicycle repair shop'];
 const records = titles.map((en, i) => makeRecord({ title: { zh: `鹈鹕${i}`, en }, notes: { zh: '笔记', en: 'Notes.' } }));
@@ -44,10 +42,7 @@ describe('the vocabulary kept in the database', () => {
   let changeLog: SearchChangeLog;
 
   beforeEach(async () => {
-    dataDir = temporaryDataDir();
-    path = join(dataDir, 'archive.sqlite');
-    writerDb = openDatabase(path);
-    migrateSchema(writerDb);
+    ({ dataDir, path, db: writerDb } = migratedDatabase());
     changeLog = new SearchChangeLog(writerDb);
     const store = new SqliteRecordStore(writerDb, new SqliteSearchIndex(writerDb));
     await store.putRecords(records);
