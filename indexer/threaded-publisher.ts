@@ -37,9 +37,11 @@ export class ThreadedPublisher implements RunningPublisher {
   private thread: Worker | undefined;
   private stopped: Promise<void> | undefined;
 
+  /** @param bootstrap the code the thread runs (the publisher by default; a test's own, to make it die) */
   constructor(
     private readonly logger: Logger,
     private readonly observe?: (outcome: PublisherOutcome) => void,
+    private readonly bootstrap = BOOTSTRAP,
   ) {}
 
   start(): void {
@@ -66,7 +68,7 @@ export class ThreadedPublisher implements RunningPublisher {
   }
 
   private spawn(): Worker {
-    const thread = new Worker(BOOTSTRAP, { eval: true });
+    const thread = new Worker(this.bootstrap, { eval: true });
     thread.on('message', (report: PublisherThreadReport) => {
       if (report.type === 'outcome') this.observe?.(report.outcome);
       // Done with its work, it ends once nothing is left on its event loop; if something is, end it.
