@@ -187,20 +187,20 @@ function mcpDistinctSearches(count: number, asked: ReadonlySet<string>): SearchP
   return { ...chosen, bodies: mcpSearchBodies(chosen.paths) };
 }
 
-/** CPU the server's processes (the primary and its workers) have used, in seconds. */
-function serverCpuSeconds(pid: number): number {
-  return processTree(pid).reduce((sum, one) => sum + cpuSeconds(one), 0);
-}
-
-/** Each process of the server's tree and its CPU seconds so far. */
+/** Each process of the server's tree (the primary, its workers and helpers) and the CPU seconds it has used so far. */
 function cpuByProcess(pid: number): Map<number, number> {
   return new Map(processTree(pid).map((one) => [one, cpuSeconds(one)]));
 }
 
-/** The cores each process used since `before` was read, over `seconds` of wall time, busiest first. */
-function coresSince(before: ReadonlyMap<number, number>, seconds: number): { pid: number; cores: number }[] {
+/** The CPU seconds of all of them. */
+function totalSeconds(cpu: ReadonlyMap<number, number>): number {
+  return [...cpu.values()].reduce((sum, seconds) => sum + seconds, 0);
+}
+
+/** The cores each process read in `before` used until `after`, over `seconds` of wall time, busiest first (a process gone counts 0). */
+function coresBetween(before: ReadonlyMap<number, number>, after: ReadonlyMap<number, number>, seconds: number): { pid: number; cores: number }[] {
   return [...before]
-    .map(([pid, cpu]) => ({ pid, cores: seconds > 0 ? Math.max(0, cpuSeconds(pid) - cpu) / seconds : 0 }))
+    .map(([pid, cpu]) => ({ pid, cores: seconds > 0 ? Math.max(0, (after.get(pid) ?? 0) - cpu) / seconds : 0 }))
     .sort((a, b) => b.cores - a.cores);
 }
 
@@ -313,12 +313,12 @@ async function runStage(size: number, scenarios: readonly string[], main: boolea
     const make = configs[name];
     if (!make) continue;
     await sleep(SETTLE_MS);
-    const cpuBefore = serverCpuSeconds(server.pid);
-    const each = cpuByProcess(server.pid);
+    const cpuBefore = cpuByProcess(server.pid);
     const startedAt = performance.now();
     const result = await runLoad(make());
-    if (result.total > 0) result.serverCpuMicros = ((serverCpuSeconds(server.pid) - cpuBefore) * 1e6) / result.total;
-    result.serverCores = coresSince(each, (performance.now() - startedAt) / 1000);
+    const cpuAfter = cpuByProcess(server.pid);
+    if (result.total > 0) result.serverCpuMicros = ((totalSeconds(cpuAfter) - totalSeconds(cpuBefore)) * 1e6) / result.total;
+    result.serverCores = coresBetween(cpuBefore, cpuAfter, (performance.now() - startedAt) / 1000);
     stage.results.set(name, result);
     const http = MCP_COUNTERPART[name];
     const counterpart = http ? stage.results.get(http) : undefined;

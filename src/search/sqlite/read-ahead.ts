@@ -41,8 +41,8 @@ function stripedFirst(steps: readonly ReadAheadStep[], { index, of }: ReaderStri
 }
 
 export class ReadAhead {
-  /** The steps left, in the order they will be read. */
-  private pending: ReadAheadStep[] = [];
+  /** The steps left, in the order they will be read, each with the key its set is kept under. */
+  private pending: { step: ReadAheadStep; key: string }[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly copy: ReadAheadCopy;
   /** The change-log position whose copy this process reads and adds to; undefined when it may not (its universe followed a change). */
@@ -71,7 +71,8 @@ export class ReadAhead {
    */
   start(budgetMs: number, stripe: ReaderStripe = ALONE): number {
     const universe = this.caches.currentUniverse();
-    this.pending = universe ? stripedFirst(this.planner.readAheadSteps(universe, this.caches.mostHeldTerms()), stripe) : [];
+    const steps = universe ? stripedFirst(this.planner.readAheadSteps(universe, this.caches.mostHeldTerms()), stripe) : [];
+    this.pending = steps.map((step) => ({ step, key: this.planner.readAheadKey(step) }));
     this.position = this.caches.pristineUniversePosition();
     this.copySeen = 0;
     this.uncopied = [];
@@ -87,7 +88,7 @@ export class ReadAhead {
    */
   more(sliceMs: number): number {
     if (this.pending.length === 0) return 0;
-    const done = this.db
+    return this.db
       .transaction(() => {
         this.caches.refresh();
         const universe = this.caches.currentUniverse();
@@ -102,16 +103,12 @@ export class ReadAhead {
         return taken + (this.pending.length > 0 ? this.readFor(universe, sliceMs) : 0);
       })
       .deferred();
-    return done;
   }
 
-  /** Copies the sets read since the last copy (outside any transaction); returns whether none is left to copy. */
-  keepCopies(): boolean {
+  /** Copies the sets read since the last copy (outside any transaction); those the database refused wait for the next. */
+  keepCopies(): void {
     this.copiedAt = performance.now();
-    if (this.position === undefined || this.uncopied.length === 0) return true;
-    if (!this.copy.keep(this.position, this.uncopied)) return false;
-    this.uncopied = [];
-    return true;
+    if (this.position !== undefined && this.uncopied.length > 0 && this.copy.keep(this.position, this.uncopied)) this.uncopied = [];
   }
 
   /** The sets left to read. */
@@ -152,7 +149,7 @@ export class ReadAhead {
     const copied = this.copy.keysSince(this.copySeen, this.position);
     if (copied.length === 0) return 0;
     this.copySeen = (copied.at(-1) as CopiedKey).seq;
-    const wanted = new Set(this.pending.map((step) => this.planner.readAheadKey(step)));
+    const wanted = new Set(this.pending.map(({ key }) => key));
     const taken = new Set<string>();
     for (const { seq, key } of copied) {
       if (!wanted.has(key)) continue;
@@ -161,7 +158,7 @@ export class ReadAhead {
       this.planner.keepReadAhead(universe, { key, set });
       taken.add(key);
     }
-    if (taken.size > 0) this.pending = this.pending.filter((step) => !taken.has(this.planner.readAheadKey(step)));
+    if (taken.size > 0) this.pending = this.pending.filter(({ key }) => !taken.has(key));
     return taken.size;
   }
 
@@ -170,7 +167,8 @@ export class ReadAhead {
     const deadline = performance.now() + ms;
     let read = 0;
     while (this.pending.length > 0 && (read === 0 || performance.now() < deadline)) {
-      const set = this.planner.readAhead(universe, this.pending.shift() as ReadAheadStep);
+      const { step } = this.pending.shift() as { step: ReadAheadStep };
+      const set = this.planner.readAhead(universe, step);
       if (this.position !== undefined) this.uncopied.push(set);
       read += 1;
     }
