@@ -1,7 +1,6 @@
 import { BoundedCache } from '../bounded-cache.ts';
 import { localizeRecord } from './localize.ts';
 import type { RecordStore } from './ports.ts';
-import { LANGS } from './record.ts';
 import type { Lang } from './record.ts';
 
 /** Changes read from the feed at once; a process further behind drops everything it keeps. */
@@ -29,7 +28,8 @@ function ownBytes(text: string): Buffer {
  * a record older than the catalog it was computed at.
  */
 export class PresentedRecords {
-  private readonly entries: BoundedCache<Buffer>;
+  /** By record id, each language's JSON that was asked for: a key the search's ids already are, so a lookup builds no string (`lang:id` cost five times the lookup). */
+  private readonly entries: BoundedCache<Partial<Record<Lang, Buffer>>>;
   private seen: number | undefined;
   private following: Promise<void> | undefined;
 
@@ -38,13 +38,13 @@ export class PresentedRecords {
     private readonly baseUrl: string,
     maxBytes: number,
   ) {
-    this.entries = new BoundedCache(maxBytes, (key, json) => key.length + json.length);
+    this.entries = new BoundedCache(maxBytes, (key, languages) => key.length + (languages.zh?.length ?? 0) + (languages.en?.length ?? 0));
   }
 
   /** The JSON of each id's record in lang as UTF-8, in the ids' order; ids without a record are left out. */
   async json(ids: readonly string[], lang: Lang, changeNumber: number): Promise<Buffer[]> {
     await this.follow(changeNumber);
-    const found: (Buffer | undefined)[] = ids.map((id) => this.entries.get(`${lang}:${id}`));
+    const found: (Buffer | undefined)[] = ids.map((id) => this.entries.get(id)?.[lang]);
     const missing = ids.filter((_, i) => found[i] === undefined);
     if (missing.length > 0) {
       const fetched = new Map<string, Buffer>();
@@ -52,7 +52,7 @@ export class PresentedRecords {
         const json = ownBytes(JSON.stringify(localizeRecord(record, lang, this.baseUrl)));
         fetched.set(record.id, json);
         // A record read while the catalog moved on may be newer than changeNumber: keep it only when nothing changed meanwhile.
-        if (this.seen === changeNumber) this.entries.set(`${lang}:${record.id}`, json);
+        if (this.seen === changeNumber) this.entries.set(record.id, { ...this.entries.get(record.id), [lang]: json });
       }
       ids.forEach((id, i) => {
         if (found[i] === undefined) found[i] = fetched.get(id);
@@ -80,7 +80,7 @@ export class PresentedRecords {
         } else {
           const [changed, removed] = await Promise.all([this.store.changesSince(from, FOLLOWED_CHANGES), this.store.removalsSince(from, FOLLOWED_CHANGES)]);
           if (changed.length === FOLLOWED_CHANGES || removed.length === FOLLOWED_CHANGES) this.entries.clear();
-          for (const { id } of [...changed, ...removed]) for (const lang of LANGS) this.entries.delete(`${lang}:${id}`);
+          for (const { id } of [...changed, ...removed]) this.entries.delete(id);
         }
         this.seen = changeNumber;
       })().finally(() => {
