@@ -144,6 +144,19 @@ export function searchIndexContract(name: string, open: IndexFactory): void {
       expect((await index.search(query({ text: '"deepsek-r1"' }))).total, 'a quoted phrase is as written').to.equal(0);
     });
 
+    it('finds two words typed together as the two side by side', async () => {
+      const deepseek = makeRecord({ date: '2026-05-01', model: 'DeepSeek-V3', sourceUrl: 'https://example.org/split/v3', title: { zh: '港口', en: 'Harbor sketch' } });
+      await index.upsert([deepseek]);
+      expect((await index.search(query({ text: 'deepseekv3' }))).ids, 'a model name without its hyphen').to.deep.equal([deepseek.id]);
+      expect((await index.search(query({ text: 'deepseekv3 harbor' }))).ids, 'not the last word').to.deep.equal([deepseek.id]);
+      expect((await index.search(query({ text: 'gpt4o' }))).total, 'the records by GPT-4o').to.equal(Object.values(records).filter((record) => record.model === 'GPT-4o').length);
+      expect((await index.search(query({ text: 'threejs' }))).ids, 'a word without its dot').to.deep.equal([id('lighthouse')]);
+      expect((await index.search(query({ text: 'claude3' }))).ids, 'a piece of one digit').to.deep.equal([id('pelicanTitle')]);
+      expect((await index.search(query({ text: 'jsthree' }))).total, 'the two pieces in the order written').to.equal(0);
+      expect((await index.search(query({ text: 'deepseekv3x' }))).total, 'a piece the index lacks').to.equal(0);
+      expect((await index.search(query({ text: '"deepseekv3"' }))).total, 'a quoted word is as written').to.equal(0);
+    });
+
     it('counts a typo on the first letter as two', async () => {
       // 'welican' is one edit from 'pelican', on its first letter: two typos, more than 7 letters allow.
       expect((await index.search(query({ text: 'welican' }))).total).to.equal(0);

@@ -114,6 +114,25 @@ describe('embedded search text handling', () => {
     expect(vocabulary.candidates('gpt4p', 1)).to.deep.equal(['gpt4o']);
   });
 
+  it('splits a word into two the index holds, each of two characters or one digit', () => {
+    const vocabulary = new Vocabulary(['gpt', '4o', '4', 'three', 'js', 'a', 'pen', 'claude', '3'].map((term) => ({ term, documents: 1 })), () => true);
+    expect(vocabulary.splits('gpt4o', false)).to.deep.equal([['gpt', '4o']]);
+    expect(vocabulary.splits('threejs', false)).to.deep.equal([['three', 'js']]);
+    expect(vocabulary.splits('claude3', false)).to.deep.equal([['claude', '3']]);
+    expect(vocabulary.splits('apen', false), 'a letter alone is no piece').to.deep.equal([]);
+    expect(vocabulary.splits('gpt4', false)).to.deep.equal([['gpt', '4']]);
+    expect(vocabulary.splits('gptx', false)).to.deep.equal([]);
+    expect(vocabulary.splits('jsthree', false), 'a split says nothing of where the words stand').to.deep.equal([['js', 'three']]);
+  });
+
+  it('lets the second piece of an open last word begin a word the index holds', () => {
+    const vocabulary = new Vocabulary(['gpt', '4o', '4omini', 'three', 'js'].map((term) => ({ term, documents: 1 })), () => true);
+    expect(vocabulary.splits('gpt4', false)).to.deep.equal([]);
+    expect(vocabulary.splits('gpt4', true)).to.deep.equal([['gpt', '4']]);
+    expect(vocabulary.splits('gpt4om', true)).to.deep.equal([['gpt', '4om']]);
+    expect(vocabulary.splits('threeja', true), 'a second piece that begins no word').to.deep.equal([]);
+  });
+
   it('takes the terms of new rows into prefix completions and typo candidates, once each', () => {
     const vocabulary = new Vocabulary([{ term: 'pelican', documents: 10 }, { term: 'zebra', documents: 1 }], (term) => /^[a-z]+$/.test(term));
     expect(vocabulary.candidates('pelicam', 1)).to.deep.equal(['pelican']);

@@ -87,10 +87,14 @@ export class TermExpansion {
       const asWritten = { tokens: prefix ? term.tokens : [...asTrigramPhrase(term.tokens)], prefix };
       return match === 'typo' && !term.quoted ? [asWritten, ...this.phraseTypos(term.tokens, lang, prefix)] : [asWritten];
     }
-    const alternatives = match !== 'exact' && term.last && [...term.word].length >= PREFIX_WORD_LENGTH ? this.prefixAlternatives(lang, foldDiacritics(term.word)) : [{ tokens: [term.word], prefix: false }];
+    const open = term.last && [...term.word].length >= PREFIX_WORD_LENGTH;
+    const alternatives = match !== 'exact' && open ? this.prefixAlternatives(lang, foldDiacritics(term.word)) : [{ tokens: [term.word], prefix: false }];
     if (match === 'typo') {
       const folded = foldDiacritics(term.word);
-      for (const candidate of this.vocabulary(lang).candidates(folded, typoBudget(folded))) alternatives.push({ tokens: [candidate], prefix: false });
+      const vocabulary = this.vocabulary(lang);
+      for (const candidate of vocabulary.candidates(folded, typoBudget(folded))) alternatives.push({ tokens: [candidate], prefix: false });
+      // A word the index lacks may be two it holds typed together: matched as those two side by side.
+      if (vocabulary.holds(folded) === false) for (const pair of vocabulary.splits(folded, open)) alternatives.push({ tokens: pair, prefix: open });
     }
     return alternatives;
   }

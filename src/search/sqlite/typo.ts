@@ -39,6 +39,11 @@ function firstCharacter(word: string): number | undefined {
   return word.codePointAt(0);
 }
 
+/** Whether a piece of a split word can stand as a word of its own: two characters or more, or one digit. */
+function isSplitPiece(piece: string): boolean {
+  return piece.length >= 2 || /^[0-9]$/.test(piece);
+}
+
 /** A sorted list of terms, searched by halving and grown by merging. */
 class SortedTerms {
   constructor(private terms: string[]) {
@@ -162,6 +167,26 @@ export class Vocabulary {
       if (term === undefined || !term.startsWith(prefix)) break;
       if (found.length === limit) return undefined;
       found.push(term);
+    }
+    return found;
+  }
+
+  /**
+   * The ways a word the index does not hold splits into two words it does, side by side: `gpt4o`
+   * into `gpt` and `4o`, `threejs` into `three` and `js` (a model name or a word typed without its
+   * hyphen, dot or space). Each piece has two characters or more, or is one digit (`claude3`);
+   * when `open` (the last word, matched as a prefix) the second piece may begin a longer word
+   * (`gpt4` into `gpt` and the `4` of `4o`). At most limit splits, the longest first piece first.
+   */
+  splits(word: string, open: boolean, limit = 3): [string, string][] {
+    const found: [string, string][] = [];
+    const characters = [...word];
+    for (let at = characters.length - 1; at >= 1 && found.length < limit; at -= 1) {
+      const first = characters.slice(0, at).join('');
+      const second = characters.slice(at).join('');
+      if (!isSplitPiece(first) || !isSplitPiece(second) || this.holds(first) !== true) continue;
+      // withPrefix answers undefined when more words than the limit begin with the piece: some do.
+      if (this.holds(second) === true || (open && this.withPrefix(second, 1)?.length !== 0)) found.push([first, second]);
     }
     return found;
   }
