@@ -3,7 +3,7 @@ import { recordId } from '../domain/ids.ts';
 import { localizeRecord } from '../domain/localize.ts';
 import type { LocalizedRecord } from '../domain/localize.ts';
 import { listQuery } from '../domain/specimens.ts';
-import type { ListResponse } from '../domain/specimens.ts';
+import type { ListResponse, ListScope } from '../domain/specimens.ts';
 import type { CanonicalRecord, Lang } from '../domain/record.ts';
 
 const SHA256 = '5d0c6e1b9f4a27c3e8d1b6a0f2c49e7d3a8b5c1e6f0d2a4b7c9e1f3a5b7d9c2e';
@@ -50,6 +50,15 @@ export function exampleFacetedList(baseUrl: string, lang: Lang = 'en'): ListResp
     next: encodeCursor(queryFingerprint(listQuery({ lang, facets: ['format', 'year'] }, 'specimens')), { returned: 1, position: { date: EXAMPLE_RECORD.date, id: EXAMPLE_RECORD.id } }),
     facets: { format: { svg: 3, game: 1 }, year: { '2023': 2, '2024': 1 } },
   };
+}
+
+/**
+ * The next of the first page of a list asked with no parameter at all: the cursor parameter's
+ * example, valid sent alone (a cursor carries its query's fingerprint, so it is valid only with the
+ * query that gave it).
+ */
+export function exampleFirstPageCursor(scope: ListScope): string {
+  return encodeCursor(queryFingerprint(listQuery({ lang: 'zh' }, scope)), { returned: 20, position: { date: EXAMPLE_RECORD.date, id: EXAMPLE_RECORD.id } });
 }
 
 export const EXAMPLE_SUBMISSION_ID = 'sub_0m3x8k2q9f1c2d3e4f5a6b7c8';

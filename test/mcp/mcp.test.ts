@@ -64,7 +64,7 @@ describe('MCP tool server at /mcp', function () {
       expect(tool.inputSchema.properties).to.have.property('lang');
     }
     const search = tools.find((tool) => tool.name === 'search_specimens');
-    const shared = Object.fromEntries(Object.entries(SCHEMAS.searchParams.properties).map(([name, { examples: _examples, ...property }]) => [name, property]));
+    const shared = Object.fromEntries(Object.entries(SCHEMAS.searchParams.properties as Record<string, { examples?: unknown }>).map(([name, { examples: _examples, ...property }]) => [name, property]));
     // source lists the keys of the archive's source table, which maintainers extend, instead of their form.
     const source = { ...shared.source, items: { enum: new SourceTable(await server.backend.sources.listSources()).keys }, description: SOURCE_DESCRIPTION };
     expect(search?.inputSchema.properties).to.deep.equal({ ...shared, source, fields: FIELDS_ARGUMENT });

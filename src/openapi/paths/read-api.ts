@@ -3,7 +3,7 @@ import { BUILT_IN_SOURCE_TABLE } from '../../domain/sources.ts';
 import { encodeRemovalCursor } from '../../domain/removals.ts';
 import type { RemovalList } from '../../domain/removals.ts';
 import { recordQueryParamsSchema, SCHEMAS, timelineParamsSchema } from '../../validation/schemas.ts';
-import { EXAMPLE_RECORD, exampleFacetedList, exampleRecord } from '../examples.ts';
+import { EXAMPLE_RECORD, exampleFacetedList, exampleFirstPageCursor, exampleRecord } from '../examples.ts';
 import { CACHE_HEADERS, jsonResponse, NOT_MODIFIED, operation, pathParameter, problem, queryParameters } from '../responses.ts';
 import type { DocContext, JsonObject } from '../responses.ts';
 
@@ -50,7 +50,7 @@ export function readApiPaths(doc: DocContext): JsonObject {
         'searchSpecimens',
         'Search archive records',
         'Typo-tolerant words, prefix on the last word, any 2+ character Chinese substring, "quoted phrases", -word to exclude and OR, over the text of both languages. Filters take one value or several (comma-separated, any of them) and combine with AND; facets counts records per value. Ordered by relevance with q, else newest first. Pages hold at most 50 records; offsets stop at 10,000, and every page\'s next (also in Link: rel="next") pages on to the end as cursor.',
-        queryParameters(SCHEMAS.searchParams as Properties, SEARCH_EXAMPLES),
+        queryParameters(SCHEMAS.searchParams as Properties, { ...SEARCH_EXAMPLES, cursor: exampleFirstPageCursor('specimens') }),
       ),
     },
     [recordPath]: {
@@ -110,7 +110,7 @@ export function readApiPaths(doc: DocContext): JsonObject {
       }),
     },
     '/api/v1/timeline': {
-      get: listOperation(doc, '/api/v1/timeline', 'getTimeline', 'Read the model timeline', 'Timeline records (milestones of model history), oldest first.', queryParameters(timelineParamsSchema() as Properties, { ...SEARCH_EXAMPLES, kind: ['timeline'], sort: 'oldest' })),
+      get: listOperation(doc, '/api/v1/timeline', 'getTimeline', 'Read the model timeline', 'Timeline records (milestones of model history), oldest first.', queryParameters(timelineParamsSchema() as Properties, { ...SEARCH_EXAMPLES, kind: ['timeline'], sort: 'oldest', cursor: exampleFirstPageCursor('timeline') })),
     },
   };
 }

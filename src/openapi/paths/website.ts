@@ -13,10 +13,13 @@ function htmlExample(lang: Lang, title: string): string {
   return `<!doctype html><html lang="${lang === 'zh' ? 'zh-Hans' : 'en'}"><head><meta charset="utf-8"/><title>${title}</title>…</head><body>…</body></html>`;
 }
 
-/** The search form's fields: the API's filters plus the page number; other parameters (utm_…) are ignored. */
-function pageParameters(): JsonObject[] {
+/**
+ * The search form's fields: the API's filters plus the page number; other parameters (utm_…) are
+ * ignored. The timeline holds timeline records alone, so its kind example is `timeline`.
+ */
+function pageParameters(kind: 'gallery' | 'timeline'): JsonObject[] {
   const properties = SCHEMAS.searchParams.properties as Record<string, JsonObject>;
-  const examples: Record<string, string> = { q: 'pelican', format: 'svg', kind: 'gallery', year: '2025', source: 'x' };
+  const examples: Record<string, string> = { q: 'pelican', format: 'svg', kind, year: '2025', source: 'x' };
   return [
     ...Object.entries(examples).map(([name, example]) => {
       const { description, ...schema } = properties[name] ?? {};
@@ -56,8 +59,8 @@ function languagePaths(doc: DocContext, lang: Lang): JsonObject {
   const suffix = SUFFIX[lang];
   const id = pathParameter('id', 'Record id.', EXAMPLE_RECORD.id);
   const paths: JsonObject = {
-    [`${prefix}/`]: page(doc, `${prefix}/`, `getGalleryPage${suffix}`, `Gallery: search box, filters with counts, 24 works a page (${LANGUAGE[lang]})`, lang, { parameters: pageParameters(), badFilter: true }),
-    [`${prefix}/timeline/`]: page(doc, `${prefix}/timeline/`, `getTimelinePage${suffix}`, `Timeline of model history, oldest first (${LANGUAGE[lang]})`, lang, { parameters: pageParameters(), badFilter: true }),
+    [`${prefix}/`]: page(doc, `${prefix}/`, `getGalleryPage${suffix}`, `Gallery: search box, filters with counts, 24 works a page (${LANGUAGE[lang]})`, lang, { parameters: pageParameters('gallery'), badFilter: true }),
+    [`${prefix}/timeline/`]: page(doc, `${prefix}/timeline/`, `getTimelinePage${suffix}`, `Timeline of model history, oldest first (${LANGUAGE[lang]})`, lang, { parameters: pageParameters('timeline'), badFilter: true }),
     [`${prefix}/specimens/{id}/`]: page(doc, `${prefix}/specimens/{id}/`, `getRecordPage${suffix}`, `Record page: preview, facts, source link, citation (${LANGUAGE[lang]})`, lang, { parameters: [id], notFound: true }),
     [`${prefix}/specimens/{id}/index.md`]: {
       get: operation(doc, {
