@@ -48,6 +48,20 @@ export async function currentRecordIds(store: Pick<RecordStore, 'getRecord' | 'r
   return current;
 }
 
+/** Sentence-ending punctuation, Latin or Chinese, possibly followed by closing quotes or brackets. */
+const SENTENCE_END = /[.!?。！？…][\p{Pf}\p{Pe}"']*$/u;
+
+/**
+ * A maintainer's reason as a sentence to stand before another: on one line, ending in a full stop
+ * when it ends in none (a Chinese one after Chinese text), so `Takedown` reads `Takedown.` and not
+ * `Takedown It was withdrawn`.
+ */
+export function reasonSentence(reason: string): string {
+  const line = oneLine(reason);
+  if (line === '' || SENTENCE_END.test(line)) return line;
+  return /\p{Script=Han}$/u.test(line) ? `${line}。` : `${line}.`;
+}
+
 /**
  * A sentence for an id that is not a record, on one line: where it moved, or why it was withdrawn
  * and where the work was published (for an id that moved to a record since withdrawn, that it
@@ -55,12 +69,12 @@ export async function currentRecordIds(store: Pick<RecordStore, 'getRecord' | 'r
  */
 export async function retiredIdNote(store: Pick<RecordStore, 'getRecord' | 'recordFate'>, id: string): Promise<string | undefined> {
   const resolution = await resolveRecordId(store, id);
-  if (resolution.status === 'moved') return `The record "${id}" moved to "${resolution.currentId}": ${oneLine(resolution.reason)} Ask for "${resolution.currentId}".`;
+  if (resolution.status === 'moved') return `The record "${id}" moved to "${resolution.currentId}": ${reasonSentence(resolution.reason)} Ask for "${resolution.currentId}".`;
   if (resolution.status !== 'withdrawn') return undefined;
   const { fate, movedVia } = resolution;
   const movedTo = movedVia.at(-1);
   const whatHappened = movedTo === undefined ? `The record "${id}" was withdrawn` : `The record "${id}" moved to "${movedTo}", which was withdrawn`;
-  return `${whatHappened} on ${fate.at.slice(0, 10)}: ${oneLine(fate.reason)} The work was published at ${fate.sourceUrl}.`;
+  return `${whatHappened} on ${fate.at.slice(0, 10)}: ${reasonSentence(fate.reason)} The work was published at ${fate.sourceUrl}.`;
 }
 
 /** A day before the archive's first record: every fate was recorded on or after it. */

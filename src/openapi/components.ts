@@ -138,6 +138,19 @@ export function components(baseUrl: string): JsonObject {
       JsonRpcResponse: JSON_RPC_RESPONSE,
       ...lifted,
       Problem: { ...asComponent(SCHEMAS.problem, 'Problem', lifted), description: `RFC 9457 problem details. Types: ${Object.keys(PROBLEM_TYPES).map((type) => `${baseUrl}/problems/${type}`).join(', ')}.` },
+      WithdrawnProblem: {
+        description: 'The problem a withdrawn record id answers (410, type gone): the Problem members and what was withdrawn, when, why, and where the work was published.',
+        allOf: [{ $ref: '#/components/schemas/Problem' }],
+        required: ['id', 'withdrawnAt', 'reason', 'sourceUrl', 'workTitle'],
+        properties: {
+          id: { type: 'string', description: 'The id asked for.' },
+          withdrawnAt: { type: 'string', format: 'date-time' },
+          reason: { type: 'string', description: "The maintainer's reason, as written (any language)." },
+          sourceUrl: { type: 'string', format: 'uri', description: 'Where the work was published.' },
+          workTitle: { type: 'object', required: ['zh', 'en'], properties: { zh: { type: 'string' }, en: { type: 'string' } } },
+          movedVia: { type: 'array', items: { type: 'string' }, description: 'The ids the asked one moved through before the record was withdrawn, when it had moved.' },
+        },
+      },
     },
   };
 }

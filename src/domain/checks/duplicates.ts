@@ -1,6 +1,7 @@
 import type { RecordStore } from '../ports.ts';
 import type { CanonicalRecord } from '../record.ts';
 import { workKey } from '../sources.ts';
+import { reasonSentence } from '../record-fates.ts';
 import type { CheckVerdict } from '../submission.ts';
 import { describeLikeness } from '../previews.ts';
 import type { PreviewMatch } from '../previews.ts';
@@ -47,7 +48,7 @@ export async function findWithdrawnWork(store: RecordStore, canonicalUrl: string
   return {
     name: 'duplicates',
     outcome: 'fail',
-    detail: `${canonicalUrl} is a work withdrawn from the archive on ${latest.at.slice(0, 10)} (${ids}): ${latest.reason} A maintainer decides whether it is published again.`,
+    detail: `${canonicalUrl} is a work withdrawn from the archive on ${latest.at.slice(0, 10)} (${ids}): ${reasonSentence(latest.reason)} A maintainer decides whether it is published again.`,
   };
 }
 

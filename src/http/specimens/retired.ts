@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { RecordStore } from '../../domain/ports.ts';
-import { resolveRecordId } from '../../domain/record-fates.ts';
+import { reasonSentence, resolveRecordId } from '../../domain/record-fates.ts';
 import { ProblemError } from '../../errors.ts';
 
 /** Thrown by a read whose record moved: the route answers 301 to where it is now. */
@@ -22,7 +22,7 @@ export async function throwRetired(store: Pick<RecordStore, 'getRecord' | 'recor
   if (resolution.status === 'moved') throw new RecordMoved(resolution.currentId, resolution.reason);
   if (resolution.status === 'withdrawn') {
     const { fate } = resolution;
-    throw new ProblemError('gone', `${fate.reason} It was withdrawn on ${fate.at.slice(0, 10)}; the work was published at ${fate.sourceUrl}.`, {
+    throw new ProblemError('gone', `${reasonSentence(fate.reason)} It was withdrawn on ${fate.at.slice(0, 10)}; the work was published at ${fate.sourceUrl}.`, {
       extensions: { id, withdrawnAt: fate.at, reason: fate.reason, sourceUrl: fate.sourceUrl, workTitle: fate.title, ...(resolution.movedVia.length ? { movedVia: resolution.movedVia } : {}) },
     });
   }

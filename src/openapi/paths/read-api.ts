@@ -4,7 +4,7 @@ import { encodeRemovalCursor } from '../../domain/removals.ts';
 import type { RemovalList } from '../../domain/removals.ts';
 import { recordQueryParamsSchema, SCHEMAS, timelineParamsSchema } from '../../validation/schemas.ts';
 import { EXAMPLE_RECORD, exampleFacetedList, exampleFirstPageCursor, exampleRecord } from '../examples.ts';
-import { CACHE_HEADERS, jsonResponse, NOT_MODIFIED, operation, pathParameter, problem, queryParameters } from '../responses.ts';
+import { CACHE_HEADERS, jsonResponse, NOT_MODIFIED, operation, pathParameter, problem, problemExample, queryParameters } from '../responses.ts';
 import type { DocContext, JsonObject } from '../responses.ts';
 
 type Properties = { properties: Record<string, JsonObject> };
@@ -35,6 +35,14 @@ function exampleRemovals(): RemovalList {
   const moved = { id: 'svg-gpt-4o-timeline-1a2b3c4d', fate: 'moved' as const, at: '2026-11-21T08:00:00.000Z', movedTo: 'svg-gpt-4o-9e8d7c6b', reason: 'The timeline of GPT-4o starts with an earlier archived work.' };
   const withdrawn = { id: EXAMPLE_RECORD.id, fate: 'withdrawn' as const, at: '2026-11-22T09:15:00.000Z', reason: 'The author asked for the work to be taken down.' };
   return { total: 3, limit: 2, items: [moved, withdrawn], next: encodeRemovalCursor('2026-11-20', withdrawn) };
+}
+
+/** The 410 of a withdrawn record id, with the members only it carries. */
+function withdrawnProblem(doc: DocContext, recordPath: string): JsonObject {
+  const withdrawn = { id: EXAMPLE_RECORD.id, withdrawnAt: '2026-11-22T09:15:00.000Z', reason: 'The author asked for the work to be taken down.', sourceUrl: 'https://github.com/demo-owner/pelican', workTitle: EXAMPLE_RECORD.title };
+  const detail = `${withdrawn.reason} It was withdrawn on 2026-11-22; the work was published at ${withdrawn.sourceUrl}.`;
+  const { content: _content, ...described } = problem(doc, 410, recordPath);
+  return { ...described, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/WithdrawnProblem' }, example: { ...problemExample(doc, 410, `/api/v1/specimens/${EXAMPLE_RECORD.id}`, detail), ...withdrawn } } } };
 }
 
 /** GET /api/v1/specimens, /api/v1/specimens/{id}, /api/v1/sources, /api/v1/removals and /api/v1/timeline. */
@@ -73,7 +81,7 @@ export function readApiPaths(doc: DocContext): JsonObject {
           400: problem(doc, 400, recordPath, { detail: 'Invalid parameter: lang.', errors: [{ parameter: 'lang', message: 'must be one of: zh, en' }] }),
           404: problem(doc, 404, recordPath),
           405: problem(doc, 405, recordPath),
-          410: problem(doc, 410, recordPath, { detail: 'The author asked for the work to be taken down. It was withdrawn on 2026-11-22; the work was published at https://github.com/demo-owner/pelican.' }),
+          410: withdrawnProblem(doc, recordPath),
         },
       }),
     },
