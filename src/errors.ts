@@ -79,21 +79,42 @@ export const PROBLEM_TYPES = {
 
 export type ProblemType = keyof typeof PROBLEM_TYPES;
 
+/**
+ * The most field errors a problem lists. A request of a few kilobytes can name thousands of
+ * unknown parameters; listing each (with the known ones) made an answer of hundreds. The rest are
+ * counted (`errorsOmitted`).
+ */
+export const MAX_LISTED_ERRORS = 50;
+
+/** Names as a problem's detail lists them: up to MAX_LISTED_ERRORS, then how many more. */
+export function listedNames(names: readonly string[]): string {
+  const listed = names.slice(0, MAX_LISTED_ERRORS).join(', ');
+  return names.length > MAX_LISTED_ERRORS ? `${listed} and ${names.length - MAX_LISTED_ERRORS} more` : listed;
+}
+
+type ProblemOptions = { errors?: FieldError[]; headers?: Record<string, string>; cause?: unknown; extensions?: Record<string, unknown> };
+
 /** An error that leaves the service as application/problem+json. */
 export class ProblemError extends Error {
   readonly status: number;
   readonly title: string;
+  /** `extensions` are further members of the problem body (RFC 9457 §3.2); `errors` holds at most MAX_LISTED_ERRORS. */
+  readonly options: ProblemOptions;
+  /** Field errors beyond MAX_LISTED_ERRORS, left out of `errors`. */
+  readonly errorsOmitted: number;
 
   constructor(
     readonly type: ProblemType,
     readonly detail: string,
-    /** `extensions` are further members of the problem body (RFC 9457 §3.2). */
-    readonly options: { errors?: FieldError[]; headers?: Record<string, string>; cause?: unknown; extensions?: Record<string, unknown> } = {},
+    options: ProblemOptions = {},
   ) {
     super(detail, { cause: options.cause });
     this.name = 'ProblemError';
     this.status = PROBLEM_TYPES[type].status;
     this.title = PROBLEM_TYPES[type].title;
+    const errors = options.errors ?? [];
+    this.errorsOmitted = Math.max(0, errors.length - MAX_LISTED_ERRORS);
+    this.options = this.errorsOmitted > 0 ? { ...options, errors: errors.slice(0, MAX_LISTED_ERRORS) } : options;
   }
 }
 
@@ -109,6 +130,7 @@ export function problemBody(error: unknown, baseUrl: string, instance?: string):
   if (instance) body.instance = instance;
   for (const [name, value] of Object.entries(problem.options.extensions ?? {})) if (!(name in body)) body[name] = value;
   if (problem.options.errors?.length) body.errors = problem.options.errors;
+  if (problem.errorsOmitted > 0) body.errorsOmitted = problem.errorsOmitted;
   return { status: problem.status, body, headers: problem.options.headers ?? {} };
 }
 

@@ -14,7 +14,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { getSpecimen, listSpecimens, sourceTableOf } from '../domain/specimens.ts';
 import type { ListScope, ReadContext, SearchParams } from '../domain/specimens.ts';
-import { ProblemError, UNAVAILABLE_RETRY_SECONDS } from '../errors.ts';
+import { listedNames, ProblemError, UNAVAILABLE_RETRY_SECONDS } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { FieldError } from '../errors.ts';
 import type { GuideSettings } from '../guides/llms-text.ts';
@@ -44,6 +44,7 @@ function errorResult(message: string): CallToolResult {
 /** A problem from validation, as a tool error the model can read and correct. */
 function describeProblem(error: ProblemError): string {
   const lines = (error.options.errors ?? []).map((entry) => `- ${entry.parameter ?? entry.field}: ${entry.message}`);
+  if (error.errorsOmitted > 0) lines.push(`- and ${error.errorsOmitted} more`);
   return [error.detail, ...lines].join('\n');
 }
 
@@ -68,7 +69,7 @@ function parseListArguments(args: Record<string, unknown>, scope: ListScope, exp
   } catch (error) {
     if (!(error instanceof ProblemError) || errors.length === 0 || error.options.errors?.some((entry) => entry.parameter === 'fields')) throw error;
     const all = [...(error.options.errors ?? []), ...errors];
-    throw new ProblemError('invalid-parameters', `Invalid parameters: ${all.map((entry) => entry.parameter).join(', ')}.`, { errors: all });
+    throw new ProblemError('invalid-parameters', `Invalid parameters: ${listedNames(all.map((entry) => entry.parameter ?? ''))}.`, { errors: all });
   }
 }
 

@@ -11,7 +11,7 @@ import { currentRecordIds } from '../../domain/record-fates.ts';
 import { SourceTable } from '../../domain/sources.ts';
 import { REVIEW_DECISIONS, SUBMISSION_STATUSES } from '../../domain/submission.ts';
 import type { ReviewDecisionKind, SubmissionRecord, SubmissionStatus, TokenRecord } from '../../domain/submission.ts';
-import { BODY_FIELD, ProblemError } from '../../errors.ts';
+import { BODY_FIELD, listedNames, ProblemError } from '../../errors.ts';
 import type { FieldError } from '../../errors.ts';
 import { checkSubmission, isJsonObject } from '../../validation/submission.ts';
 import { readJsonBody } from '../body.ts';
@@ -83,17 +83,17 @@ function alsoNamingBadKey(problem: ProblemError): ProblemError {
 }
 
 function invalidBody(errors: FieldError[]): ProblemError {
-  return new ProblemError('invalid-parameters', `Invalid submission: ${[...new Set(errors.map((error) => error.field))].join(', ')}.`, { errors });
+  return new ProblemError('invalid-parameters', `Invalid submission: ${listedNames([...new Set(errors.map((error) => error.field ?? ''))])}.`, { errors });
 }
 
 function invalidReview(errors: FieldError[]): ProblemError {
-  return new ProblemError('invalid-parameters', `Invalid review: ${errors.map((error) => error.field).join(', ')}.`, { errors });
+  return new ProblemError('invalid-parameters', `Invalid review: ${listedNames(errors.map((error) => error.field ?? ''))}.`, { errors });
 }
 
 /** The 400 for bad query parameters, worded as the read API words it: "Invalid parameter: x." for one, "Invalid parameters: x, y." for several. */
 function invalidParameters(errors: FieldError[]): ProblemError {
-  const names = [...new Set(errors.map((error) => error.parameter ?? error.field))];
-  return new ProblemError('invalid-parameters', `Invalid ${names.length === 1 ? 'parameter' : 'parameters'}: ${names.join(', ')}.`, { errors });
+  const names = [...new Set(errors.map((error) => error.parameter ?? error.field ?? ''))];
+  return new ProblemError('invalid-parameters', `Invalid ${names.length === 1 ? 'parameter' : 'parameters'}: ${listedNames(names)}.`, { errors });
 }
 
 /** Problems of a submit result that are not an answer: no valid item, key reused, quota. */
