@@ -50,9 +50,14 @@ const UNSAFE_CHARACTERS = new RegExp(`[${UNSAFE_CHARACTER_RANGES}]`, 'g');
  */
 export const VISIBLE_CHARACTER_PATTERN = `[^\\s${UNSAFE_CHARACTER_RANGES}]`;
 
-/** Record text with control and invisible characters removed (newlines and tabs kept). */
+/**
+ * Record text with control and invisible characters removed (newlines and tabs kept), and as
+ * Unicode: an unpaired UTF-16 surrogate (which JSON's `\ud800` escapes can carry) becomes U+FFFD,
+ * so the JSON and CSV of a record agree and a page can put its text in an address.
+ */
 export function cleanText(text: string): string {
-  return text.replace(UNSAFE_CHARACTERS, '');
+  const cleaned = text.replace(UNSAFE_CHARACTERS, '');
+  return cleaned.isWellFormed() ? cleaned : cleaned.toWellFormed();
 }
 
 /** A line break, tab, or line or paragraph separator, with the white space around it. */

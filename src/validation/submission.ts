@@ -47,6 +47,18 @@ function repeatedPreviews(media: unknown, prefix: string): FieldError[] {
 }
 
 /**
+ * Each text of a submission that is not Unicode (it holds an unpaired UTF-16 surrogate, which
+ * JSON's `\ud800` escapes can write), named by its field path. Such text was published, and the
+ * record's pages then failed to make their addresses.
+ */
+function textsNotUnicode(value: unknown, path: string): FieldError[] {
+  if (typeof value === 'string') return value.isWellFormed() ? [] : [{ field: path, message: 'is not Unicode text: it holds an unpaired surrogate (a \\ud800–\\udfff escape without its pair)' }];
+  if (Array.isArray(value)) return value.flatMap((entry: unknown, index) => textsNotUnicode(entry, `${path}[${index}]`));
+  if (isJsonObject(value)) return Object.entries(value).flatMap(([name, entry]) => textsNotUnicode(entry, path ? `${path}.${name}` : name));
+  return [];
+}
+
+/**
  * Checks one submission against schemas/submission.schema.json, and its previews for repeats once
  * parsed; every problem is named by its field path. A value that is no JSON object at all is one
  * problem, named by the prefix (the batch item) or, for a whole body, `body`.
@@ -57,7 +69,7 @@ export function checkSubmission(value: unknown, prefix = ''): { ok: true; submis
   // Repeats are named by repeatedPreviews, which sees every one of them; ajv's uniqueItems names the first pair written alike.
   const schemaErrors = valid ? [] : describeErrors(validateSubmission.errors?.filter((error) => error.keyword !== 'uniqueItems'), FIELDS, 'field', prefix);
   const named = new Set(schemaErrors.map((error) => error.field));
-  const errors = [...schemaErrors, ...repeatedPreviews(value.media, prefix).filter((error) => !named.has(error.field))];
+  const errors = [...schemaErrors, ...[...repeatedPreviews(value.media, prefix), ...textsNotUnicode(value, prefix)].filter((error) => !named.has(error.field))];
   if (valid && errors.length === 0) return { ok: true, submission: value };
   return { ok: false, errors: errors.length ? errors : describeErrors(validateSubmission.errors, FIELDS, 'field', prefix) };
 }

@@ -168,6 +168,20 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
     expect(stored?.submission).to.deep.include({ model: 'ZW-Model', author: 'Demo Owner', title: { zh: '鹈鹕', en: 'Pelican' }, notes: { zh: '第一行\n第二行', en: 'tab\tkept' }, prompt: 'Draw a pelican' });
   });
 
+  it('refuses text that is not Unicode (an unpaired surrogate), naming each field, and cleaning makes any such text Unicode', async () => {
+    // JSON escapes can write half of a surrogate pair; JSON.stringify would write the same escape.
+    const body = JSON.stringify(validSubmission({ sourceUrl: 'https://github.com/demo-owner/surrogate', model: 'Sur\ud800Model', title: { zh: '代理\udc00', en: 'Surrogate' } }));
+    const response = await post('/api/v1/ingest', body);
+    expect(response.status).to.equal(400);
+    const problem = (await response.json()) as { errors: { field: string; message: string }[] };
+    expect(problem.errors.map((error) => error.field).sort()).to.deep.equal(['model', 'title.zh']);
+    expect(problem.errors[0]?.message).to.match(/not Unicode text/);
+    const batch = await post('/api/v1/ingest/batch', { submissions: [validSubmission({ sourceUrl: 'https://github.com/demo-owner/surrogate-2', notes: { zh: '注', en: 'x\udfffy' } })] });
+    expect(batch.status).to.equal(400);
+    expect(((await batch.json()) as { errors: { field: string }[] }).errors.map((error) => error.field)).to.deep.equal(['submissions[0].notes.en']);
+    expect(cleanText('a\ud800b\udc00c\ud83d\ude00')).to.equal('a\ufffdb\ufffdc\ud83d\ude00');
+  });
+
   it('uses one set of invisible characters for blank text and for what cleanText removes', () => {
     const visible = new RegExp(VISIBLE_CHARACTER_PATTERN, 'u');
     const patterns = [submissionSchema.properties.model, submissionSchema.properties.author, submissionSchema.properties.prompt, submissionSchema.$defs.bilingual.properties.zh, submissionSchema.$defs.bilingual.properties.en].map((field) => field.pattern);
