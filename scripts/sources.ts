@@ -2,11 +2,16 @@
  * The source table, kept in the store with the records (no code to edit):
  *   npm run sources -- list
  *   npm run sources -- add --key KEY --host HOST [--host HOST …] [--alias HOST …] [--media-host HOST …]
- *                          [--handle-rule REGEX] [--keep-param NAME …] --label-zh TEXT --label-en TEXT
+ *                          [--handle-rule REGEX] [--work-rule REGEX --work-form TEXT] [--keep-param NAME …]
+ *                          --label-zh TEXT --label-en TEXT
  *   npm run sources -- remove KEY [--force]
  * add replaces a source with the same key. The first --host is the canonical one; an --alias
  * (one of the hosts) is unified to it in source URLs. --handle-rule is a regular expression over
- * the URL's path whose first group is the account (e.g. '^/@([A-Za-z0-9_]+)/'). remove refuses a
+ * the URL's path whose first group is the account (e.g. '^/@([A-Za-z0-9_]+)/'). --work-rule is a
+ * regular expression over the canonical URL's path and query that the address of one work matches
+ * (e.g. '^/@[A-Za-z0-9_]+/\\d+$'; the source identity check fails any other address), --work-form
+ * how such an address looks, for that failure's message; '' for a built-in key takes any address.
+ * remove refuses a
  * source that published records still name, unless --force. The publisher reads the table for
  * every submission, so a change applies at once, also while the server runs.
  */
@@ -17,7 +22,7 @@ import { sourceDefinitionProblems } from '../src/domain/sources.ts';
 import type { SourceDefinition } from '../src/domain/sources.ts';
 
 const USAGE =
-  'usage: npm run sources -- list | add --key KEY --host HOST [--host …] [--alias HOST …] [--media-host HOST …] [--handle-rule REGEX] [--keep-param NAME …] --label-zh TEXT --label-en TEXT | remove KEY [--force]';
+  'usage: npm run sources -- list | add --key KEY --host HOST [--host …] [--alias HOST …] [--media-host HOST …] [--handle-rule REGEX] [--work-rule REGEX --work-form TEXT] [--keep-param NAME …] --label-zh TEXT --label-en TEXT | remove KEY [--force]';
 
 startCommandLine(USAGE);
 
@@ -27,6 +32,7 @@ function describe(source: SourceDefinition): string {
     `  hosts: ${source.hosts.join(', ')}${source.aliases?.length ? ` (aliases of ${source.hosts[0]}: ${source.aliases.join(', ')})` : ''}`,
     `  media hosts: ${source.mediaHosts.join(', ') || 'none'}`,
     ...(source.handlePattern ? [`  handle rule: ${source.handlePattern}`] : []),
+    ...(source.workPattern ? [`  work rule: ${source.workPattern}${source.workForm ? ` (${source.workForm})` : ''}`] : []),
     ...(source.keepParameters?.length ? [`  kept parameters: ${source.keepParameters.join(', ')}`] : []),
   ].join('\n');
 }
@@ -40,6 +46,8 @@ async function main(backend: Backend): Promise<void> {
       alias: { type: 'string', multiple: true },
       'media-host': { type: 'string', multiple: true },
       'handle-rule': { type: 'string' },
+      'work-rule': { type: 'string' },
+      'work-form': { type: 'string' },
       'keep-param': { type: 'string', multiple: true },
       'label-zh': { type: 'string' },
       'label-en': { type: 'string' },
@@ -60,6 +68,8 @@ async function main(backend: Backend): Promise<void> {
       ...(values.alias?.length ? { aliases: lower(values.alias) } : {}),
       mediaHosts: lower(values['media-host']),
       ...(values['handle-rule'] ? { handlePattern: values['handle-rule'] } : {}),
+      ...(values['work-rule'] !== undefined ? { workPattern: values['work-rule'] } : {}),
+      ...(values['work-form'] ? { workForm: values['work-form'] } : {}),
       ...(values['keep-param']?.length ? { keepParameters: values['keep-param'] } : {}),
     };
     const problems = sourceDefinitionProblems(definition);

@@ -20,18 +20,33 @@ export interface SourceDefinition {
   handlePattern?: string;
   /** Query parameters that identify the work on this source and are kept (all others are dropped); absent: only tracking parameters are dropped. */
   keepParameters?: string[];
+  /**
+   * A regular expression over the canonical URL's path and query that the address of one work on
+   * this source matches (x.com/{handle}/status/{number}): an address that does not (the home page,
+   * a search, a profile, a login page) names no work, and the source identity check fails it.
+   * Absent: the built-in source of the same key gives its own; empty: any address is a work's.
+   */
+  workPattern?: string;
+  /** How the address of a work on this source looks, for that failure's message. */
+  workForm?: string;
 }
 
+/** GitHub's first path segments that are the site's own pages, never an owner: github.com/login/… names no work. */
+const GITHUB_RESERVED = 'about|account|apps|codespaces|collections|contact|customer-stories|dashboard|enterprise|events|explore|features|issues|join|login|logout|marketplace|new|notifications|orgs|organizations|pricing|pulls|readme|search|security|sessions|settings|signup|site|sponsors|stars|team|topics|trending';
+
+/** Hugging Face's first path segments that are the site's own pages, never an owner. */
+const HUGGINGFACE_RESERVED = 'api|blog|chat|collections|datasets|docs|enterprise|join|learn|login|models|new|organizations|papers|posts|pricing|search|settings|spaces|tasks';
+
 export const BUILT_IN_SOURCES: readonly SourceDefinition[] = [
-  { key: 'x', label: { zh: 'X（推特）', en: 'X (Twitter)' }, hosts: ['x.com', 'twitter.com', 'mobile.twitter.com', 'mobile.x.com'], aliases: ['twitter.com', 'mobile.twitter.com', 'mobile.x.com'], mediaHosts: ['pbs.twimg.com', 'video.twimg.com'], handlePattern: '^/([A-Za-z0-9_]{1,15})/status/\\d+' },
-  { key: 'github', label: { zh: 'GitHub', en: 'GitHub' }, hosts: ['github.com', 'gist.github.com'], mediaHosts: ['raw.githubusercontent.com', 'user-images.githubusercontent.com', 'private-user-images.githubusercontent.com', 'gist.githubusercontent.com'], handlePattern: '^/([A-Za-z0-9-]{1,39})(?:/|$)' },
-  { key: 'reddit', label: { zh: 'Reddit', en: 'Reddit' }, hosts: ['reddit.com', 'old.reddit.com', 'new.reddit.com', 'np.reddit.com'], aliases: ['old.reddit.com', 'new.reddit.com', 'np.reddit.com'], mediaHosts: ['i.redd.it', 'preview.redd.it'] },
-  { key: 'bilibili', label: { zh: '哔哩哔哩', en: 'Bilibili' }, hosts: ['bilibili.com', 'm.bilibili.com'], aliases: ['m.bilibili.com'], mediaHosts: ['i0.hdslb.com', 'i1.hdslb.com', 'i2.hdslb.com'] },
-  { key: 'weibo', label: { zh: '微博', en: 'Weibo' }, hosts: ['weibo.com', 'm.weibo.cn', 'weibo.cn'], mediaHosts: ['wx1.sinaimg.cn', 'wx2.sinaimg.cn', 'wx3.sinaimg.cn', 'wx4.sinaimg.cn'], handlePattern: '^/([A-Za-z0-9_.-]+)/[A-Za-z0-9]+' },
-  { key: 'youtube', label: { zh: 'YouTube', en: 'YouTube' }, hosts: ['youtube.com', 'm.youtube.com', 'youtu.be'], aliases: ['m.youtube.com'], mediaHosts: ['i.ytimg.com'], keepParameters: ['v', 'list'] },
-  { key: 'hn', label: { zh: 'Hacker News', en: 'Hacker News' }, hosts: ['news.ycombinator.com'], mediaHosts: [], keepParameters: ['id'] },
-  { key: 'huggingface', label: { zh: 'Hugging Face', en: 'Hugging Face' }, hosts: ['huggingface.co'], mediaHosts: ['cdn-uploads.huggingface.co'], handlePattern: '^/spaces/([A-Za-z0-9_.-]+)/' },
-  { key: 'codepen', label: { zh: 'CodePen', en: 'CodePen' }, hosts: ['codepen.io'], mediaHosts: ['assets.codepen.io', 'shots.codepen.io'], handlePattern: '^/([A-Za-z0-9_-]+)/(?:pen|full|details)/' },
+  { key: 'x', label: { zh: 'X（推特）', en: 'X (Twitter)' }, hosts: ['x.com', 'twitter.com', 'mobile.twitter.com', 'mobile.x.com'], aliases: ['twitter.com', 'mobile.twitter.com', 'mobile.x.com'], mediaHosts: ['pbs.twimg.com', 'video.twimg.com'], handlePattern: '^/([A-Za-z0-9_]{1,15})/status/\\d+', workPattern: '^/(?:i/web|[A-Za-z0-9_]{1,15})/status/\\d+(?:\\?|$)', workForm: 'https://x.com/{account}/status/{number}' },
+  { key: 'github', label: { zh: 'GitHub', en: 'GitHub' }, hosts: ['github.com', 'gist.github.com'], mediaHosts: ['raw.githubusercontent.com', 'user-images.githubusercontent.com', 'private-user-images.githubusercontent.com', 'gist.githubusercontent.com'], handlePattern: '^/([A-Za-z0-9-]{1,39})(?:/|$)', workPattern: `^/(?!(?:${GITHUB_RESERVED})(?:/|\\?|$))[A-Za-z0-9-]{1,39}/[A-Za-z0-9._-]+|^/[0-9a-f]{20,}(?:/|\\?|$)`, workForm: 'https://github.com/{owner}/{repository}, or a gist' },
+  { key: 'reddit', label: { zh: 'Reddit', en: 'Reddit' }, hosts: ['reddit.com', 'old.reddit.com', 'new.reddit.com', 'np.reddit.com'], aliases: ['old.reddit.com', 'new.reddit.com', 'np.reddit.com'], mediaHosts: ['i.redd.it', 'preview.redd.it'], workPattern: '^/(?:(?:r|u|user)/[A-Za-z0-9_-]+/)?comments/[a-z0-9]+|^/gallery/[a-z0-9]+', workForm: 'https://www.reddit.com/r/{subreddit}/comments/{id}/…' },
+  { key: 'bilibili', label: { zh: '哔哩哔哩', en: 'Bilibili' }, hosts: ['bilibili.com', 'm.bilibili.com'], aliases: ['m.bilibili.com'], mediaHosts: ['i0.hdslb.com', 'i1.hdslb.com', 'i2.hdslb.com'], workPattern: '^/(?:video/(?:BV[0-9A-Za-z]{10}|av\\d+)|opus/\\d+|read/cv\\d+)(?:/|\\?|$)', workForm: 'https://www.bilibili.com/video/BV…' },
+  { key: 'weibo', label: { zh: '微博', en: 'Weibo' }, hosts: ['weibo.com', 'm.weibo.cn', 'weibo.cn'], mediaHosts: ['wx1.sinaimg.cn', 'wx2.sinaimg.cn', 'wx3.sinaimg.cn', 'wx4.sinaimg.cn'], handlePattern: '^/([A-Za-z0-9_.-]+)/[A-Za-z0-9]+', workPattern: '^/(?!(?:u|n|p)/)[A-Za-z0-9_.-]+/[A-Za-z0-9]+(?:\\?|$)', workForm: 'https://weibo.com/{account}/{post}' },
+  { key: 'youtube', label: { zh: 'YouTube', en: 'YouTube' }, hosts: ['youtube.com', 'm.youtube.com', 'youtu.be'], aliases: ['m.youtube.com'], mediaHosts: ['i.ytimg.com'], keepParameters: ['v', 'list'], workPattern: '^/watch\\?(?:list=[\\w-]+&)?v=[\\w-]+$|^/(?:shorts|live|embed)/[\\w-]+(?:\\?|$)|^/playlist\\?list=[\\w-]+$', workForm: 'https://www.youtube.com/watch?v={id}, /shorts/{id} or a playlist' },
+  { key: 'hn', label: { zh: 'Hacker News', en: 'Hacker News' }, hosts: ['news.ycombinator.com'], mediaHosts: [], keepParameters: ['id'], workPattern: '^/item\\?id=\\d+$', workForm: 'https://news.ycombinator.com/item?id={number}' },
+  { key: 'huggingface', label: { zh: 'Hugging Face', en: 'Hugging Face' }, hosts: ['huggingface.co'], mediaHosts: ['cdn-uploads.huggingface.co'], handlePattern: '^/spaces/([A-Za-z0-9_.-]+)/', workPattern: `^/(?:spaces|datasets)/[^/?]+/[^/?]+|^/posts/[^/?]+/\\d+|^/(?!(?:${HUGGINGFACE_RESERVED})(?:/|\\?|$))[^/?]+/[^/?]+`, workForm: 'https://huggingface.co/spaces/{owner}/{name}, or a model' },
+  { key: 'codepen', label: { zh: 'CodePen', en: 'CodePen' }, hosts: ['codepen.io'], mediaHosts: ['assets.codepen.io', 'shots.codepen.io'], handlePattern: '^/([A-Za-z0-9_-]+)/(?:pen|full|details)/', workPattern: '^/[A-Za-z0-9_-]+/(?:pen|full|details|debug|live)/[A-Za-z0-9]+', workForm: 'https://codepen.io/{account}/pen/{id}' },
   { key: 'web', label: { zh: '网页', en: 'Web' }, hosts: [], mediaHosts: [] },
 ];
 
@@ -60,6 +75,14 @@ const X_STATUS_PATH = /^\/(?:i\/web|i|([^/]+))\/status(?:es)?\/(\d+)(?:\/.*)?$/;
 
 /** Where the canonical URL of an x.com status without a handle points: the share form x.com itself writes. */
 const X_STATUS_WITHOUT_HANDLE = '/i/web/status/';
+
+/**
+ * GitHub's share forms of a repository's page: `?tab=readme-ov-file` (which tab of the page is
+ * open) and `/tree/{branch}` with nothing after it (the repository at a branch). Both are the
+ * repository, so its canonical URL drops them and its duplicates are found.
+ */
+const GITHUB_VIEW_PARAMETER = 'tab';
+const GITHUB_BRANCH_VIEW = /^(\/[^/]+\/[^/]+)\/tree\/[^/]+$/;
 
 /** A gist id: hexadecimal, 20 digits for old gists and 32 for newer ones. */
 const GIST_ID = /^[0-9a-f]{20,}$/;
@@ -153,6 +176,13 @@ export function sourceDefinitionProblems(definition: SourceDefinition): { field:
       problems.push({ field: 'handlePattern', message: `is not a regular expression: ${error instanceof Error ? error.message : String(error)}` });
     }
   }
+  if (definition.workPattern) {
+    try {
+      new RegExp(definition.workPattern);
+    } catch (error) {
+      problems.push({ field: 'workPattern', message: `is not a regular expression: ${error instanceof Error ? error.message : String(error)}` });
+    }
+  }
   return problems;
 }
 
@@ -194,6 +224,29 @@ export class SourceTable {
     return this.byKey.get(key)?.label[lang] ?? key;
   }
 
+  /**
+   * Whether a canonical URL of this source is the address of one work (its work rule, see
+   * SourceDefinition.workPattern; a stored definition of a built-in key without one, written before
+   * the rules, takes the built-in's). True where the source has no rule.
+   */
+  namesWork(source: string, canonicalUrl: string): boolean {
+    const pattern = this.workRule(source)?.pattern;
+    if (!pattern) return true;
+    const url = new URL(canonicalUrl);
+    return new RegExp(pattern).test(`${url.pathname}${url.search}`);
+  }
+
+  /** How the address of a work on this source looks, when the source has a work rule. */
+  workForm(source: string): string | undefined {
+    return this.workRule(source)?.form;
+  }
+
+  private workRule(source: string): { pattern: string; form?: string } | undefined {
+    const definition = this.byKey.get(source);
+    const ruled = definition?.workPattern === undefined ? BUILT_IN_SOURCES.find((builtIn) => builtIn.key === source) : definition;
+    return ruled?.workPattern ? { pattern: ruled.workPattern, ...(ruled.workForm ? { form: ruled.workForm } : {}) } : undefined;
+  }
+
   /** The account a canonical URL of this source names, when its source has a handle pattern. */
   handleIn(source: string, canonicalUrl: string): string | undefined {
     const pattern = this.byKey.get(source)?.handlePattern;
@@ -228,10 +281,12 @@ export class SourceTable {
     const meaningful = this.byHost.get(host)?.keepParameters;
     const entries = [...url.searchParams.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     for (const [name, value] of entries) {
+      if (host === 'github.com' && name === GITHUB_VIEW_PARAMETER) continue;
       if (meaningful ? meaningful.includes(name) : !TRACKING_PARAMETERS.test(name)) kept.append(name, value);
     }
     if (pathname.length > 1 && pathname.endsWith('/')) pathname = pathname.replace(/\/+$/, '');
     pathname = foldedPath(host, pathname);
+    if (host === 'github.com') pathname = pathname.replace(GITHUB_BRANCH_VIEW, '$1');
     const port = url.port ? `:${url.port}` : '';
     const query = kept.toString();
     return `https://${host}${port}${pathname}${query ? `?${query}` : ''}`;

@@ -26,13 +26,33 @@ export function refuseContentCoding(ctx: Context): void {
   throw new ProblemError('unsupported-media-type', `The body's content coding (${codings.join(', ')}) is not read here: send the body uncompressed (Content-Encoding: identity, or none).`, { headers: { 'Accept-Encoding': 'identity' } });
 }
 
-/** Reads a JSON body: 415 unless application/json and uncompressed, 413 above limit, 400 when it does not parse. Returns the value and its raw bytes. */
+/** Decodes UTF-8 strictly: a byte sequence that is no UTF-8 throws rather than becoming U+FFFD in a stored text. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The charset a Content-Type names, in lower case, or undefined when it names none. */
+function charsetOf(contentType: string): string | undefined {
+  return /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType)?.[1]?.toLowerCase();
+}
+
+/**
+ * Reads a JSON body: 415 unless application/json (in UTF-8, the only encoding JSON exchanged
+ * between systems may use, RFC 8259 §8.1) and uncompressed, 413 above limit, 400 when its bytes
+ * are not UTF-8 or it does not parse. Returns the value and its raw bytes.
+ */
 export async function readJsonBody(ctx: Context, limit: number): Promise<{ value: unknown; raw: Buffer }> {
   if (!ctx.is('application/json')) throw new ProblemError('unsupported-media-type', 'Send the body as application/json.');
+  const charset = charsetOf(ctx.get('Content-Type'));
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw new ProblemError('unsupported-media-type', `The body is read as UTF-8 alone (JSON's encoding), not ${charset}: send it in UTF-8, with charset=utf-8 or no charset.`);
   refuseContentCoding(ctx);
   const raw = await readRawBody(ctx, limit);
+  let text: string;
   try {
-    return { value: JSON.parse(raw.toString('utf8')), raw };
+    text = STRICT_UTF8.decode(raw);
+  } catch (error) {
+    throw new ProblemError('invalid-parameters', 'The body is not UTF-8.', { errors: [{ field: BODY_FIELD, message: 'must be UTF-8: it holds bytes that are no UTF-8 character' }], cause: error });
+  }
+  try {
+    return { value: JSON.parse(text), raw };
   } catch (error) {
     throw new ProblemError('invalid-parameters', 'The body is not valid JSON.', { errors: [{ field: BODY_FIELD, message: 'must be valid JSON' }], cause: error });
   }

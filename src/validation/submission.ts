@@ -58,6 +58,28 @@ function textsNotUnicode(value: unknown, path: string): FieldError[] {
   return [];
 }
 
+/** What a text in each language holds at least one of: a Chinese character, a Latin letter. */
+const LANGUAGE_MARK = { zh: /\p{Script=Han}/u, en: /\p{Script=Latin}/u } as const;
+const LANGUAGE_NAME = { zh: 'Chinese: it holds no Chinese character', en: 'English: it holds no Latin letter' } as const;
+
+/**
+ * Each of title and notes whose text in one language cannot be that language: a zh text without
+ * a Chinese character, an en text without a Latin letter (both languages given the same English,
+ * say). Names the field; blank or missing texts are the schema's to name.
+ */
+function textsInNoLanguage(value: Record<string, unknown>, prefix: string): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const field of ['title', 'notes'] as const) {
+    const texts = value[field];
+    if (!isJsonObject(texts)) continue;
+    for (const lang of ['zh', 'en'] as const) {
+      const text = texts[lang];
+      if (typeof text === 'string' && text.trim() !== '' && !LANGUAGE_MARK[lang].test(text)) errors.push({ field: fieldPath(`/${field}/${lang}`, prefix), message: `must be written in ${LANGUAGE_NAME[lang]}` });
+    }
+  }
+  return errors;
+}
+
 /**
  * Checks one submission against schemas/submission.schema.json, and its previews for repeats once
  * parsed; every problem is named by its field path. A value that is no JSON object at all is one
@@ -69,7 +91,7 @@ export function checkSubmission(value: unknown, prefix = ''): { ok: true; submis
   // Repeats are named by repeatedPreviews, which sees every one of them; ajv's uniqueItems names the first pair written alike.
   const schemaErrors = valid ? [] : describeErrors(validateSubmission.errors?.filter((error) => error.keyword !== 'uniqueItems'), FIELDS, 'field', prefix);
   const named = new Set(schemaErrors.map((error) => error.field));
-  const errors = [...schemaErrors, ...[...repeatedPreviews(value.media, prefix), ...textsNotUnicode(value, prefix)].filter((error) => !named.has(error.field))];
+  const errors = [...schemaErrors, ...[...repeatedPreviews(value.media, prefix), ...textsNotUnicode(value, prefix), ...textsInNoLanguage(value, prefix)].filter((error) => !named.has(error.field))];
   if (valid && errors.length === 0) return { ok: true, submission: value };
   return { ok: false, errors: errors.length ? errors : describeErrors(validateSubmission.errors, FIELDS, 'field', prefix) };
 }

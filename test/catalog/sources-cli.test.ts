@@ -28,21 +28,24 @@ describe('npm run sources', function () {
       expect((refused as { stderr: string }).stderr).to.match(/^no archive database at .*archive\.sqlite; check ARCHIVE_DATA_DIR/);
       await (await open()).close();
       expect((await sources('list')).stdout).to.include('x\tX (Twitter) / X（推特）').and.include('media hosts: pbs.twimg.com');
-      const added = await sources('add', '--key', 'mastodon', '--host', 'mastodon.social', '--host', 'mastodon.online', '--alias', 'mastodon.online', '--media-host', 'files.mastodon.social', '--handle-rule', '^/@([A-Za-z0-9_]+)/', '--label-zh', '长毛象', '--label-en', 'Mastodon');
-      expect(added.stdout).to.match(/added source mastodon/);
+      const added = await sources('add', '--key', 'mastodon', '--host', 'mastodon.social', '--host', 'mastodon.online', '--alias', 'mastodon.online', '--media-host', 'files.mastodon.social', '--handle-rule', '^/@([A-Za-z0-9_]+)/', '--work-rule', '^/@[A-Za-z0-9_]+/\\d+$', '--work-form', 'https://mastodon.social/@{account}/{number}', '--label-zh', '长毛象', '--label-en', 'Mastodon');
+      expect(added.stdout).to.match(/added source mastodon/).and.include('work rule: ^/@[A-Za-z0-9_]+/\\d+$ (https://mastodon.social/@{account}/{number})');
       let backend = await open();
       const table = new SourceTable(await backend.sources.listSources());
       const identity = checkSourceIdentity(makeSubmission({ sourceUrl: 'https://mastodon.online/@Demo/111?utm_source=x', author: '@demo' }), table);
       expect(identity).to.deep.include({ source: 'mastodon', canonicalUrl: 'https://mastodon.social/@Demo/111', handle: 'Demo' });
       expect(identity.verdict.outcome).to.equal('pass');
+      const profile = checkSourceIdentity(makeSubmission({ sourceUrl: 'https://mastodon.social/@demo', author: '@demo' }), table).verdict;
+      expect(profile.outcome, 'the work rule given').to.equal('fail');
+      expect(profile.detail).to.include('https://mastodon.social/@{account}/{number}');
       await backend.store.putRecords([makeRecord({ source: 'mastodon', sourceUrl: 'https://mastodon.social/@demo/222' })]);
       // The script counts the source's records in the search index, which a following index holds once synced.
       if (backend.searchFollowsStore) await syncOnce(backend.store, backend.search);
       await backend.close();
 
       let failure: { stderr?: string } = {};
-      await sources('add', '--key', 'Bad Key', '--host', 'www.example.org', '--handle-rule', '(unclosed', '--label-en', 'X').catch((error: { stderr?: string }) => (failure = error));
-      expect(failure.stderr).to.match(/key: /).and.match(/label\.zh: must not be blank/).and.match(/hosts: "www\.example\.org"/).and.match(/handlePattern: is not a regular expression/);
+      await sources('add', '--key', 'Bad Key', '--host', 'www.example.org', '--handle-rule', '(unclosed', '--work-rule', '[unclosed', '--label-en', 'X').catch((error: { stderr?: string }) => (failure = error));
+      expect(failure.stderr).to.match(/key: /).and.match(/label\.zh: must not be blank/).and.match(/hosts: "www\.example\.org"/).and.match(/handlePattern: is not a regular expression/).and.match(/workPattern: is not a regular expression/);
       await sources('add', '--key', 'copycat', '--host', 'mastodon.social', '--label-zh', '仿', '--label-en', 'Copycat').catch((error: { stderr?: string }) => (failure = error));
       expect(failure.stderr).to.match(/mastodon\.social belongs to mastodon/);
       await sources('remove', 'mastodon').catch((error: { stderr?: string }) => (failure = error));

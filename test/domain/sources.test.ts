@@ -10,6 +10,10 @@ describe('source table and canonical source URLs', () => {
     expect(canonicalSourceUrl('https://www.youtube.com/watch?v=abc123&feature=share&utm_source=x')).to.equal('https://youtube.com/watch?v=abc123');
     expect(canonicalSourceUrl('https://youtu.be/abc123?si=tracking')).to.equal('https://youtube.com/watch?v=abc123');
     expect(canonicalSourceUrl('https://old.reddit.com/r/LocalLLaMA/comments/1ab/x/')).to.equal('https://reddit.com/r/LocalLLaMA/comments/1ab/x');
+    expect(canonicalSourceUrl('https://github.com/Demo-Owner/Pelican?tab=readme-ov-file'), "GitHub's tab of a repository page").to.equal('https://github.com/demo-owner/pelican');
+    expect(canonicalSourceUrl('https://github.com/demo-owner/pelican/tree/main/'), 'a repository at a branch').to.equal('https://github.com/demo-owner/pelican');
+    expect(canonicalSourceUrl('https://github.com/demo-owner/pelican/tree/main/svg'), 'a folder of it is kept').to.equal('https://github.com/demo-owner/pelican/tree/main/svg');
+    expect(canonicalSourceUrl('https://gist.github.com/demo/0123456789abcdef0123?tab=x'), 'tab is GitHub\'s own page parameter alone').to.equal('https://gist.github.com/demo/0123456789abcdef0123?tab=x');
     expect(canonicalSourceUrl('https://github.com/Owner/Repo/?utm_medium=social')).to.equal('https://github.com/owner/repo');
     expect(canonicalSourceUrl('https://news.ycombinator.com/item?id=123&utm_source=a')).to.equal('https://news.ycombinator.com/item?id=123');
   });

@@ -38,6 +38,15 @@ function visibleText(minLength: number, maxLength: number): fc.Arbitrary<string>
     .filter((value) => codePoints(value) >= minLength && codePoints(value) <= maxLength && VISIBLE.test(value));
 }
 
+/** What a text in each language must hold one of (see textsInNoLanguage in src/validation/submission.ts), and a character of it. */
+const LANGUAGE_MARK = { zh: { pattern: /\p{Script=Han}/u, character: '字' }, en: { pattern: /\p{Script=Latin}/u, character: 'a' } } as const;
+
+/** Any visible text of a title or notes in one language: holding a Chinese character in zh, a Latin letter in en; the longest allowed now and then. */
+function inLanguage(lang: 'zh' | 'en'): fc.Arbitrary<string> {
+  const { pattern, character } = LANGUAGE_MARK[lang];
+  return fc.oneof({ weight: 6, arbitrary: visibleText(1, 59).map((value) => (pattern.test(value) ? value : `${character}${value}`)) }, { weight: 1, arbitrary: fc.constant(character.repeat(bilingual[lang].maxLength)) });
+}
+
 /** Exactly `length` code points, for boundaries. */
 function textOfLength(length: number): fc.Arbitrary<string> {
   return fc.constantFrom('a', '字', '😀', 'é').map((character) => character.repeat(length));
@@ -62,8 +71,7 @@ function isoDate(date: Date): string {
 /** A valid submission: every required field, optional prompt, boundary lengths now and then. */
 export function validSubmission(): fc.Arbitrary<SubmissionBody> {
   const model = fc.oneof({ weight: 5, arbitrary: visibleText(1, 40) }, { weight: 1, arbitrary: textOfLength(fields.model.maxLength) });
-  const language = fc.oneof({ weight: 6, arbitrary: visibleText(1, 60) }, { weight: 1, arbitrary: textOfLength(bilingual.zh.maxLength) });
-  const pair = fc.record({ zh: language, en: language });
+  const pair = fc.record({ zh: inLanguage('zh'), en: inLanguage('en') });
   return fc.record(
     {
       sourceUrl: webUrl(),
@@ -117,6 +125,7 @@ function breakages(): fc.Arbitrary<Breakage> {
     fc.tuple(pairField, language).map(([field, lang]): Breakage => ({ field, apply: (body) => ({ body: { ...body, [field]: lang === 'zh' ? { en: 'only English' } : { zh: '只有中文' } }, mustName: [`${field}.${lang}`] }) })),
     fc.tuple(pairField, language, fc.oneof(fc.constantFrom('', '   ', '\u00a0', '\u2066 \u2069', '\ufeff'), textOfLength(bilingual.zh.maxLength + 1))).map(([field, lang, value]): Breakage => ({ field, apply: (body) => ({ body: { ...body, [field]: { zh: '中文', en: 'English', [lang]: value } }, mustName: [`${field}.${lang}`] }) })),
     pairField.map((field): Breakage => ({ field, apply: (body) => ({ body: { ...body, [field]: { zh: '中文', en: 'English', fr: 'Français' } }, mustName: [`${field}.fr`] }) })),
+    fc.tuple(pairField, language).map(([field, lang]): Breakage => ({ field, apply: (body) => ({ body: { ...body, [field]: { zh: '中文', en: 'English', [lang]: lang === 'zh' ? 'Only English, 2025' : '只有中文 2025' } }, mustName: [`${field}.${lang}`] }) })),
     fc.constantFrom<unknown[]>([], Array.from({ length: fields.media.maxItems + 1 }, (_, index) => `https://pbs.twimg.com/media/${index}.png`)).map((value) => setField('media', value)),
     fc.constant(setField('media', ['https://pbs.twimg.com/a.png', 'https://pbs.twimg.com/a.png'], 'media[1]')),
     fc.tuple(fc.integer({ min: 0, max: 2 }), fc.constantFrom<unknown>('not a url', 'ftp://pbs.twimg.com/a.png', 7, null, '')).map(([index, item]): Breakage => ({

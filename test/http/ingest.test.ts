@@ -182,6 +182,18 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
     expect(cleanText('a\ud800b\udc00c\ud83d\ude00')).to.equal('a\ufffdb\ufffdc\ud83d\ude00');
   });
 
+  it('refuses a title or notes whose Chinese holds no Chinese character or whose English no Latin letter', async () => {
+    const response = await post('/api/v1/ingest', validSubmission({ sourceUrl: 'https://github.com/demo-owner/language', title: { zh: 'A pelican', en: 'A pelican' }, notes: { zh: '注 GPT-4o', en: '鹈鹕 123' } }));
+    expect(response.status).to.equal(400);
+    const problem = (await response.json()) as { errors: { field: string; message: string }[] };
+    expect(problem.errors).to.deep.equal([
+      { field: 'title.zh', message: 'must be written in Chinese: it holds no Chinese character' },
+      { field: 'notes.en', message: 'must be written in English: it holds no Latin letter' },
+    ]);
+    const mixed = await post('/api/v1/ingest', validSubmission({ sourceUrl: 'https://github.com/demo-owner/language-mixed', title: { zh: 'GPT-4o 画的鹈鹕', en: '鹈鹕 (Pelican)' } }));
+    expect(mixed.status, 'each language may quote the other').to.equal(202);
+  });
+
   it('uses one set of invisible characters for blank text and for what cleanText removes', () => {
     const visible = new RegExp(VISIBLE_CHARACTER_PATTERN, 'u');
     const patterns = [submissionSchema.properties.model, submissionSchema.properties.author, submissionSchema.properties.prompt, submissionSchema.$defs.bilingual.properties.zh, submissionSchema.$defs.bilingual.properties.en].map((field) => field.pattern);
@@ -247,6 +259,20 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
     const alone = await list('cursor=zzz');
     expect(alone.status).to.equal(400);
     expect(((await alone.json()) as Problem).errors).to.deep.equal([{ parameter: 'cursor', message: 'is not a cursor this service gave; start again without it' }]);
+  });
+
+  it('refuses a body whose bytes are not UTF-8 (400) and one declared in another charset (415), instead of storing U+FFFD', async () => {
+    const json = JSON.stringify(validSubmission({ sourceUrl: 'https://github.com/demo-owner/bytes', model: 'U8MARKModel' }));
+    const [before, after] = json.split('MARK') as [string, string];
+    const bytes = Buffer.concat([Buffer.from(before), Buffer.from([0xff, 0xfe]), Buffer.from(after)]);
+    const notUtf8 = await server.get('/api/v1/ingest', { method: 'POST', body: bytes, headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${secrets.maintainer}` } });
+    expect(notUtf8.status).to.equal(400);
+    expect(((await notUtf8.json()) as { errors: unknown[] }).errors).to.deep.equal([{ field: 'body', message: 'must be UTF-8: it holds bytes that are no UTF-8 character' }]);
+    const latin1 = await post('/api/v1/ingest', json, undefined, { 'Content-Type': 'application/json; charset=iso-8859-1' });
+    expect(latin1.status).to.equal(415);
+    expect(((await latin1.json()) as { detail: string }).detail).to.match(/UTF-8 alone/);
+    const declared = await post('/api/v1/ingest', json, undefined, { 'Content-Type': 'application/json; charset="UTF-8"' });
+    expect(declared.status, 'charset=utf-8 in any case and quoting').to.equal(202);
   });
 
   it('answers 415 for a compressed body, saying that only identity is read, and reads an identity one', async () => {
@@ -357,6 +383,10 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
     expect(none.status).to.equal(400);
     expect(((await none.json()) as { errors: { field: string }[] }).errors[0]?.field).to.equal('submissions[0].format');
     expect((await post('/api/v1/ingest/batch', { submissions: [] })).status).to.equal(400);
+    const envelopeAndItem = await post('/api/v1/ingest/batch', { submissions: [validSubmission({ format: 'gif', date: 'yesterday' })], extra: 1 });
+    expect(envelopeAndItem.status).to.equal(400);
+    const named = ((await envelopeAndItem.json()) as { errors: { field: string }[] }).errors.map((error) => error.field);
+    expect(named, "a bad envelope's problem names its items' bad fields too").to.have.members(['extra', 'submissions[0].format', 'submissions[0].date']);
     expect((await post('/api/v1/ingest/batch', { submissions: Array.from({ length: 101 }, () => validSubmission()) })).status).to.equal(400);
     expect((await post('/api/v1/ingest/batch', [validSubmission()])).status).to.equal(400);
   });

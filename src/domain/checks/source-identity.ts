@@ -21,7 +21,9 @@ function accountNote(sources: SourceTable, source: string, handle: string | unde
 
 /**
  * Source identity: the source URL is https, parses, is made canonical (tracking parameters
- * dropped, host aliases unified) and its host belongs to a known source. Where the URL names an
+ * dropped, host aliases unified), its host belongs to a known source, and it is the address of one
+ * work there (the source's work rule: a post, a repository, a video; not a home, search, profile
+ * or sign-in page). Where the URL names an
  * account, an author written as a handle (@name) must be that account; where it names none (an
  * x.com share form, x.com/i/web/status/ID), the author is taken as written. The canonical URL is
  * given even when the host is unknown, so that a maintainer can approve the work as a "web" source.
@@ -43,6 +45,10 @@ export function checkSourceIdentity(submission: Submission, sources: SourceTable
   if (source === UNKNOWN_SOURCE) {
     const known = sources.definitions.filter((entry) => entry.hosts.length).map((entry) => entry.hosts[0]);
     return { ...fail(`The host ${canonicalParsed.hostname} is not a known source (known: ${known.join(', ')}). A maintainer can add it with npm run sources -- add.`), canonicalUrl: canonical, source: UNKNOWN_SOURCE };
+  }
+  if (!sources.namesWork(source, canonical)) {
+    const form = sources.workForm(source);
+    return { ...fail(`${canonical} names no single work on ${sources.label(source, 'en')} (a home page, search, profile or sign-in page does not)${form ? `; a work's address looks like ${form}` : ''}.`), canonicalUrl: canonical, source };
   }
   const handle = sources.handleIn(source, canonical);
   const author = submission.author.trim();

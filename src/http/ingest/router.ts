@@ -123,22 +123,30 @@ interface CheckedRequest {
   key: string | undefined;
 }
 
-/** The items of a batch body, `{ "submissions": [ … ] }`, each checked; throws the 400 naming each bad field of the envelope. */
+/**
+ * The items of a batch body, `{ "submissions": [ … ] }`, each checked; throws the 400 naming each
+ * bad field of the envelope, and with them every bad field of its items, so a client mends the
+ * whole body at once.
+ */
 function batchItems(value: unknown): CheckedItem[] {
   if (!isJsonObject(value)) throw invalidBody([{ field: BODY_FIELD, message: `must be a JSON object: { "submissions": [ …1 to ${BATCH_LIMIT} submissions… ] }` }]);
   const list = value.submissions;
   const extra = Object.keys(value).filter((name) => name !== 'submissions');
+  const items = Array.isArray(list)
+    ? list.map((item, index): CheckedItem => {
+        const checked = checkSubmission(item, `submissions[${index}]`);
+        return checked.ok ? checked : { ok: false, errors: checked.errors.map((error) => ({ field: error.field ?? `submissions[${index}]`, message: error.message })) };
+      })
+    : [];
   if (!Array.isArray(list) || list.length < 1 || list.length > BATCH_LIMIT || extra.length) {
     throw invalidBody([
       ...(Array.isArray(list) ? [] : [{ field: 'submissions', message: 'is required: an array of submissions' }]),
       ...(Array.isArray(list) && (list.length < 1 || list.length > BATCH_LIMIT) ? [{ field: 'submissions', message: `must hold 1 to ${BATCH_LIMIT} submissions` }] : []),
       ...extra.map((name) => ({ field: name, message: 'is not a known field; known: submissions' })),
+      ...items.flatMap((item) => (item.ok ? [] : item.errors)),
     ]);
   }
-  return list.map((item, index): CheckedItem => {
-    const checked = checkSubmission(item, `submissions[${index}]`);
-    return checked.ok ? checked : { ok: false, errors: checked.errors.map((error) => ({ field: error.field ?? `submissions[${index}]`, message: error.message })) };
-  });
+  return items;
 }
 
 /** The body of a POST, read and checked; throws the 400 naming each bad field when it holds nothing to accept. */

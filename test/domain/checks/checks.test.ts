@@ -57,6 +57,72 @@ describe('publisher checks: source identity', () => {
   });
 });
 
+describe('publisher checks: source identity names one work', () => {
+  const outcome = (sourceUrl: string, table = BUILT_IN_SOURCE_TABLE): string => checkIdentity(makeSubmission({ sourceUrl, author: 'Someone' }), table).verdict.outcome;
+
+  it('fails the addresses of a known source that name no work: home, search, profile, sign-in and the site\'s own pages', () => {
+    const noWork = [
+      'https://x.com/',
+      'https://x.com/search?q=cats',
+      'https://x.com/audit_zz',
+      'https://x.com/audit_q/likes',
+      'https://x.com/audit_q/status/abc',
+      'https://x.com/audit_q/status/1790000000000000001x',
+      'https://github.com/',
+      'https://github.com/login',
+      'https://github.com/audit_zz',
+      'https://github.com/orgs/demo/repositories',
+      'https://github.com/search?q=pelican',
+      'https://www.youtube.com/',
+      'https://www.youtube.com/@channel',
+      'https://huggingface.co/',
+      'https://huggingface.co/models',
+      'https://huggingface.co/docs/transformers',
+      'https://www.reddit.com/r/svg',
+      'https://www.bilibili.com/',
+      'https://weibo.com/u/1234567890',
+      'https://news.ycombinator.com/news',
+      'https://codepen.io/demo',
+    ];
+    for (const url of noWork) expect(outcome(url), url).to.equal('fail');
+    const detail = checkIdentity(makeSubmission({ sourceUrl: 'https://x.com/audit_zz' }), BUILT_IN_SOURCE_TABLE).verdict.detail;
+    expect(detail).to.equal('https://x.com/audit_zz names no single work on X (Twitter) (a home page, search, profile or sign-in page does not); a work\'s address looks like https://x.com/{account}/status/{number}.');
+  });
+
+  it('passes the addresses of works on every built-in source', () => {
+    const works = [
+      'https://x.com/demo_mira/status/1790000000000000000/photo/1',
+      'https://x.com/i/web/status/1790000000000000000',
+      'https://github.com/demo-owner/pelican',
+      'https://github.com/demo-owner/pelican/blob/main/pelican.svg',
+      'https://github.com/login-tools/pelican',
+      'https://gist.github.com/demo/0123456789abcdef0123',
+      'https://gist.github.com/0123456789abcdef0123',
+      'https://www.reddit.com/r/svg/comments/abc123/a_pelican/',
+      'https://www.bilibili.com/video/BV1xx411c7mD',
+      'https://weibo.com/1234567890/N0aBcDeFg',
+      'https://m.weibo.cn/status/4987654321012345',
+      'https://www.youtube.com/watch?v=dQw4w9WgXcQ&feature=share',
+      'https://youtu.be/dQw4w9WgXcQ',
+      'https://www.youtube.com/shorts/dQw4w9WgXcQ',
+      'https://news.ycombinator.com/item?id=42',
+      'https://huggingface.co/spaces/demo/pelican',
+      'https://huggingface.co/demo/pelican-model',
+      'https://codepen.io/demo/pen/AbCdEf',
+    ];
+    for (const url of works) expect(outcome(url), url).to.equal('pass');
+  });
+
+  it('takes the built-in rule for a stored built-in source written without one, and none when a maintainer empties it', () => {
+    const stored = BUILT_IN_SOURCE_TABLE.definitions.map(({ workPattern: _pattern, workForm: _form, ...definition }) => definition);
+    expect(outcome('https://x.com/audit_zz', new SourceTable(stored))).to.equal('fail');
+    const opened = stored.map((definition) => (definition.key === 'x' ? { ...definition, workPattern: '' } : definition));
+    expect(outcome('https://x.com/audit_zz', new SourceTable(opened))).to.equal('pass');
+    const added = new SourceTable([...stored, { key: 'mastodon', label: { zh: 'Mastodon', en: 'Mastodon' }, hosts: ['mastodon.social'], mediaHosts: [] }]);
+    expect(outcome('https://mastodon.social/@demo', added), 'a source without a rule takes any address').to.equal('pass');
+  });
+});
+
 describe('publisher checks: date', () => {
   const now = new Date('2026-11-22T12:00:00Z');
   it('accepts real past dates from 2015, with one day of slack for the future', () => {
