@@ -16,12 +16,24 @@ export interface CitationInput {
 }
 
 /**
+ * A title quoted inside the citation's own marks, its marks of the same kind made the inner kind,
+ * as each language nests quotations: double quotes within double become single (`"A 'b' c"`), and
+ * title marks within 《》 become 〈〉 (`《论〈画〉》`). Otherwise `"A "b" c"` leaves the title's end
+ * unclear.
+ */
+function nestedTitle(lang: Lang, title: string): string {
+  if (lang === 'zh') return title.replace(/《/g, '〈').replace(/》/g, '〉');
+  return title.replace(/"/g, "'").replace(/“/g, '‘').replace(/”/g, '’');
+}
+
+/**
  * The spec's citation format: work title, original creator and date, original URL; archived in
  * the archive, localized record URL, compilation date.
  */
 export function citationText(lang: Lang, work: CitationInput): string {
+  const title = nestedTitle(lang, work.title);
   if (lang === 'zh') {
-    return `《${work.title}》，${work.author}，${work.date}，${work.sourceUrl}；收录于${ARCHIVE_NAME.zh}，${work.url}，编纂日期 ${work.updated}。`;
+    return `《${title}》，${work.author}，${work.date}，${work.sourceUrl}；收录于${ARCHIVE_NAME.zh}，${work.url}，编纂日期 ${work.updated}。`;
   }
-  return `"${work.title}", ${work.author}, ${work.date}, ${work.sourceUrl}; archived in the ${ARCHIVE_NAME.en}, ${work.url}, compiled ${work.updated}.`;
+  return `"${title}", ${work.author}, ${work.date}, ${work.sourceUrl}; archived in the ${ARCHIVE_NAME.en}, ${work.url}, compiled ${work.updated}.`;
 }

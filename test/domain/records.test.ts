@@ -22,6 +22,8 @@ describe('records', () => {
     const work = { title: 'Pelican', author: '@mira', date: '2025-01-02', sourceUrl: 'https://x.com/mira/status/1', url: 'https://archive.test/en/specimens/a/', updated: '2026-11-20' };
     expect(citationText('en', work)).to.equal('"Pelican", @mira, 2025-01-02, https://x.com/mira/status/1; archived in the Model Works Archive, https://archive.test/en/specimens/a/, compiled 2026-11-20.');
     expect(citationText('zh', { ...work, title: '鹈鹕' })).to.equal('《鹈鹕》，@mira，2025-01-02，https://x.com/mira/status/1；收录于模型作品档案馆，https://archive.test/en/specimens/a/，编纂日期 2026-11-20。');
+    expect(citationText('en', { ...work, title: 'A "quoted" and “curly” title' }), 'quotes within quotes become single').to.match(/^"A 'quoted' and ‘curly’ title", @mira/);
+    expect(citationText('zh', { ...work, title: '论《画》' }), 'title marks within title marks').to.match(/^《论〈画〉》，@mira/);
   });
 
   it('localizes a record into the documented shape, with prompt only when recorded', () => {
