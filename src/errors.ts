@@ -31,6 +31,11 @@ export const PROBLEM_TYPES = {
     title: 'Forbidden',
     help: 'The request is understood but not allowed: the token lacks the scope the endpoint needs (`ingest`, `review` or `export`), a browser Origin may not use /mcp, or the service refuses generic library User-Agents. `detail` names what is missing.',
   },
+  'malformed-request': {
+    status: 400,
+    title: 'Malformed request',
+    help: 'The request could not be read as HTTP/1.1: its request line or a header breaks the syntax. Most often the URL holds characters that must be percent-encoded: a URL is ASCII, so Chinese text goes as its UTF-8 bytes, `q=%E9%B9%88%E9%B9%95` for 鹈鹕 (encodeURIComponent does it). The connection is closed.',
+  },
   'not-found': {
     status: 404,
     title: 'Not found',
@@ -52,6 +57,11 @@ export const PROBLEM_TYPES = {
     title: 'Gone',
     help: 'The record id was published and has been withdrawn from the archive: `reason` says why, `withdrawnAt` when, `sourceUrl` where the work was published and `workTitle` what it was called.',
   },
+  'request-timeout': {
+    status: 408,
+    title: 'Request timeout',
+    help: 'The request (its headers and body) took longer to arrive than the service waits (`ARCHIVE_REQUEST_TIMEOUT_MS`, 30 s by default). Send it again, whole and promptly. The connection is closed.',
+  },
   'payload-too-large': {
     status: 413,
     title: 'Payload too large',
@@ -62,6 +72,11 @@ export const PROBLEM_TYPES = {
     status: 422,
     title: 'Idempotency key reused',
     help: 'The `Idempotency-Key` was used in the last 24 hours with a different request. A retry must send the same body; a new request needs a new key.',
+  },
+  'request-header-too-large': {
+    status: 431,
+    title: 'Request header fields too large',
+    help: 'The request line and headers together take more than 16 KB. Shorten the URL (a very long `q` or many filter values: search for less, or read the bulk exports) or the headers. The connection is closed.',
   },
   'too-many-requests': {
     status: 429,

@@ -15,6 +15,7 @@ import { createApp } from './http/app.ts';
 import { Drain } from './http/drain.ts';
 import { listenOn } from './http/listen.ts';
 import { serverLimits } from './http/server-limits.ts';
+import { answerClientErrors } from './http/client-errors.ts';
 import { createLogger } from './logger.ts';
 import type { Logger } from './logger.ts';
 import { loadDemoIfEmpty } from './demo/seed.ts';
@@ -52,6 +53,7 @@ async function serve(config: Config, logger: Logger, registry: Registry, signals
   const drain = new Drain();
   const app = createApp(config, backend, logger, { submitted, rateLimiter, metrics: new HttpMetrics(registry), draining: () => drain.draining });
   const server: Server = createServer(serverLimits(config), drain.listener(app.callback()));
+  server.on('clientError', answerClientErrors(config.baseUrl, config.requestTimeoutMs));
   server.keepAliveTimeout = 65_000;
   await listenOn(server, { host: config.host, port: config.port, hostVariable: 'HOST', portVariable: 'PORT' });
   logger.info('listening', { address: server.address(), baseUrl: config.baseUrl });

@@ -9,7 +9,6 @@ import { healthRouter } from './health/router.ts';
 import { mediaRouter } from './media/router.ts';
 import { openCors } from './middlewares/cors.ts';
 import { rejectGenericUserAgents } from './middlewares/user-agent.ts';
-import { refuseBadlyEncodedQueries } from './middlewares/query-encoding.ts';
 import { securityHeaders } from './middlewares/security-headers.ts';
 import { compressHeadAsGet, identityWhenNoCodingAccepted, isCompressibleType } from './middlewares/content-coding.ts';
 import { problems } from './middlewares/problems.ts';
@@ -77,7 +76,6 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
   app.use(problems(config.baseUrl, logger, (error) => backend.isUnavailable(error), problemPageHtml));
   app.use(noteWriteRefusals(backend.writeRefusals));
   app.use(openCors());
-  app.use(refuseBadlyEncodedQueries());
   if (config.rateLimitReads) app.use(limitByClient(limiter, { name: 'client', limit: config.rateLimitReads, windowMs: 60_000 }, refused));
   if (config.rejectGenericUserAgents) app.use(rejectGenericUserAgents());
   app.use(identityWhenNoCodingAccepted());

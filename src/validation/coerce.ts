@@ -13,8 +13,13 @@ import type { FieldError } from '../errors.ts';
 
 type PropertySchema = Record<string, unknown> & { type?: string; items?: { type?: string } };
 
-/** A query-string or argument value written as an integer. */
-const INTEGER_TEXT = /^-?\d{1,15}$/;
+/**
+ * A query-string or argument value written as an integer. Past 15 digits the number is not exact,
+ * but its size is, which is what the schema's bounds then judge: `limit=99999999999999999999` is
+ * told the values allowed (`must be <= 50`), not that it is no integer. Past 300 digits it would
+ * be Infinity, which is no integer.
+ */
+const INTEGER_TEXT = /^-?\d{1,300}$/;
 
 /**
  * The values of a comma-separated list, each trimmed, empty ones dropped; undefined when a

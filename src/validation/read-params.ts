@@ -14,8 +14,19 @@ import publicExportParamsSchema from '../../schemas/public-export-params.schema.
 import { decodeRemovalCursor } from '../domain/removals.ts';
 import type { RemovalQuery } from '../domain/removals.ts';
 
-/** Raw query parameters as an HTTP framework hands them over. */
-export type RawQuery = Record<string, string | string[] | undefined>;
+/**
+ * A query-string value whose percent-encoding is not UTF-8 (`%zz`, `%E0%A4`), as written: a
+ * framework would hand it over as its raw text, which a search would then look for.
+ */
+export class UndecodableValue {
+  constructor(readonly written: string) {}
+}
+
+/** Raw query parameters as an HTTP framework hands them over, an undecodable value marked as such. */
+export type RawQuery = Record<string, string | string[] | UndecodableValue | undefined>;
+
+/** What a query-string parameter that is not percent-encoded UTF-8 is told. */
+export const UNDECODABLE_MESSAGE = 'is not percent-encoded UTF-8: write each byte that is not a letter, digit or one of -._~ as %XX of its UTF-8 (encodeURIComponent does)';
 
 type Properties = Parameters<typeof coerceParameters>[1];
 
@@ -37,11 +48,16 @@ export interface ParseOptions {
   fromQueryString: boolean;
 }
 
-/** Query-string values: a repeated parameter is an error, an empty one is absent (whatever its name), the rest is converted as the schema says. */
+/**
+ * Query-string values: an undecodable one and a repeated parameter are errors, an empty one is
+ * absent (whatever its name), the rest is converted as the schema says.
+ */
 function fromQueryString(raw: RawQuery, properties: Properties, errors: FieldError[]): Record<string, unknown> {
   const single: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [name, value] of Object.entries(raw)) {
-    if (Array.isArray(value)) {
+    if (value instanceof UndecodableValue) {
+      errors.push({ parameter: name, message: UNDECODABLE_MESSAGE });
+    } else if (Array.isArray(value)) {
       const list = properties[name]?.type === 'array' ? ` (several values go in one, comma-separated: ${name}=${value.filter(Boolean).join(',')})` : '';
       errors.push({ parameter: name, message: `must be given once, not repeated${list}` });
     } else if (value !== undefined && value !== '') single[name] = value;

@@ -9,8 +9,11 @@ import { encodeCursor } from '../../src/domain/cursor.ts';
 import { BUILT_IN_SOURCE_TABLE } from '../../src/domain/sources.ts';
 import { MODELS } from './support.ts';
 
-/** Whether the service must accept a value, refuse it, or may do either (undecodable bytes). */
-export type Validity = 'valid' | 'invalid' | 'either';
+/**
+ * Whether the service must accept a value, refuse it, or may do either; `undecodable`: not
+ * percent-encoded UTF-8, which the API refuses and the website's pages read as text.
+ */
+export type Validity = 'valid' | 'invalid' | 'either' | 'undecodable';
 
 /** One `name=value` pair of a query string. */
 export interface QueryPart {
@@ -84,7 +87,7 @@ function queryText(): fc.Arbitrary<QueryPart> {
     { weight: 1, arbitrary: fc.integer({ min: maximum - 3, max: maximum }).chain((length) => text(length, length)).map((value) => part('q', value, 'valid')) },
     { weight: 1, arbitrary: fc.constantFrom(' ', '   ', '\t', '\u3000', '\u00a0\n').map((value) => part('q', value, 'valid')) },
     { weight: 2, arbitrary: fc.integer({ min: maximum + 1, max: maximum + 60 }).chain((length) => text(length, length)).map((value) => part('q', value, 'invalid')) },
-    { weight: 1, arbitrary: UNDECODABLE.map((encoded): QueryPart => ({ name: 'q', encoded, value: undefined, validity: 'either' })) },
+    { weight: 1, arbitrary: UNDECODABLE.map((encoded): QueryPart => ({ name: 'q', encoded, value: undefined, validity: 'undecodable' })) },
     { weight: 1, arbitrary: emptyValue('q') },
   );
 }
@@ -163,7 +166,7 @@ function cursorValue(): fc.Arbitrary<QueryPart> {
     { weight: 4, arbitrary: fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{1,60}$/), text(1, 40), fc.constant('x'.repeat(1025))).map((value) => part('cursor', value, 'invalid')) },
     // Well formed but of no query: refused, yet only checked against the query when the other parameters are valid.
     { weight: 1, arbitrary: fc.constant(encodeCursor('AAAAAAAAAAA', { returned: 0, position: { date: '2025-01-01', id: 'a' } })).map((value): QueryPart => ({ ...part('cursor', value, 'either') })) },
-    { weight: 1, arbitrary: UNDECODABLE.map((encoded): QueryPart => ({ name: 'cursor', encoded, value: undefined, validity: 'either' })) },
+    { weight: 1, arbitrary: UNDECODABLE.map((encoded): QueryPart => ({ name: 'cursor', encoded, value: undefined, validity: 'undecodable' })) },
     { weight: 1, arbitrary: emptyValue('cursor') },
   );
 }
@@ -275,7 +278,7 @@ export function expectationOf(parts: readonly QueryPart[], knownNames: readonly 
     const known = knownNames.includes(entry.name);
     if (entry.value === '' && emptyIsAbsent) continue;
     if (entry.validity === 'either') mayName.add(entry.name);
-    else if (!known || entry.validity === 'invalid') mustName.add(entry.name);
+    else if (!known || entry.validity === 'invalid' || entry.validity === 'undecodable') mustName.add(entry.name);
     else if (entry.value !== undefined) values.set(entry.name, entry.value);
   }
   const cursor = parts.find((entry) => entry.name === 'cursor' && counts.get('cursor') === 1 && entry.value !== '');

@@ -5,7 +5,7 @@ import { getOnNewConnection, startServerProcess } from '../helpers/server-proces
 import type { ServerProcess } from '../helpers/server-process.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
 
-/** Writes raw bytes on a socket and collects what the server answers until it closes the connection. */
+/** Writes raw bytes (a latin1 string, one character a byte) on a socket and collects what the server answers until it closes the connection. */
 function rawExchange(port: number, bytes: string, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
@@ -20,7 +20,7 @@ function rawExchange(port: number, bytes: string, timeoutMs: number): Promise<st
       resolve(answer);
     });
     socket.on('error', () => undefined);
-    socket.write(bytes);
+    socket.write(Buffer.from(bytes, 'latin1'));
   });
 }
 
@@ -45,14 +45,28 @@ describe('limits of the server process', function () {
     expect((await getOnNewConnection(`${server.url}/healthz`)).status).to.equal(200);
   });
 
-  it('answers 408 to a client that does not finish its request in time, and 431 to oversized headers', async () => {
+  it('answers 408 to a client that does not finish its request in time, 431 to oversized headers and 400 to a request that is not HTTP, each as problem+json', async () => {
     server = await startServerProcess(dataDir, { ARCHIVE_REQUEST_TIMEOUT_MS: '1000' });
+    /** The status line and the problem of a raw answer. */
+    const answer = (raw: string): { statusLine: string; contentType: string; problem: { type: string; status: number; detail: string } } => {
+      const [head = '', body = ''] = raw.split('\r\n\r\n');
+      const contentType = /^content-type: (.*)$/im.exec(head)?.[1] ?? '';
+      return { statusLine: head.split('\r\n')[0] ?? '', contentType, problem: JSON.parse(Buffer.from(body, 'latin1').toString('utf8')) as { type: string; status: number; detail: string } };
+    };
     const started = Date.now();
-    const slow = await rawExchange(server.port, 'GET /api/v1/specimens?lang=en HTTP/1.1\r\nHost: 127.0.0.1\r\n', 10_000);
-    expect(slow).to.match(/^HTTP\/1\.1 408 /);
+    const slow = answer(await rawExchange(server.port, 'GET /api/v1/specimens?lang=en HTTP/1.1\r\nHost: 127.0.0.1\r\n', 10_000));
+    expect(slow.statusLine).to.match(/^HTTP\/1\.1 408 /);
+    expect(slow.problem).to.include({ type: `${server.url}/problems/request-timeout`, status: 408 });
     expect(Date.now() - started).to.be.below(8000);
-    const oversized = await rawExchange(server.port, `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ${'a'.repeat(20 * 1024)}\r\n\r\n`, 10_000);
-    expect(oversized).to.match(/^HTTP\/1\.1 431 /);
+    const oversized = answer(await rawExchange(server.port, `GET /api/v1/specimens?q=${'a'.repeat(20 * 1024)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`, 10_000));
+    expect(oversized.statusLine).to.match(/^HTTP\/1\.1 431 /);
+    expect(oversized.contentType).to.equal('application/problem+json');
+    expect(oversized.problem).to.include({ type: `${server.url}/problems/request-header-too-large`, status: 431 });
+    // Chinese written into the URL unencoded, as a hand-written client might send it.
+    const unencoded = answer(await rawExchange(server.port, Buffer.from('GET /api/v1/specimens?q=鹈鹕 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n').toString('latin1'), 10_000));
+    expect(unencoded.statusLine).to.match(/^HTTP\/1\.1 400 /);
+    expect(unencoded.problem).to.include({ type: `${server.url}/problems/malformed-request`, status: 400 });
+    expect(unencoded.problem.detail).to.include('q=%E9%B9%88%E9%B9%95');
     expect((await fetch(`${server.url}/healthz`)).status).to.equal(200);
   });
 });

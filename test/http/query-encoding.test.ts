@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { badlyEncodedParameters } from '../../src/http/middlewares/query-encoding.ts';
+import { undecodableParameters } from '../../src/http/query.ts';
 import { MAX_LISTED_ERRORS } from '../../src/errors.ts';
 import { getJson, startTestServer } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
@@ -17,15 +17,16 @@ describe('query strings that are not percent-encoded UTF-8, and problems naming 
   });
   after(async () => server.close());
 
-  it('names each parameter whose name or value is not percent-encoded UTF-8', () => {
-    expect(badlyEncodedParameters('q=%E9%B9%88%E9%B9%95&lang=en&limit=2')).to.deep.equal([]);
-    expect(badlyEncodedParameters('q=%E0%A4%A&lang=en')).to.deep.equal(['q']);
-    expect(badlyEncodedParameters('q=pelican%ZZ&source=%E0%A4&q=%')).to.deep.equal(['q', 'source']);
-    expect(badlyEncodedParameters('%ZZ=1&a+b=%41')).to.deep.equal(['%ZZ']);
-    expect(badlyEncodedParameters('&&q&=')).to.deep.equal([]);
+  it('names each parameter whose name or value is not percent-encoded UTF-8, with the value as written', () => {
+    const names = (querystring: string): string[] => [...undecodableParameters(querystring).keys()];
+    expect(names('q=%E9%B9%88%E9%B9%95&lang=en&limit=2')).to.deep.equal([]);
+    expect([...undecodableParameters('q=%E0%A4%A&lang=en')]).to.deep.equal([['q', '%E0%A4%A']]);
+    expect(names('q=pelican%ZZ&source=%E0%A4&q=%')).to.deep.equal(['q', 'source']);
+    expect(names('%ZZ=1&a+b=%41')).to.deep.equal(['%ZZ']);
+    expect(names('&&q&=')).to.deep.equal([]);
   });
 
-  it('answers 400 naming the parameter instead of searching for the escape as text', async () => {
+  it('answers 400 naming the parameter, with every other bad one, instead of searching for the escape as text', async () => {
     for (const query of ['q=%E0%A4%A', 'q=pelican%ZZ&lang=en', 'q=%E9%B9']) {
       const { status, headers, body } = await getJson<Problem>(server, `/api/v1/specimens?${query}`);
       expect(status, query).to.equal(400);
@@ -33,17 +34,24 @@ describe('query strings that are not percent-encoded UTF-8, and problems naming 
       expect(body.errors.map((error) => error.parameter), query).to.deep.equal(['q']);
       expect(body.errors[0]?.message, query).to.match(/percent-encoded UTF-8/);
     }
+    const several = await getJson<Problem>(server, '/api/v1/timeline?q=%ZZ&limit=500&cursor=x');
+    expect(several.body.errors.map((error) => error.parameter).sort()).to.deep.equal(['cursor', 'limit', 'q']);
     const found = await getJson<{ total: number }>(server, '/api/v1/specimens?q=%E9%B9%88%E9%B9%95');
     expect(found.status).to.equal(200);
     expect(found.body.total).to.be.greaterThan(0);
   });
 
-  it('refuses a malformed query on every address, pages and exports included', async () => {
-    for (const path of ['/en/?q=%E0%A4%A', '/timeline/?q=%ZZ', '/api/v1/removals?since=%ZZ', '/data/catalog.csv?excel=%E0']) {
-      const response = await server.get(path, { headers: { Accept: 'text/html' } });
-      await response.arrayBuffer();
+  it('refuses it on the record, sources, removals and export addresses too; pages read it as text, as browsers send it', async () => {
+    for (const path of ['/api/v1/specimens/svg-gpt-4-8d5be076?lang=%ZZ', '/api/v1/removals?since=%ZZ', '/data/catalog.csv?excel=%E0']) {
+      const response = await server.get(path);
+      const problem = (await response.json()) as Problem;
       expect(response.status, path).to.equal(400);
+      expect(problem.errors[0]?.message, path).to.match(/percent-encoded UTF-8/);
     }
+    expect((await getJson(server, '/api/v1/sources?x=%ZZ')).status, 'a resource that takes no parameter').to.equal(400);
+    const page = await server.get('/en/?q=%E0%A4%A', { headers: { Accept: 'text/html' } });
+    await page.text();
+    expect(page.status).to.equal(200);
   });
 
   it(`lists at most ${MAX_LISTED_ERRORS} bad parameters and counts the rest`, async () => {

@@ -137,6 +137,14 @@ describe('read API over HTTP (demo catalog)', function () {
       expect(body.errors.map((error) => error.parameter).sort()).to.deep.equal(['colour', 'lang', 'limit', 'offset']);
     });
 
+    it('tells a number of many digits the values allowed, not that it is no integer', async () => {
+      const { body } = await getJson<{ errors: { parameter: string; message: string }[] }>(server, '/api/v1/specimens?limit=99999999999999999999999&offset=123456789012345678901234567890');
+      expect(body.errors).to.deep.equal([
+        { parameter: 'limit', message: 'must be <= 50' },
+        { parameter: 'offset', message: 'must be <= 10000' },
+      ]);
+    });
+
     it('points deep readers to the bulk exports', async () => {
       const { body } = await getJson<{ detail: string }>(server, '/api/v1/specimens?offset=20000');
       expect(body.detail).to.include('/en/data/catalog.json');

@@ -8,7 +8,7 @@ import { clientHoldsTag, readOnly } from '../read-route.ts';
 import type { SubmissionQueue, TokenStore } from '../../domain/ports.ts';
 import { fullExport } from '../../exports/full-export.ts';
 import { parseExportParams, parsePublicExportParams } from '../../validation/read-params.ts';
-import type { RawQuery } from '../../validation/read-params.ts';
+import { queryOf } from '../query.ts';
 import { authorize } from '../middlewares/auth.ts';
 
 const CONTENT_TYPES = { json: 'application/json; charset=utf-8', ndjson: 'application/x-ndjson; charset=utf-8', csv: 'text/csv; charset=utf-8; header=present' } as const;
@@ -26,7 +26,7 @@ export function exportsRouter(store: RecordStore, baseUrl: string, maxAgeSeconds
   for (const route of PUBLIC_EXPORTS) {
     router.all(route.path, async (ctx) => {
       if (readOnly(ctx) === 'handled') return;
-      const { excel, bom } = parsePublicExportParams(ctx.query as RawQuery, route.format);
+      const { excel, bom } = parsePublicExportParams(queryOf(ctx), route.format);
       const csv: CsvExportOptions = { byteOrderMark: excel || bom, neutralizeFormulas: excel };
       const { changeNumber } = await store.catalogState();
       const variant = excel ? '-excel' : bom ? '-bom' : '';
@@ -54,7 +54,7 @@ export function fullExportRouter(deps: { store: RecordStore; submissions: Submis
   router.all('/api/v1/export', async (ctx) => {
     if (readOnly(ctx) === 'handled') return;
     await authorize(ctx, deps.tokens, 'export');
-    const { format, lang, excel } = parseExportParams(ctx.query as RawQuery);
+    const { format, lang, excel } = parseExportParams(queryOf(ctx));
     const spreadsheet = format === 'csv' && excel === '1';
     ctx.set('Cache-Control', 'private, no-store');
     ctx.set('Content-Disposition', `attachment; filename="archive-export-${lang}${spreadsheet ? '-excel' : ''}.${format}"`);

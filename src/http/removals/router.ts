@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { RecordStore } from '../../domain/ports.ts';
 import { listRemovals } from '../../domain/removals.ts';
 import { parseRemovalsParams } from '../../validation/read-params.ts';
-import type { RawQuery } from '../../validation/read-params.ts';
+import { queryOf } from '../query.ts';
 import { jsonRead, linkToNextPage } from '../read-route.ts';
 import type { JsonReadOptions } from '../read-route.ts';
 
@@ -13,7 +13,7 @@ export function removalsRouter(context: { store: Pick<RecordStore, 'fatesSince'>
     '/removals',
     jsonRead(
       options,
-      async (ctx) => listRemovals(context.store, parseRemovalsParams(ctx.query as RawQuery)),
+      async (ctx) => listRemovals(context.store, parseRemovalsParams(queryOf(ctx))),
       (list, ctx) => linkToNextPage(context.baseUrl, ctx, list.next),
     ),
   );

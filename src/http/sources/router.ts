@@ -3,7 +3,7 @@ import { presentSources } from '../../domain/source-list.ts';
 import { sourceTableOf } from '../../domain/specimens.ts';
 import type { ReadContext } from '../../domain/specimens.ts';
 import { parseNoParameters } from '../../validation/read-params.ts';
-import type { RawQuery } from '../../validation/read-params.ts';
+import { queryOf } from '../query.ts';
 import { jsonRead } from '../read-route.ts';
 import type { JsonReadOptions } from '../read-route.ts';
 
@@ -13,7 +13,7 @@ export function sourcesRouter(context: ReadContext, options: JsonReadOptions): R
   router.all(
     '/sources',
     jsonRead(options, async (ctx, changeNumber) => {
-      parseNoParameters(ctx.query as RawQuery);
+      parseNoParameters(queryOf(ctx));
       return presentSources(await sourceTableOf(context, changeNumber));
     }),
   );

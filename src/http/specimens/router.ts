@@ -5,7 +5,7 @@ import type { ListResponse, ListScope, ReadContext } from '../../domain/specimen
 import { RECORD_ID_PATTERN } from '../../domain/ids.ts';
 import { ProblemError } from '../../errors.ts';
 import { parseRecordQuery, parseSearchParams } from '../../validation/read-params.ts';
-import type { RawQuery } from '../../validation/read-params.ts';
+import { queryOf } from '../query.ts';
 import { jsonRead, linkToNextPage } from '../read-route.ts';
 import { answerMoved, RecordMoved, throwRetired } from './retired.ts';
 import type { JsonReadOptions } from '../read-route.ts';
@@ -20,7 +20,7 @@ export function specimensRouter(context: ReadContext, options: JsonReadOptions):
       options,
       async (ctx, changeNumber) => {
         const { keys } = await sourceTableOf(context, changeNumber);
-        return listSpecimensJson(context, parseSearchParams(ctx.query as RawQuery, scope, { fromQueryString: true, exportsHint, sourceKeys: keys }), scope, changeNumber);
+        return listSpecimensJson(context, parseSearchParams(queryOf(ctx), scope, { fromQueryString: true, exportsHint, sourceKeys: keys }), scope, changeNumber);
       },
       linkToNext,
       listJson,
@@ -31,7 +31,7 @@ export function specimensRouter(context: ReadContext, options: JsonReadOptions):
 
   const readRecord = jsonRead(options, async (ctx) => {
     const id = ctx.params.id ?? '';
-    const { lang } = parseRecordQuery(ctx.query as RawQuery);
+    const { lang } = parseRecordQuery(queryOf(ctx));
     const record = RECORD_ID_PATTERN.test(id) ? await getSpecimen(context, id, lang) : undefined;
     if (!record && RECORD_ID_PATTERN.test(id)) return throwRetired(context.store, id);
     if (!record) throw new ProblemError('not-found', `No record has the id "${id.slice(0, 128)}".`);

@@ -1,0 +1,33 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { problemBody, ProblemError } from '../errors.ts';
+import { MAX_HEADER_BYTES } from './server-limits.ts';
+
+/** A socket as Node's HTTP server leaves it: the response it is writing, if any (the check Node's own answer makes). */
+type ServerSocket = Duplex & { _httpMessage?: { headersSent?: boolean } | null };
+
+/** What a request Node could not take is told, by the code of Node's error. */
+function problemOf(code: string | undefined, requestTimeoutMs: number): ProblemError {
+  if (code === 'HPE_HEADER_OVERFLOW') return new ProblemError('request-header-too-large', `The request line and headers take more than ${MAX_HEADER_BYTES / 1024} KB. Shorten the URL or the headers; for the whole catalog, read the bulk exports.`);
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return new ProblemError('request-timeout', `The request took longer than ${requestTimeoutMs / 1000} s to arrive. Send it again, whole and promptly.`);
+  return new ProblemError('malformed-request', 'The request could not be read as HTTP/1.1. A URL holds ASCII alone: percent-encode anything else as its UTF-8 bytes (q=%E9%B9%88%E9%B9%95 for 鹈鹕; encodeURIComponent does it).');
+}
+
+/**
+ * The server's `clientError` listener: a request Node could not parse or that broke a bound
+ * (headers over 16 KB, too slow to arrive) is answered as every other error is, with a
+ * problem+json body saying what to change, instead of Node's bare status line; then the connection
+ * is closed. Nothing is written on a socket that is gone or already carries a response.
+ */
+export function answerClientErrors(baseUrl: string, requestTimeoutMs: number): (error: Error & { code?: string }, socket: Duplex) => void {
+  return (error, socket) => {
+    const { _httpMessage: response } = socket as ServerSocket;
+    if (error.code === 'ECONNRESET' || !socket.writable || response?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const { status, body } = problemBody(problemOf(error.code, requestTimeoutMs), baseUrl);
+    const text = JSON.stringify(body);
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${text}`);
+  };
+}
