@@ -8,7 +8,7 @@ import { RECORD_ID_PATTERN } from '../../domain/ids.ts';
 import type { Bilingual, Lang } from '../../domain/record.ts';
 import { ProblemError } from '../../errors.ts';
 import type { FieldError } from '../../errors.ts';
-import { parseSearchParams } from '../../validation/read-params.ts';
+import { MAX_OFFSET, parseSearchParams } from '../../validation/read-params.ts';
 import { SCHEMAS } from '../../validation/schemas.ts';
 import type { RawQuery } from '../../validation/read-params.ts';
 import { langPrefix } from '../../web/i18n.ts';
@@ -44,6 +44,21 @@ export interface WebOptions {
   version: () => Promise<AnswersVersion>;
   cache: ResponseCache;
   maxAgeSeconds: number;
+  /**
+   * The deepest offset list pages read: the API's limit (MAX_OFFSET) unless set lower (tests set
+   * one a few pages deep to reach a list's deepest page without 10,000 records).
+   */
+  maxOffset?: number;
+}
+
+/**
+ * How many pages a list of `total` works has on the site: pages of PAGE_SIZE works, counted only
+ * while a page lies whole within the first `maxOffset` works (offsets stop there). The pager
+ * counts with it and the router answers 404 past it, so the last page the pager names is one that
+ * answers, and it has no Next link.
+ */
+export function pagesOfList(total: number, maxOffset: number): number {
+  return Math.max(1, Math.min(Math.ceil(total / PAGE_SIZE), Math.floor(maxOffset / PAGE_SIZE)));
 }
 
 function otherLanguage(lang: Lang, ctx: Context): string {
@@ -66,7 +81,7 @@ function pageNumber(text: string): number | undefined {
  * Search parameters of a page's query string. Unrelated parameters (utm_…) are ignored; bad values,
  * a page number that is not one, and the API parameters pages do not take are reported.
  */
-function pageParams(ctx: Context, lang: Lang, scope: 'gallery' | 'timeline', sourceKeys: readonly string[]): { params: SearchParams; shown: Partial<SearchParams>; page: number; errors?: FieldError[] } {
+function pageParams(ctx: Context, lang: Lang, scope: 'gallery' | 'timeline', sourceKeys: readonly string[], maxOffset: number): { params: SearchParams; shown: Partial<SearchParams>; page: number; errors?: FieldError[] } {
   const raw: RawQuery = { lang };
   for (const name of PAGE_PARAMETERS) {
     const value = firstValue(ctx.query[name]);
@@ -78,7 +93,8 @@ function pageParams(ctx: Context, lang: Lang, scope: 'gallery' | 'timeline', sou
   if (page === undefined) errors.push({ parameter: 'page', message: 'must be a page number: a whole number from 1' });
   for (const name of NOT_TAKEN) if (firstValue(ctx.query[name])) errors.push({ parameter: name, message: "is not taken by the website's pages (they set it themselves or do not offer it); the API takes it at /api/v1/specimens" });
   raw.limit = String(PAGE_SIZE);
-  raw.offset = String(Math.min(((page ?? 1) - 1) * PAGE_SIZE, 10000 - PAGE_SIZE));
+  // A page past the deepest one is still searched (at the deepest offset) for the count its 404 names.
+  raw.offset = String(Math.min(((page ?? 1) - 1) * PAGE_SIZE, maxOffset - PAGE_SIZE));
   try {
     const params = parseSearchParams(raw, scope === 'timeline' ? 'timeline' : 'specimens', { fromQueryString: true, exportsHint: '', sourceKeys });
     if (page !== undefined && errors.length === 0) return { params, shown: params, page };
@@ -126,6 +142,7 @@ async function retiredPage(store: ReadContext['store'], id: string, lang: Lang):
 export function webRouter(context: ReadContext, options: WebOptions): Router {
   const router = new Router();
   const { store } = context;
+  const maxOffset = Math.min(options.maxOffset ?? MAX_OFFSET, MAX_OFFSET);
   // Routes match whatever the case; every address of the site is lower-case, so /EN/ is sent to
   // /en/ instead of answering as a second copy of it (with itself as canonical address).
   router.use(async (ctx, next) => {
@@ -164,7 +181,7 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
       router.all(scope === 'gallery' ? `${prefix}/` : `${prefix}/timeline/`, (ctx) =>
         page(ctx, async (changeNumber) => {
           const sources = await sourceTableOf(context, changeNumber);
-          const { params, shown, page: asked, errors } = pageParams(ctx, lang, scope, sources.keys);
+          const { params, shown, page: asked, errors } = pageParams(ctx, lang, scope, sources.keys, maxOffset);
           let list: ListResponse = { total: 0, offset: 0, limit: PAGE_SIZE, items: [], next: null };
           let facets: Facets = { format: {}, kind: {}, year: {}, source: {} };
           let years: string[] = [];
@@ -176,10 +193,10 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
           }
           // A page number past the last page (or past the deepest one offsets reach) has no works of
           // its own: a 404 that links the last page, never another page's works under its number.
-          const lastPage = Math.max(1, Math.min(Math.ceil(list.total / PAGE_SIZE), Math.floor((10000 - PAGE_SIZE) / PAGE_SIZE) + 1));
+          const lastPage = pagesOfList(list.total, maxOffset);
           const pastEnd = !errors && asked > lastPage ? { lastPage } : undefined;
           if (pastEnd) list = { ...list, items: [], offset: (asked - 1) * PAGE_SIZE };
-          const html = renderDocument(h(ListPage, { lang, scope, params: shown, list, facets, years, sources: sources.definitions, otherLanguagePath: otherLanguage(lang, ctx), ...(errors ? { errors } : {}), ...(pastEnd ? { pastEnd } : {}) }), address(ctx));
+          const html = renderDocument(h(ListPage, { lang, scope, params: shown, list, pages: lastPage, facets, years, sources: sources.definitions, otherLanguagePath: otherLanguage(lang, ctx), ...(errors ? { errors } : {}), ...(pastEnd ? { pastEnd } : {}) }), address(ctx));
           return { status: errors ? 400 : pastEnd ? 404 : 200, html };
         }),
       );

@@ -22,6 +22,8 @@ export interface ListPageProps {
   scope: 'gallery' | 'timeline';
   params: Partial<SearchParams>;
   list: ListResponse;
+  /** How many pages the list has on the site (the router's count, which stops where offsets do). */
+  pages: number;
   facets: Facets;
   years: string[];
   /** The archive's sources (the source table), in the order the filter lists them. */
@@ -111,7 +113,7 @@ export function ListPage(props: ListPageProps) {
   const text = TEXT[lang];
   const base = props.scope === 'gallery' ? `${langPrefix(lang)}/` : `${langPrefix(lang)}/timeline/`;
   const page = Math.floor(list.offset / list.limit) + 1;
-  const pages = Math.max(1, Math.ceil(list.total / list.limit));
+  const { pages } = props;
   // The page's heading, for screen readers and outlines (the masthead names the archive).
   const heading = props.scope === 'gallery' ? text.gallery : text.timeline;
   const activeFilters = carriedFilters(params, text);
