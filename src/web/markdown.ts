@@ -1,6 +1,7 @@
 import type { LocalizedRecord } from '../domain/localize.ts';
 import type { Lang } from '../domain/record.ts';
 import { TEXT } from './i18n.ts';
+import { promptCategoryLabel } from './prompt-categories.ts';
 
 /** A character Markdown would read as the start of markup here, judged by its neighbours in the text. */
 function startsMarkup(text: string, at: number): boolean {
@@ -63,7 +64,7 @@ export function recordMarkdown(record: LocalizedRecord, lang: Lang): string {
     `- ${text.format}: ${text.formats[record.format]}`,
     `- ${text.kind}: ${text.kinds[record.kind]}`,
     `- ${text.source}: <${record.sourceUrl}>`,
-    `- ${text.promptCategory}: ${escapeMarkdown(record.promptCategory)}`,
+    `- ${text.promptCategory}: ${escapeMarkdown(promptCategoryLabel(record.promptCategory, lang))}`,
     `- ${text.mediaStatus}: ${text.mediaStatuses[record.mediaStatus]}`,
     `- ${text.updated}: ${record.updated}`,
     `- id: \`${record.id}\``,

@@ -9,11 +9,13 @@ describe('what the website pages say (served HTML)', () => {
   const withdrawn = makeRecord({ title: { zh: '被撤回的鹈鹕', en: 'The withdrawn pelican' }, sourceUrl: 'https://github.com/demo-owner/withdrawn-pelican' });
   const sourceDeleted = makeRecord({ mediaStatus: 'deleted-source', sourceUrl: 'https://github.com/demo-owner/deleted-since' });
   const sourceLive = makeRecord({ mediaStatus: 'text', sourceUrl: 'https://github.com/demo-owner/still-there' });
+  const pelicanCategory = makeRecord({ promptCategory: 'pelican-bicycle' });
+  const ownCategory = makeRecord({ promptCategory: 'kinetic_type-poster' });
   // More than a page (24) of one model's works, so its list has a page 2.
   const pageAndAHalf = Array.from({ length: 30 }, (_, index) => makeRecord({ model: 'GPT-5', date: '2025-05-01', format: index % 2 ? 'svg' : 'game' }));
 
   before(async () => {
-    server = await startTestServer({ records: [withdrawn, sourceDeleted, sourceLive, ...pageAndAHalf] });
+    server = await startTestServer({ records: [withdrawn, sourceDeleted, sourceLive, pelicanCategory, ownCategory, ...pageAndAHalf] });
   });
   after(async () => {
     await server.close();
@@ -76,5 +78,18 @@ describe('what the website pages say (served HTML)', () => {
     const zh = await page(`/specimens/${sourceDeleted.id}/`);
     expect(zh.html).to.include(`<p class="source-link"><a href="${sourceDeleted.sourceUrl}" rel="noopener noreferrer external">原始来源 ↗</a><span class="source-gone">（已无法访问：来源已被删除）</span></p>`);
     for (const path of [`/en/specimens/${sourceLive.id}/`, `/specimens/${sourceLive.id}/`]) expect((await page(path)).html, path).to.not.include('source-gone');
+  });
+
+  it('names a prompt category in the page\'s language on record pages and their Markdown twins; the API keeps the slug', async () => {
+    const fact = (html: string, label: string): string | undefined => new RegExp(`<dt>${label}</dt><dd>([^<]*)</dd>`).exec(html)?.[1];
+    expect(fact((await page(`/en/specimens/${pelicanCategory.id}/`)).html, 'Prompt category')).to.equal('Pelican riding a bicycle');
+    expect(fact((await page(`/specimens/${pelicanCategory.id}/`)).html, '提示类别')).to.equal('骑自行车的鹈鹕');
+    expect((await page(`/en/specimens/${pelicanCategory.id}/index.md`)).html).to.include('- Prompt category: Pelican riding a bicycle\n');
+    expect((await page(`/specimens/${pelicanCategory.id}/index.md`)).html).to.include('骑自行车的鹈鹕\n');
+    // A category no table knows is read as words.
+    expect(fact((await page(`/en/specimens/${ownCategory.id}/`)).html, 'Prompt category')).to.equal('kinetic type poster');
+    expect((await page(`/specimens/${ownCategory.id}/index.md`)).html).to.include('kinetic type poster\n').and.not.include('kinetic_type');
+    const api = (await (await server.get(`/api/v1/specimens/${pelicanCategory.id}?lang=en`)).json()) as { promptCategory: string };
+    expect(api.promptCategory).to.equal('pelican-bicycle');
   });
 });

@@ -5,6 +5,7 @@ import { langPrefix, TEXT } from '../i18n.ts';
 import { Layout } from '../layout.tsx';
 import type { PreviewImage } from '../layout.tsx';
 import { listParameter } from './home.tsx';
+import { promptCategoryLabel } from '../prompt-categories.ts';
 import { jsonLdText, recordJsonLd } from '../structured-data.ts';
 
 /** The WebP thumbnail of the first preview, as link previews show it. */
@@ -26,7 +27,7 @@ export function RecordPage({ record, lang, otherLanguagePath, baseUrl, sourceLab
     [text.format, text.formats[record.format]],
     [text.kind, text.kinds[record.kind]],
     [text.source, sourceLabel],
-    [text.promptCategory, record.promptCategory],
+    [text.promptCategory, promptCategoryLabel(record.promptCategory, lang)],
     [text.mediaStatus, text.mediaStatuses[record.mediaStatus]],
     [text.updated, record.updated],
   ];
