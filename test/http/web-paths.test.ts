@@ -85,6 +85,21 @@ describe('website addresses', () => {
     expect((await server.get('/api/v1/specimens?lang=en')).status).to.equal(200);
   });
 
+  it('says an error answer chosen by Accept varies by Accept, keeping Accept-Encoding', async () => {
+    const varies = (response: Response): string[] => (response.headers.get('vary') ?? '').split(',').map((field) => field.trim().toLowerCase());
+    const page = await server.get('/en/no-such-page/', { headers: { Accept: 'text/html', 'Accept-Encoding': 'gzip' } });
+    expect(page.status).to.equal(404);
+    expect(page.headers.get('content-type')).to.match(/^text\/html/);
+    expect(varies(page)).to.include('accept').and.include('accept-encoding');
+    const problem = await server.get('/en/no-such-page/', { headers: { Accept: 'application/json', 'Accept-Encoding': 'gzip' } });
+    expect(problem.status).to.equal(404);
+    expect(problem.headers.get('content-type')).to.match(/^application\/problem\+json/);
+    expect(varies(problem)).to.include('accept').and.include('accept-encoding');
+    // Answers Accept does not choose say nothing of it: API paths, and pages, which are HTML whatever Accept says.
+    expect(varies(await server.get('/api/v1/nothing-here', { headers: { Accept: 'text/html' } }))).to.not.include('accept');
+    expect(varies(await server.get('/en/', { headers: { Accept: 'text/html' } }))).to.not.include('accept');
+  });
+
   it('keeps the English folder redirect', async () => {
     expect(await redirected('/en')).to.deep.equal({ status: 301, location: '/en/' });
   });

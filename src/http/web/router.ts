@@ -263,12 +263,16 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
 }
 
 /**
- * Whether a request is a reader's (a browser reading the site) that gets an HTML page for an
- * error: a GET or HEAD outside the API, MCP and media paths that prefers HTML to JSON. Programs
- * (and API paths) keep problem+json.
+ * Whether an error is answered with an HTML page rather than problem+json. For a GET or HEAD
+ * outside the API, MCP and media paths the Accept header chooses: a reader (a browser, preferring
+ * HTML to JSON) gets the page, a program keeps problem+json. When Accept chose, the response says
+ * so (`Vary: Accept`, beside what it already varies by, such as Accept-Encoding), so a shared cache
+ * never hands a browser's page to a program or a program's problem+json to a browser.
  */
-export function wantsPage(ctx: Context): boolean {
-  return !/^\/(api|mcp|media)(\/|$)/.test(ctx.path) && (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.accepts('json', 'html') === 'html';
+export function negotiateErrorPage(ctx: Context): boolean {
+  if (/^\/(api|mcp|media)(\/|$)/.test(ctx.path) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return false;
+  ctx.vary('Accept');
+  return ctx.accepts('json', 'html') === 'html';
 }
 
 /** The language of the page an address asks for: English under /en, Chinese elsewhere. */
@@ -285,7 +289,7 @@ export function notFoundHtml(ctx: Context): string {
 /** The HTML page of an error for readers, in the language of the address asked; undefined for errors that keep problem+json. */
 export function problemPageHtml(ctx: Context, problem: ProblemError): string | undefined {
   const reason = problem.type;
-  if ((reason !== 'too-many-requests' && reason !== 'service-unavailable') || !wantsPage(ctx)) return undefined;
+  if ((reason !== 'too-many-requests' && reason !== 'service-unavailable') || !negotiateErrorPage(ctx)) return undefined;
   const lang = languageOfPath(ctx.path);
   const retryAfterSeconds = Number(problem.options.headers?.['Retry-After'] ?? 60);
   return renderDocument(h(TryAgainLaterPage, { lang, otherLanguagePath: lang === 'zh' ? '/en/' : '/', retryPath: ctx.url, retryAfterSeconds, reason }));
