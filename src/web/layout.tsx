@@ -25,6 +25,12 @@ export interface LayoutProps {
   preview?: { type: 'website' | 'article'; image?: PreviewImage };
   /** False for pages that must not be indexed (404): no canonical link, robots noindex. */
   indexable?: boolean;
+  /**
+   * The page's address as the site writes it (a list page: without the parameters it ignores or
+   * reads as absent, `/en/` for `/en/?q=&utm_source=x`); the address asked when not given. It is
+   * the canonical address when it has no query.
+   */
+  canonicalPath?: string;
   /** More elements for the head (a record's JSON-LD). */
   head?: ComponentChildren;
   children: ComponentChildren;
@@ -46,11 +52,12 @@ function DiscoveryTags(props: LayoutProps & { fullTitle: string }) {
   const otherUrl = `${address.baseUrl}${props.otherLanguagePath}`;
   const zhUrl = props.lang === 'zh' ? self : otherUrl;
   const indexable = props.indexable ?? true;
+  const canonicalPath = props.canonicalPath ?? address.path;
   const image = props.preview?.image;
   const description = props.description ?? TEXT[props.lang].tagline;
   return (
     <>
-      {indexable && !address.path.includes('?') ? <link rel="canonical" href={self} /> : null}
+      {indexable && !canonicalPath.includes('?') ? <link rel="canonical" href={`${address.baseUrl}${canonicalPath}`} /> : null}
       <link rel="alternate" hreflang={LANGUAGE_TAG[props.lang]} href={self} />
       <link rel="alternate" hreflang={LANGUAGE_TAG[other]} href={otherUrl} />
       <link rel="alternate" hreflang="x-default" href={zhUrl} />

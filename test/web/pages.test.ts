@@ -92,4 +92,19 @@ describe('what the website pages say (served HTML)', () => {
     const api = (await (await server.get(`/api/v1/specimens/${pelicanCategory.id}?lang=en`)).json()) as { promptCategory: string };
     expect(api.promptCategory).to.equal('pelican-bicycle');
   });
+
+  it('reads a blank search as no search: the plain list, its title, its canonical address and its page links', async () => {
+    for (const query of ['q=%20%20', 'q=', 'q=%20&format=&model=%20&utm_source=newsletter']) {
+      const { status, html } = await page(`/en/?${query}`);
+      expect(status, query).to.equal(200);
+      expect(html, query).to.include('<title>Model Works Archive</title>');
+      expect(html, query).to.include(`<link rel="canonical" href="${server.baseUrl}/en/"/>`);
+      expect(html, query).to.include('<a rel="next" href="/en/?page=2">').and.include('<input id="q" type="search" name="q" value placeholder=');
+    }
+    expect(await titleOf('/timeline/?q=%E3%80%80%20')).to.equal('时间线 · 模型作品档案馆');
+    // Spaces around words are no part of the search.
+    expect(await titleOf('/en/?q=%20pelican%20')).to.equal('&quot;pelican&quot; · Gallery · Model Works Archive');
+    // A search, or a page past the first, is not the plain list: no canonical address.
+    for (const path of ['/en/?q=pelican', '/en/?page=2']) expect((await page(path)).html, path).to.not.include('rel="canonical"');
+  });
 });

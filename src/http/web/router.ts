@@ -84,8 +84,9 @@ function pageNumber(text: string): number | undefined {
 function pageParams(ctx: Context, lang: Lang, scope: 'gallery' | 'timeline', sourceKeys: readonly string[], maxOffset: number): { params: SearchParams; shown: Partial<SearchParams>; page: number; errors?: FieldError[] } {
   const raw: RawQuery = { lang };
   for (const name of PAGE_PARAMETERS) {
-    const value = firstValue(ctx.query[name]);
-    if (value !== undefined) raw[name] = value;
+    const value = firstValue(ctx.query[name])?.trim();
+    // A blank field (the form sends every field; spaces typed in the search box search nothing) is absent.
+    if (value) raw[name] = value;
   }
   const pageText = firstValue(ctx.query.page);
   const page = pageText ? pageNumber(pageText) : 1;

@@ -142,6 +142,7 @@ export function ListPage(props: ListPageProps) {
       description={listDescription(props.scope, selection, props.errors ? undefined : list.total, lang)}
       otherLanguagePath={props.otherLanguagePath}
       active={props.scope}
+      {...(props.errors || props.pastEnd ? {} : { canonicalPath: pageHref(base, params, page) })}
     >
       <h1 class="visually-hidden">{heading}</h1>
       {props.scope === 'timeline' ? <p class="intro">{text.timelineIntro}</p> : null}
