@@ -47,6 +47,16 @@ describe('website addresses', () => {
     expect((await server.get('/?page=2')).status).to.equal(404);
   });
 
+  it('names a page past the end by the number asked, however large', async () => {
+    const huge = await server.get('/en/?page=99999999999999999999');
+    expect(huge.status).to.equal(404);
+    const html = await huge.text();
+    expect(html).to.include('<title>Gallery · Page 99999999999999999999 · Model Works Archive</title>').and.include('This page is past the end of the list');
+    expect(html).to.not.include('9007199254740');
+    const zh = await (await server.get(`/timeline/?page=000${'9'.repeat(30)}`)).text();
+    expect(zh).to.include(`<title>时间线 · 第 ${'9'.repeat(30)} 页 · 模型作品档案馆</title>`);
+  });
+
   it('links the model and the author of a record to their other works, a filter the list page shows and can drop', async () => {
     const work = makeRecord({ author: 'Lee, Ann', model: 'Comma-Model', title: { zh: '逗号作者的作品', en: 'A work by an author with a comma' } });
     const other = makeRecord({ author: 'Someone Else', model: 'Comma-Model', title: { zh: '另一位作者', en: 'Another author' } });

@@ -71,17 +71,22 @@ function firstValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** A page number as an address writes it (digits, from 1); undefined for anything else. Numbers past the last page are left to the page to answer. */
-function pageNumber(text: string): number | undefined {
-  if (!/^\d+$/.test(text) || Number(text) < 1) return undefined;
-  return Math.min(Number(text), Number.MAX_SAFE_INTEGER);
+/**
+ * A page number as an address writes it (digits, from 1), exact however many digits it has, so a
+ * page past the end is named by the number asked; undefined for anything else. Numbers past the
+ * last page are left to the page to answer.
+ */
+function pageNumber(text: string): bigint | undefined {
+  if (!/^\d+$/.test(text)) return undefined;
+  const page = BigInt(text);
+  return page >= 1n ? page : undefined;
 }
 
 /**
  * Search parameters of a page's query string. Unrelated parameters (utm_…) are ignored; bad values,
  * a page number that is not one, and the API parameters pages do not take are reported.
  */
-function pageParams(ctx: Context, lang: Lang, scope: 'gallery' | 'timeline', sourceKeys: readonly string[], maxOffset: number): { params: SearchParams; shown: Partial<SearchParams>; page: number; errors?: FieldError[] } {
+function pageParams(ctx: Context, lang: Lang, scope: 'gallery' | 'timeline', sourceKeys: readonly string[], maxOffset: number): { params: SearchParams; shown: Partial<SearchParams>; page: bigint; errors?: FieldError[] } {
   const raw: RawQuery = { lang };
   for (const name of PAGE_PARAMETERS) {
     const value = firstValue(ctx.query[name])?.trim();
@@ -89,13 +94,13 @@ function pageParams(ctx: Context, lang: Lang, scope: 'gallery' | 'timeline', sou
     if (value) raw[name] = value;
   }
   const pageText = firstValue(ctx.query.page);
-  const page = pageText ? pageNumber(pageText) : 1;
+  const page = pageText ? pageNumber(pageText) : 1n;
   const errors: FieldError[] = [];
   if (page === undefined) errors.push({ parameter: 'page', message: 'must be a page number: a whole number from 1' });
   for (const name of NOT_TAKEN) if (firstValue(ctx.query[name])) errors.push({ parameter: name, message: "is not taken by the website's pages (they set it themselves or do not offer it); the API takes it at /api/v1/specimens" });
   raw.limit = String(PAGE_SIZE);
   // A page past the deepest one is still searched (at the deepest offset) for the count its 404 names.
-  raw.offset = String(Math.min(((page ?? 1) - 1) * PAGE_SIZE, maxOffset - PAGE_SIZE));
+  raw.offset = String(Math.min((Number(page ?? 1n) - 1) * PAGE_SIZE, maxOffset - PAGE_SIZE));
   try {
     const params = parseSearchParams(raw, scope === 'timeline' ? 'timeline' : 'specimens', { fromQueryString: true, exportsHint: '', sourceKeys });
     if (page !== undefined && errors.length === 0) return { params, shown: params, page };
@@ -103,7 +108,7 @@ function pageParams(ctx: Context, lang: Lang, scope: 'gallery' | 'timeline', sou
     if (!(error instanceof ProblemError)) throw error;
     errors.unshift(...(error.options.errors ?? []));
   }
-  return { params: { lang, limit: PAGE_SIZE, offset: 0 }, shown: {}, page: 1, errors };
+  return { params: { lang, limit: PAGE_SIZE, offset: 0 }, shown: {}, page: 1n, errors };
 }
 
 /** The years a page offers, newest first: those holding records, and the one asked. */
@@ -195,8 +200,8 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
           // A page number past the last page (or past the deepest one offsets reach) has no works of
           // its own: a 404 that links the last page, never another page's works under its number.
           const lastPage = pagesOfList(list.total, maxOffset);
-          const pastEnd = !errors && asked > lastPage ? { lastPage } : undefined;
-          if (pastEnd) list = { ...list, items: [], offset: (asked - 1) * PAGE_SIZE };
+          const pastEnd = !errors && asked > BigInt(lastPage) ? { lastPage, asked } : undefined;
+          if (pastEnd) list = { ...list, items: [] };
           const html = renderDocument(h(ListPage, { lang, scope, params: shown, list, pages: lastPage, facets, years, sources: sources.definitions, otherLanguagePath: otherLanguage(lang, ctx), ...(errors ? { errors } : {}), ...(pastEnd ? { pastEnd } : {}) }), address(ctx));
           return { status: errors ? 400 : pastEnd ? 404 : 200, html };
         }),

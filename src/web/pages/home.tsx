@@ -30,8 +30,8 @@ export interface ListPageProps {
   sources: readonly SourceDefinition[];
   /** The search's bad parameters: the page says what is wrong with each, and no search ran. */
   errors?: readonly FieldError[];
-  /** The page asked for lies past the last one, which is linked instead. */
-  pastEnd?: { lastPage: number };
+  /** The page asked for (its number exactly as asked, however large) lies past the last one, which is linked instead. */
+  pastEnd?: { lastPage: number; asked: bigint };
   otherLanguagePath: string;
 }
 
@@ -91,7 +91,7 @@ function shownSelection(params: Partial<SearchParams>, lang: Lang, sources: read
 }
 
 /** A list page's title (the layout adds the archive's name): what it holds, which list, which page; the archive's name alone for the gallery's first page. */
-function listTitle(scope: ListPageProps['scope'], selection: readonly string[], page: number, text: Text): string {
+function listTitle(scope: ListPageProps['scope'], selection: readonly string[], page: number | bigint, text: Text): string {
   if (scope === 'gallery' && selection.length === 0 && page === 1) return text.archive;
   return [...selection, scope === 'gallery' ? text.gallery : text.timeline, ...(page > 1 ? [text.pageNumber(page)] : [])].join(' · ');
 }
@@ -138,7 +138,7 @@ export function ListPage(props: ListPageProps) {
   return (
     <Layout
       lang={lang}
-      title={listTitle(props.scope, selection, page, text)}
+      title={listTitle(props.scope, selection, props.pastEnd?.asked ?? page, text)}
       description={listDescription(props.scope, selection, props.errors ? undefined : list.total, lang)}
       otherLanguagePath={props.otherLanguagePath}
       active={props.scope}
