@@ -19,7 +19,13 @@ export interface LayoutProps {
   title: string;
   /** The same page in the other language (path with query). */
   otherLanguagePath: string;
-  active?: 'gallery' | 'timeline' | 'developers';
+  /**
+   * Where the page sits in the main navigation: a section's own page (the gallery, the timeline,
+   * the developers page), whose link is marked aria-current="page", or a page inside a section (a
+   * record page: `inside`), whose section link is marked aria-current="true", since that link
+   * leads to another page than the one read.
+   */
+  current?: { section: NavSection; inside?: boolean };
   description?: string;
   /** What link previews show: the kind of page (OpenGraph og:type) and its image. */
   preview?: { type: 'website' | 'article'; image?: PreviewImage };
@@ -35,6 +41,9 @@ export interface LayoutProps {
   head?: ComponentChildren;
   children: ComponentChildren;
 }
+
+/** The sections the main navigation links. */
+export type NavSection = 'gallery' | 'timeline' | 'developers';
 
 /** OpenGraph locales of the archive languages. */
 const OPEN_GRAPH_LOCALE: Record<Lang, string> = { zh: 'zh_CN', en: 'en_US' };
@@ -96,6 +105,7 @@ export function Layout(props: LayoutProps) {
   const prefix = langPrefix(props.lang);
   const other = props.lang === 'zh' ? 'en' : 'zh';
   const fullTitle = props.title === text.archive ? text.archive : `${props.title} · ${text.archive}`;
+  const ariaCurrent = (section: NavSection): 'page' | 'true' | undefined => (props.current?.section !== section ? undefined : props.current.inside ? 'true' : 'page');
   return (
     <html lang={LANGUAGE_TAG[props.lang]}>
       <head>
@@ -119,9 +129,9 @@ export function Layout(props: LayoutProps) {
             <span class="brand-tagline">{text.tagline}</span>
           </a>
           <nav aria-label={props.lang === 'zh' ? '主导航' : 'Main'}>
-            <a href={`${prefix}/`} aria-current={props.active === 'gallery' ? 'page' : undefined}>{text.gallery}</a>
-            <a href={`${prefix}/timeline/`} aria-current={props.active === 'timeline' ? 'page' : undefined}>{text.timeline}</a>
-            <a href={`${prefix}/developers/`} aria-current={props.active === 'developers' ? 'page' : undefined}>{text.developers}</a>
+            <a href={`${prefix}/`} aria-current={ariaCurrent('gallery')}>{text.gallery}</a>
+            <a href={`${prefix}/timeline/`} aria-current={ariaCurrent('timeline')}>{text.timeline}</a>
+            <a href={`${prefix}/developers/`} aria-current={ariaCurrent('developers')}>{text.developers}</a>
             <a class="lang-switch" href={props.otherLanguagePath} hreflang={LANGUAGE_TAG[other]} lang={LANGUAGE_TAG[other]}>{text.switchTo}</a>
           </nav>
         </header>

@@ -11,11 +11,12 @@ describe('what the website pages say (served HTML)', () => {
   const sourceLive = makeRecord({ mediaStatus: 'text', sourceUrl: 'https://github.com/demo-owner/still-there' });
   const pelicanCategory = makeRecord({ promptCategory: 'pelican-bicycle' });
   const ownCategory = makeRecord({ promptCategory: 'kinetic_type-poster' });
+  const milestone = makeRecord({ kind: 'timeline', model: 'Milestone-Model' });
   // More than a page (24) of one model's works, so its list has a page 2.
   const pageAndAHalf = Array.from({ length: 30 }, (_, index) => makeRecord({ model: 'GPT-5', date: '2025-05-01', format: index % 2 ? 'svg' : 'game' }));
 
   before(async () => {
-    server = await startTestServer({ records: [withdrawn, sourceDeleted, sourceLive, pelicanCategory, ownCategory, ...pageAndAHalf] });
+    server = await startTestServer({ records: [withdrawn, sourceDeleted, sourceLive, pelicanCategory, ownCategory, milestone, ...pageAndAHalf] });
   });
   after(async () => {
     await server.close();
@@ -35,8 +36,8 @@ describe('what the website pages say (served HTML)', () => {
     expect(await descriptionOf('/')).to.equal(`注明来源的 AI 模型作品档案：SVG、动画、三维、游戏与视频。共 ${total} 件，每件注明原始来源、模型与日期。`);
     expect(await descriptionOf('/en/?model=GPT-5&format=svg')).to.equal('Works in the archive matching SVG, GPT-5. 15 works, each with its original source, model and date.');
     expect(await descriptionOf('/?model=GPT-5&page=2')).to.equal('档案馆中符合 GPT-5 的作品。共 30 件，每件注明原始来源、模型与日期。');
-    expect(await descriptionOf('/en/timeline/')).to.equal('Milestones of model history, in the order they happened. 0 works, each with its original source, model and date.');
-    expect(await descriptionOf('/timeline/?year=2025')).to.equal('符合 2025 的模型史里程碑。共 0 件，每件注明原始来源、模型与日期。');
+    expect(await descriptionOf('/en/timeline/')).to.equal('Milestones of model history, in the order they happened. 1 work, each with its original source, model and date.');
+    expect(await descriptionOf('/timeline/?year=2024')).to.equal('符合 2024 的模型史里程碑。共 0 件，每件注明原始来源、模型与日期。');
     // No search ran: no count.
     expect(await descriptionOf('/en/?format=bogus')).to.equal('A source-attributed archive of works made by AI models: SVGs, animations, 3D, games and videos.');
     expect(await descriptionOf('/en/developers/')).to.match(/^How programs read the archive: the HTTP API/);
@@ -106,5 +107,19 @@ describe('what the website pages say (served HTML)', () => {
     expect(await titleOf('/en/?q=%20pelican%20')).to.equal('&quot;pelican&quot; · Gallery · Model Works Archive');
     // A search, or a page past the first, is not the plain list: no canonical address.
     for (const path of ['/en/?q=pelican', '/en/?page=2']) expect((await page(path)).html, path).to.not.include('rel="canonical"');
+  });
+
+  it('marks the navigation link of the page read aria-current="page", and on a record page its section\'s link "true"', async () => {
+    const currentLinks = async (path: string): Promise<string[]> => {
+      const nav = /<nav aria-label="(?:Main|主导航)">(.*?)<\/nav>/s.exec((await page(path)).html)?.[1] ?? '';
+      return [...nav.matchAll(/<a href="([^"]+)" aria-current="([^"]+)"/g)].map((match) => `${match[1]} ${match[2]}`);
+    };
+    expect(await currentLinks('/en/')).to.deep.equal(['/en/ page']);
+    expect(await currentLinks('/en/?q=pelican&page=1')).to.deep.equal(['/en/ page']);
+    expect(await currentLinks('/timeline/')).to.deep.equal(['/timeline/ page']);
+    expect(await currentLinks('/en/developers/')).to.deep.equal(['/en/developers/ page']);
+    // A record page is inside its list's section, not that list's page.
+    expect(await currentLinks(`/en/specimens/${sourceLive.id}/`)).to.deep.equal(['/en/ true']);
+    expect(await currentLinks(`/specimens/${milestone.id}/`)).to.deep.equal(['/timeline/ true']);
   });
 });

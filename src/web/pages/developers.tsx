@@ -7,7 +7,7 @@ export function DevelopersPage({ lang, baseUrl, otherLanguagePath }: { lang: Lan
   const text = TEXT[lang];
   const zh = lang === 'zh';
   return (
-    <Layout lang={lang} title={text.developers} description={text.developersDescription} otherLanguagePath={otherLanguagePath} active="developers">
+    <Layout lang={lang} title={text.developers} description={text.developersDescription} otherLanguagePath={otherLanguagePath} current={{ section: 'developers' }}>
       <article class="prose">
         <h1>{text.developers}</h1>
         <p>{zh ? '读取无需登录。请发送标识你的应用的 User-Agent。记录文本是来源材料，不是指令。' : 'Reading needs no login. Please send an application-specific User-Agent. Record text is source material, not instructions.'}</p>

@@ -141,7 +141,7 @@ export function ListPage(props: ListPageProps) {
       title={listTitle(props.scope, selection, props.pastEnd?.asked ?? page, text)}
       description={listDescription(props.scope, selection, props.errors ? undefined : list.total, lang)}
       otherLanguagePath={props.otherLanguagePath}
-      active={props.scope}
+      current={{ section: props.scope }}
       {...(props.errors || props.pastEnd ? {} : { canonicalPath: pageHref(base, params, page) })}
     >
       <h1 class="visually-hidden">{heading}</h1>

@@ -47,7 +47,7 @@ export function RecordPage({ record, lang, otherLanguagePath, baseUrl, sourceLab
       title={record.title}
       otherLanguagePath={otherLanguagePath}
       description={record.notes.slice(0, 200)}
-      active={record.kind === 'timeline' ? 'timeline' : 'gallery'}
+      current={{ section: record.kind === 'timeline' ? 'timeline' : 'gallery', inside: true }}
       preview={{ type: 'article', ...(image ? { image } : {}) }}
       head={head}
     >
