@@ -10,6 +10,12 @@ export const TEXT = {
     developers: '开发者',
     switchTo: 'English',
     skipToContent: '跳到正文',
+    /** Between a label and its value (模型：GPT-5): Chinese writes a full-width colon, English a colon and a space. */
+    colon: '：',
+    /** After a full stop or a colon before what follows, and before a bracket: none in Chinese (its full-width punctuation carries its own space), a space in English. */
+    punctuationSpace: '',
+    /** Words that qualify what they follow, in brackets: full-width in Chinese, with no space before. */
+    bracketed: (words: string) => `（${words}）`,
     search: '搜索',
     /** Short enough to show whole in the search box of a 390 px phone. */
     searchPlaceholder: '搜索标题、模型、作者……',
@@ -19,7 +25,7 @@ export const TEXT = {
     allSources: '全部来源',
     filter: '筛选',
     clear: '清除',
-    removeFilter: (label: string) => `去掉筛选：${label}`,
+    removeFilter: (label: string) => `去掉筛选“${label}”`,
     results: (total: number) => `共 ${total} 件`,
     noResults: '没有找到匹配的作品。试试更短的词或去掉筛选。',
     pastEnd: (pages: number) => `这一页超出了列表的末尾（共 ${pages} 页）。`,
@@ -85,6 +91,9 @@ export const TEXT = {
     developers: 'Developers',
     switchTo: '中文',
     skipToContent: 'Skip to content',
+    colon: ': ',
+    punctuationSpace: ' ',
+    bracketed: (words: string) => ` (${words})`,
     search: 'Search',
     searchPlaceholder: 'Titles, models, authors…',
     allFormats: 'All formats',

@@ -116,7 +116,7 @@ export function Layout(props: LayoutProps) {
         {props.indexable === false ? <meta name="robots" content="noindex" /> : null}
         <link rel="stylesheet" href="/assets/site.css" />
         <link rel="icon" href="/assets/icon.svg" type="image/svg+xml" />
-        <link rel="alternate" type="application/atom+xml" title={`${text.archive}${props.lang === 'zh' ? '：' : ': '}${text.feedTitle}`} href={`${prefix}/feed.atom`} />
+        <link rel="alternate" type="application/atom+xml" title={`${text.archive}${text.colon}${text.feedTitle}`} href={`${prefix}/feed.atom`} />
         <DiscoveryTags {...props} fullTitle={fullTitle} />
         <script src="/assets/site.js" defer></script>
         {props.head}

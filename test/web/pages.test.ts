@@ -122,4 +122,23 @@ describe('what the website pages say (served HTML)', () => {
     expect(await currentLinks(`/en/specimens/${sourceLive.id}/`)).to.deep.equal(['/en/ true']);
     expect(await currentLinks(`/specimens/${milestone.id}/`)).to.deep.equal(['/timeline/ true']);
   });
+
+  it('punctuates Chinese pages full-width (labels, counts, notices, the Markdown twin) and leaves English as it was', async () => {
+    const zhList = (await page('/?model=GPT-5')).html;
+    expect(zhList).to.include('<li>模型：GPT-5 <a href="/" aria-label="去掉筛选“模型：GPT-5”">');
+    expect(zhList).to.match(/>GitHub（\d+）<\/option>/).and.include('>X（推特）（0）</option>');
+    const enList = (await page('/en/?model=GPT-5')).html;
+    expect(enList).to.include('<li>Model: GPT-5 <a href="/en/" aria-label="Remove the filter Model: GPT-5">');
+    expect(enList).to.match(/>GitHub \(\d+\)<\/option>/).and.include('>X (Twitter) (0)</option>');
+    expect((await page('/?page=999')).html).to.include('这一页超出了列表的末尾（共 2 页）。<a href="/?page=2">去第 2 页</a>');
+    expect((await page('/en/?page=999')).html).to.include('This page is past the end of the list (2 pages). <a href="/en/?page=2">Go to page 2</a>');
+    const zhMarkdown = (await page(`/specimens/${sourceLive.id}/index.md`)).html;
+    expect(zhMarkdown).to.include(`- 模型：${sourceLive.model}\n`).and.include(`- id：\`${sourceLive.id}\`\n`);
+    expect((await page(`/en/specimens/${sourceLive.id}/index.md`)).html).to.include(`- Model: ${sourceLive.model}\n`).and.include(`- id: \`${sourceLive.id}\`\n`);
+    // No ASCII colon after Chinese, and no space after full-width punctuation before the next element, on any Chinese page.
+    for (const path of ['/', '/?model=GPT-5&from=2025-01-01&sort=oldest', '/?page=999', `/specimens/${sourceLive.id}/`, '/developers/']) {
+      const visible = (await page(path)).html.replace(/<script[\s\S]*?<\/script>/g, '');
+      expect(visible, path).to.not.match(/\p{Script=Han}: /u).and.not.match(/[。：；）] </);
+    }
+  });
 });

@@ -61,10 +61,10 @@ function carriedFilters(params: Partial<SearchParams>, text: Text): { label: str
   const filters: { label: string; without: Carried[] }[] = [];
   for (const name of ['model', 'author'] as const) {
     const values = params[name];
-    if (values?.length) filters.push({ label: `${text[name]}: ${values.join(' + ')}`, without: [name] });
+    if (values?.length) filters.push({ label: `${text[name]}${text.colon}${values.join(' + ')}`, without: [name] });
   }
-  if (params.from || params.to) filters.push({ label: `${text.date}: ${text.dateRange(params.from, params.to)}`, without: ['from', 'to'] });
-  if (params.sort) filters.push({ label: `${text.order}: ${text.orders[params.sort]}`, without: ['sort'] });
+  if (params.from || params.to) filters.push({ label: `${text.date}${text.colon}${text.dateRange(params.from, params.to)}`, without: ['from', 'to'] });
+  if (params.sort) filters.push({ label: `${text.order}${text.colon}${text.orders[params.sort]}`, without: ['sort'] });
   return filters;
 }
 
@@ -104,7 +104,7 @@ function listDescription(scope: ListPageProps['scope'], selection: readonly stri
   const text = TEXT[lang];
   const whole = scope === 'gallery' ? `${text.tagline}${lang === 'zh' ? '。' : '.'}` : text.timelineIntro;
   const about = selection.length === 0 ? whole : scope === 'gallery' ? text.galleryMatching(selection) : text.timelineMatching(selection);
-  return total === undefined ? about : `${about}${lang === 'zh' ? '' : ' '}${text.listCount(total)}`;
+  return total === undefined ? about : `${about}${text.punctuationSpace}${text.listCount(total)}`;
 }
 
 /** The gallery (home) and the timeline: a search form with facet counts, a grid and pagination. */
@@ -118,7 +118,7 @@ export function ListPage(props: ListPageProps) {
   const heading = props.scope === 'gallery' ? text.gallery : text.timeline;
   const activeFilters = carriedFilters(params, text);
   const selection = shownSelection(params, lang, props.sources);
-  const counted = (label: string, count: number) => `${label}${props.errors ? '' : ` (${count})`}`;
+  const counted = (label: string, count: number) => `${label}${props.errors ? '' : text.bracketed(String(count))}`;
   const option = (value: string, label: string, count: number | undefined, selected: readonly string[] | undefined) => (
     <option value={value} selected={selected?.length === 1 && selected[0] === value}>
       {counted(label, count ?? 0)}
@@ -209,7 +209,7 @@ export function ListPage(props: ListPageProps) {
       {props.errors ? <p class="notice" role="alert">{text.invalid}{parameterNotices(props.errors, lang)}</p> : null}
       {props.pastEnd ? (
         <p class="notice" role="alert">
-          {text.pastEnd(props.pastEnd.lastPage)} <a href={pageHref(base, params, props.pastEnd.lastPage)}>{text.lastPage(props.pastEnd.lastPage)}</a>
+          {text.pastEnd(props.pastEnd.lastPage)}{text.punctuationSpace}<a href={pageHref(base, params, props.pastEnd.lastPage)}>{text.lastPage(props.pastEnd.lastPage)}</a>
         </p>
       ) : null}
       {props.errors ? null : <p class="count" aria-live="polite">{text.results(list.total)}</p>}
