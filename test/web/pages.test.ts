@@ -12,11 +12,12 @@ describe('what the website pages say (served HTML)', () => {
   const pelicanCategory = makeRecord({ promptCategory: 'pelican-bicycle' });
   const ownCategory = makeRecord({ promptCategory: 'kinetic_type-poster' });
   const milestone = makeRecord({ kind: 'timeline', model: 'Milestone-Model' });
+  const prompted = makeRecord({ prompt: 'Dessine un pélican à vélo', author: 'Zoë Durand' });
   // More than a page (24) of one model's works, so its list has a page 2.
   const pageAndAHalf = Array.from({ length: 30 }, (_, index) => makeRecord({ model: 'GPT-5', date: '2025-05-01', format: index % 2 ? 'svg' : 'game' }));
 
   before(async () => {
-    server = await startTestServer({ records: [withdrawn, sourceDeleted, sourceLive, pelicanCategory, ownCategory, milestone, ...pageAndAHalf] });
+    server = await startTestServer({ records: [withdrawn, sourceDeleted, sourceLive, pelicanCategory, ownCategory, milestone, prompted, ...pageAndAHalf] });
   });
   after(async () => {
     await server.close();
@@ -140,5 +141,16 @@ describe('what the website pages say (served HTML)', () => {
       const visible = (await page(path)).html.replace(/<script[\s\S]*?<\/script>/g, '');
       expect(visible, path).to.not.match(/\p{Script=Han}: /u).and.not.match(/[。：；）] </);
     }
+  });
+
+  it('marks the prompt and the author, written as their source gives them, as of no known language', async () => {
+    for (const path of [`/en/specimens/${prompted.id}/`, `/specimens/${prompted.id}/`]) {
+      const { html } = await page(path);
+      expect(html, path).to.include('<blockquote lang>Dessine un pélican à vélo</blockquote>');
+      expect(html, path).to.match(/<a href="[^"]*\?author=[^"]*"><span lang>Zoë Durand<\/span><\/a>/);
+    }
+    // The page's own words around them keep the page's language.
+    expect((await page(`/specimens/${prompted.id}/`)).html).to.include('<html lang="zh-Hans">');
+    expect((await page('/?author=Zo%C3%AB%20Durand')).html).to.include('<li>作者：<span lang>Zoë Durand</span> <a href="/" aria-label="去掉筛选“作者：Zoë Durand”">');
   });
 });

@@ -56,15 +56,24 @@ function pageHref(base: string, params: Partial<SearchParams>, page: number, wit
   return text ? `${base}?${text}` : base;
 }
 
-/** The parameters the selects do not show, each as a label and what dropping it leaves out. */
-function carriedFilters(params: Partial<SearchParams>, text: Text): { label: string; without: Carried[] }[] {
-  const filters: { label: string; without: Carried[] }[] = [];
+/** A filter the selects do not show: what it is called, its value, and what dropping it leaves out. */
+interface CarriedFilter {
+  name: string;
+  value: string;
+  /** The value is not in the page's language or any known one (an author's name, as its source writes it). */
+  valueLanguageUnknown: boolean;
+  without: Carried[];
+}
+
+/** The parameters the selects do not show, each as a filter a reader can drop. */
+function carriedFilters(params: Partial<SearchParams>, text: Text): CarriedFilter[] {
+  const filters: CarriedFilter[] = [];
   for (const name of ['model', 'author'] as const) {
     const values = params[name];
-    if (values?.length) filters.push({ label: `${text[name]}${text.colon}${values.join(' + ')}`, without: [name] });
+    if (values?.length) filters.push({ name: text[name], value: values.join(' + '), valueLanguageUnknown: name === 'author', without: [name] });
   }
-  if (params.from || params.to) filters.push({ label: `${text.date}${text.colon}${text.dateRange(params.from, params.to)}`, without: ['from', 'to'] });
-  if (params.sort) filters.push({ label: `${text.order}${text.colon}${text.orders[params.sort]}`, without: ['sort'] });
+  if (params.from || params.to) filters.push({ name: text.date, value: text.dateRange(params.from, params.to), valueLanguageUnknown: false, without: ['from', 'to'] });
+  if (params.sort) filters.push({ name: text.order, value: text.orders[params.sort], valueLanguageUnknown: false, without: ['sort'] });
   return filters;
 }
 
@@ -196,10 +205,10 @@ export function ListPage(props: ListPageProps) {
       {activeFilters.length ? (
         // What the selects do not offer (a record page links its model and author; a shared address can carry dates and an order): shown, each with a way out.
         <ul class="active-filters">
-          {activeFilters.map(({ label, without }) => (
+          {activeFilters.map(({ name, value, valueLanguageUnknown, without }) => (
             <li>
-              {label}{' '}
-              <a href={pageHref(base, params, 1, without)} aria-label={text.removeFilter(label)}>
+              {name}{text.colon}{valueLanguageUnknown ? <span lang="">{value}</span> : value}{' '}
+              <a href={pageHref(base, params, 1, without)} aria-label={text.removeFilter(`${name}${text.colon}${value}`)}>
                 ✕
               </a>
             </li>
