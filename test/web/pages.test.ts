@@ -12,12 +12,13 @@ describe('what the website pages say (served HTML)', () => {
   const pelicanCategory = makeRecord({ promptCategory: 'pelican-bicycle' });
   const ownCategory = makeRecord({ promptCategory: 'kinetic_type-poster' });
   const milestone = makeRecord({ kind: 'timeline', model: 'Milestone-Model' });
+  const previewed = makeRecord({ model: 'Card-Model', mediaStatus: 'local-media', media: [{ path: 'ab/preview.png', width: 800, height: 600, sha256: 'a'.repeat(64), thumbnailPath: 'ab/preview.webp' }] });
   const prompted = makeRecord({ prompt: 'Dessine un pélican à vélo', author: 'Zoë Durand' });
   // More than a page (24) of one model's works, so its list has a page 2.
   const pageAndAHalf = Array.from({ length: 30 }, (_, index) => makeRecord({ model: 'GPT-5', date: '2025-05-01', format: index % 2 ? 'svg' : 'game' }));
 
   before(async () => {
-    server = await startTestServer({ records: [withdrawn, sourceDeleted, sourceLive, pelicanCategory, ownCategory, milestone, prompted, ...pageAndAHalf] });
+    server = await startTestServer({ records: [withdrawn, sourceDeleted, sourceLive, pelicanCategory, ownCategory, milestone, prompted, previewed, ...pageAndAHalf] });
   });
   after(async () => {
     await server.close();
@@ -152,5 +153,11 @@ describe('what the website pages say (served HTML)', () => {
     // The page's own words around them keep the page's language.
     expect((await page(`/specimens/${prompted.id}/`)).html).to.include('<html lang="zh-Hans">');
     expect((await page('/?author=Zo%C3%AB%20Durand')).html).to.include('<li>作者：<span lang>Zoë Durand</span> <a href="/" aria-label="去掉筛选“作者：Zoë Durand”">');
+  });
+
+  it('sizes a card\'s image as the thumbnail it shows, and a record page\'s as the preview', async () => {
+    const card = /<li class="card">.*?<img ([^>]*)>/s.exec((await page('/en/?model=Card-Model')).html)?.[1] ?? '';
+    expect(card).to.include('preview.webp').and.include('width="480" height="360"');
+    expect((await page(`/en/specimens/${previewed.id}/`)).html).to.match(/<img src="[^"]*preview\.png" [^>]*width="800" height="600"/);
   });
 });
