@@ -57,6 +57,10 @@ describe('what the website pages say (served HTML)', () => {
     // The whole list's first page keeps the plain names.
     expect(await titleOf('/en/')).to.equal('Model Works Archive');
     expect(await titleOf('/en/timeline/')).to.equal('Timeline · Model Works Archive');
+    // A search that could not run (400) still names its list, in the gallery as in the timeline.
+    expect(await titleOf('/en/?format=bogus')).to.equal('Gallery · Model Works Archive');
+    expect(await titleOf('/?page=0')).to.equal('藏品 · 模型作品档案馆');
+    expect(await titleOf('/en/timeline/?format=bogus')).to.equal('Timeline · Model Works Archive');
   });
 
   it('names a withdrawn work in the page\'s language, and gives the reason as written, marked as of no known language', async () => {

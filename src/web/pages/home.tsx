@@ -99,9 +99,13 @@ function shownSelection(params: Partial<SearchParams>, lang: Lang, sources: read
   ];
 }
 
-/** A list page's title (the layout adds the archive's name): what it holds, which list, which page; the archive's name alone for the gallery's first page. */
-function listTitle(scope: ListPageProps['scope'], selection: readonly string[], page: number | bigint, text: Text): string {
-  if (scope === 'gallery' && selection.length === 0 && page === 1) return text.archive;
+/**
+ * A list page's title (the layout adds the archive's name): what it holds, which list, which page;
+ * the archive's name alone for the whole gallery's first page. A page whose search could not run
+ * (bad parameters, shown as none chosen) still names its list.
+ */
+function listTitle(scope: ListPageProps['scope'], selection: readonly string[], page: number | bigint, text: Text, searchRan: boolean): string {
+  if (scope === 'gallery' && selection.length === 0 && page === 1 && searchRan) return text.archive;
   return [...selection, scope === 'gallery' ? text.gallery : text.timeline, ...(page > 1 ? [text.pageNumber(page)] : [])].join(' · ');
 }
 
@@ -147,7 +151,7 @@ export function ListPage(props: ListPageProps) {
   return (
     <Layout
       lang={lang}
-      title={listTitle(props.scope, selection, props.pastEnd?.asked ?? page, text)}
+      title={listTitle(props.scope, selection, props.pastEnd?.asked ?? page, text, !props.errors)}
       description={listDescription(props.scope, selection, props.errors ? undefined : list.total, lang)}
       otherLanguagePath={props.otherLanguagePath}
       current={{ section: props.scope }}
