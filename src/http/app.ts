@@ -30,7 +30,7 @@ import { problemsRouter } from './problems/router.ts';
 import { exportsRouter, fullExportRouter } from './exports/router.ts';
 import { discoveryRouter } from './discovery/router.ts';
 import { ingestRouter } from './ingest/router.ts';
-import { notFoundHtml, problemPageHtml, wantsPage, webRouter } from './web/router.ts';
+import { negotiateErrorPage, notFoundHtml, problemPageHtml, webRouter } from './web/router.ts';
 import { mcpRoute } from '../mcp/koa-route.ts';
 import { PresentedRecords } from '../domain/presented-records.ts';
 import Router from '@koa/router';
@@ -100,7 +100,7 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
     app.use(router.routes());
   }
   app.use(async (ctx) => {
-    if (wantsPage(ctx)) {
+    if (negotiateErrorPage(ctx)) {
       ctx.status = 404;
       ctx.type = 'text/html; charset=utf-8';
       ctx.body = notFoundHtml(ctx);

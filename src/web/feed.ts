@@ -10,9 +10,6 @@ import { xmlText } from './xml.ts';
 /** Works in a feed: the newest this many. */
 export const FEED_SIZE = 50;
 
-/** The colon between a label and its value in each language. */
-const COLON: Record<Lang, string> = { zh: '：', en: ': ' };
-
 /** A compilation date (YYYY-MM-DD) as an RFC 3339 timestamp, as Atom requires. */
 function timestamp(date: string): string {
   return `${date}T00:00:00Z`;
@@ -34,8 +31,8 @@ function entryHtml(record: LocalizedRecord, lang: Lang, sources: SourceTable): s
     [text.date, record.date],
     [text.format, text.formats[record.format]],
   ];
-  parts.push(`<ul>${facts.map(([label, value]) => `<li>${xmlText(label)}${COLON[lang]}${xmlText(value)}</li>`).join('')}<li><a href="${xmlText(record.sourceUrl)}">${xmlText(text.originalSource)}${lang === 'zh' ? '（' : ' ('}${xmlText(sources.label(record.source, lang))}${lang === 'zh' ? '）' : ')'}</a></li></ul>`);
-  parts.push(`<p>${xmlText(text.citation)}${COLON[lang]}${xmlText(record.citation)}</p>`);
+  parts.push(`<ul>${facts.map(([label, value]) => `<li>${xmlText(label)}${text.colon}${xmlText(value)}</li>`).join('')}<li><a href="${xmlText(record.sourceUrl)}">${xmlText(`${text.originalSource}${text.bracketed(sources.label(record.source, lang))}`)}</a></li></ul>`);
+  parts.push(`<p>${xmlText(text.citation)}${text.colon}${xmlText(record.citation)}</p>`);
   return parts.join('');
 }
 
@@ -74,7 +71,7 @@ export function atomFeed(lang: Lang, baseUrl: string, records: readonly Localize
   return `<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom" xml:lang="${LANGUAGE_TAG[lang]}">
   <id>${xmlText(self)}</id>
-  <title type="text">${xmlText(`${ARCHIVE_NAME[lang]}${COLON[lang]}${text.feedTitle}`)}</title>
+  <title type="text">${xmlText(`${ARCHIVE_NAME[lang]}${text.colon}${text.feedTitle}`)}</title>
   <subtitle type="text">${xmlText(text.feedSubtitle)}</subtitle>
   <updated>${timestamp(newest ?? catalogUpdated ?? '2015-01-01')}</updated>
   <link rel="self" type="application/atom+xml" href="${xmlText(self)}"/>

@@ -19,16 +19,31 @@ export interface LayoutProps {
   title: string;
   /** The same page in the other language (path with query). */
   otherLanguagePath: string;
-  active?: 'gallery' | 'timeline' | 'developers';
+  /**
+   * Where the page sits in the main navigation: a section's own page (the gallery, the timeline,
+   * the developers page), whose link is marked aria-current="page", or a page inside a section (a
+   * record page: `inside`), whose section link is marked aria-current="true", since that link
+   * leads to another page than the one read.
+   */
+  current?: { section: NavSection; inside?: boolean };
   description?: string;
   /** What link previews show: the kind of page (OpenGraph og:type) and its image. */
   preview?: { type: 'website' | 'article'; image?: PreviewImage };
   /** False for pages that must not be indexed (404): no canonical link, robots noindex. */
   indexable?: boolean;
+  /**
+   * The page's address as the site writes it (a list page: without the parameters it ignores or
+   * reads as absent, `/en/` for `/en/?q=&utm_source=x`); the address asked when not given. It is
+   * the canonical address when it has no query.
+   */
+  canonicalPath?: string;
   /** More elements for the head (a record's JSON-LD). */
   head?: ComponentChildren;
   children: ComponentChildren;
 }
+
+/** The sections the main navigation links. */
+export type NavSection = 'gallery' | 'timeline' | 'developers';
 
 /** OpenGraph locales of the archive languages. */
 const OPEN_GRAPH_LOCALE: Record<Lang, string> = { zh: 'zh_CN', en: 'en_US' };
@@ -46,11 +61,12 @@ function DiscoveryTags(props: LayoutProps & { fullTitle: string }) {
   const otherUrl = `${address.baseUrl}${props.otherLanguagePath}`;
   const zhUrl = props.lang === 'zh' ? self : otherUrl;
   const indexable = props.indexable ?? true;
+  const canonicalPath = props.canonicalPath ?? address.path;
   const image = props.preview?.image;
   const description = props.description ?? TEXT[props.lang].tagline;
   return (
     <>
-      {indexable && !address.path.includes('?') ? <link rel="canonical" href={self} /> : null}
+      {indexable && !canonicalPath.includes('?') ? <link rel="canonical" href={`${address.baseUrl}${canonicalPath}`} /> : null}
       <link rel="alternate" hreflang={LANGUAGE_TAG[props.lang]} href={self} />
       <link rel="alternate" hreflang={LANGUAGE_TAG[other]} href={otherUrl} />
       <link rel="alternate" hreflang="x-default" href={zhUrl} />
@@ -89,6 +105,7 @@ export function Layout(props: LayoutProps) {
   const prefix = langPrefix(props.lang);
   const other = props.lang === 'zh' ? 'en' : 'zh';
   const fullTitle = props.title === text.archive ? text.archive : `${props.title} · ${text.archive}`;
+  const ariaCurrent = (section: NavSection): 'page' | 'true' | undefined => (props.current?.section !== section ? undefined : props.current.inside ? 'true' : 'page');
   return (
     <html lang={LANGUAGE_TAG[props.lang]}>
       <head>
@@ -99,7 +116,7 @@ export function Layout(props: LayoutProps) {
         {props.indexable === false ? <meta name="robots" content="noindex" /> : null}
         <link rel="stylesheet" href="/assets/site.css" />
         <link rel="icon" href="/assets/icon.svg" type="image/svg+xml" />
-        <link rel="alternate" type="application/atom+xml" title={`${text.archive}${props.lang === 'zh' ? '：' : ': '}${text.feedTitle}`} href={`${prefix}/feed.atom`} />
+        <link rel="alternate" type="application/atom+xml" title={`${text.archive}${text.colon}${text.feedTitle}`} href={`${prefix}/feed.atom`} />
         <DiscoveryTags {...props} fullTitle={fullTitle} />
         <script src="/assets/site.js" defer></script>
         {props.head}
@@ -112,9 +129,9 @@ export function Layout(props: LayoutProps) {
             <span class="brand-tagline">{text.tagline}</span>
           </a>
           <nav aria-label={props.lang === 'zh' ? '主导航' : 'Main'}>
-            <a href={`${prefix}/`} aria-current={props.active === 'gallery' ? 'page' : undefined}>{text.gallery}</a>
-            <a href={`${prefix}/timeline/`} aria-current={props.active === 'timeline' ? 'page' : undefined}>{text.timeline}</a>
-            <a href={`${prefix}/developers/`} aria-current={props.active === 'developers' ? 'page' : undefined}>{text.developers}</a>
+            <a href={`${prefix}/`} aria-current={ariaCurrent('gallery')}>{text.gallery}</a>
+            <a href={`${prefix}/timeline/`} aria-current={ariaCurrent('timeline')}>{text.timeline}</a>
+            <a href={`${prefix}/developers/`} aria-current={ariaCurrent('developers')}>{text.developers}</a>
             <a class="lang-switch" href={props.otherLanguagePath} hreflang={LANGUAGE_TAG[other]} lang={LANGUAGE_TAG[other]}>{text.switchTo}</a>
           </nav>
         </header>

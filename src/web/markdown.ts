@@ -1,6 +1,7 @@
 import type { LocalizedRecord } from '../domain/localize.ts';
 import type { Lang } from '../domain/record.ts';
 import { TEXT } from './i18n.ts';
+import { promptCategoryLabel } from './prompt-categories.ts';
 
 /** A character Markdown would read as the start of markup here, judged by its neighbours in the text. */
 function startsMarkup(text: string, at: number): boolean {
@@ -57,17 +58,17 @@ export function recordMarkdown(record: LocalizedRecord, lang: Lang): string {
     '',
     escapeMarkdown(record.notes),
     '',
-    `- ${text.model}: ${escapeMarkdown(record.model)}`,
-    `- ${text.author}: ${escapeMarkdown(record.author)}`,
-    `- ${text.date}: ${record.date}`,
-    `- ${text.format}: ${text.formats[record.format]}`,
-    `- ${text.kind}: ${text.kinds[record.kind]}`,
-    `- ${text.source}: <${record.sourceUrl}>`,
-    `- ${text.promptCategory}: ${escapeMarkdown(record.promptCategory)}`,
-    `- ${text.mediaStatus}: ${text.mediaStatuses[record.mediaStatus]}`,
-    `- ${text.updated}: ${record.updated}`,
-    `- id: \`${record.id}\``,
-    `- url: <${record.url}>`,
+    `- ${text.model}${text.colon}${escapeMarkdown(record.model)}`,
+    `- ${text.author}${text.colon}${escapeMarkdown(record.author)}`,
+    `- ${text.date}${text.colon}${record.date}`,
+    `- ${text.format}${text.colon}${text.formats[record.format]}`,
+    `- ${text.kind}${text.colon}${text.kinds[record.kind]}`,
+    `- ${text.source}${text.colon}<${record.sourceUrl}>`,
+    `- ${text.promptCategory}${text.colon}${escapeMarkdown(promptCategoryLabel(record.promptCategory, lang))}`,
+    `- ${text.mediaStatus}${text.colon}${text.mediaStatuses[record.mediaStatus]}`,
+    `- ${text.updated}${text.colon}${record.updated}`,
+    `- id${text.colon}\`${record.id}\``,
+    `- url${text.colon}<${record.url}>`,
   ];
   if (record.prompt !== undefined) lines.push('', `## ${text.prompt}`, '', ...record.prompt.split('\n').map((line) => `> ${escapeMarkdown(line)}`));
   for (const media of record.media) lines.push('', `![${escapeMarkdown(record.title)}](${media.url})`);

@@ -140,16 +140,17 @@ describe('a source added to the source table, on every face', function () {
   });
 
   it('is an option of the website\'s source filter in both languages, which filters the gallery and the timeline', async () => {
-    for (const [prefix, label] of [['', '长毛象'], ['/en', 'Mastodon']] as const) {
+    // A count follows its label in brackets of the page's language.
+    for (const [prefix, label, count] of [['', '长毛象', (n: number) => `（${n}）`], ['/en', 'Mastodon', (n: number) => ` (${n})`]] as const) {
       const gallery = await html(`${prefix}/?source=mastodon`);
       expect(gallery.status, prefix).to.equal(200);
       const option = sourceOptions(gallery.text).find((entry) => entry.value === 'mastodon');
-      expect(option, prefix).to.deep.equal({ value: 'mastodon', selected: true, text: `${label} (4)` });
+      expect(option, prefix).to.deep.equal({ value: 'mastodon', selected: true, text: `${label}${count(4)}` });
       const linked = new Set([...gallery.text.matchAll(/\/specimens\/([a-z0-9-]+)\//g)].map((match) => match[1]));
       expect([...linked].sort(), prefix).to.deep.equal([...works, timeline].map((work) => work.id).sort());
       const onTimeline = await html(`${prefix}/timeline/?source=mastodon`);
       expect(onTimeline.text).to.include(`/specimens/${timeline.id}/`);
-      expect(sourceOptions(onTimeline.text).find((entry) => entry.value === 'mastodon')?.text).to.equal(`${label} (1)`);
+      expect(sourceOptions(onTimeline.text).find((entry) => entry.value === 'mastodon')?.text).to.equal(`${label}${count(1)}`);
       const refused = await html(`${prefix}/?source=myspace`);
       expect(refused.status).to.equal(400);
       expect(refused.text).to.include('mastodon');
@@ -174,7 +175,7 @@ describe('a source added to the source table, on every face', function () {
     expect(added.stdout).to.match(/added source pixiv/);
     expect((await getJson<ListResponse>(server, '/api/v1/specimens?source=pixiv')).body.total).to.equal(0);
     expect((await getJson<SourceList>(server, '/api/v1/sources')).body.items.find((source) => source.key === 'pixiv')?.label).to.deep.equal({ zh: 'Pixiv（插画）', en: 'Pixiv' });
-    expect(sourceOptions((await html('/')).text).find((option) => option.value === 'pixiv')?.text).to.equal('Pixiv（插画） (0)');
+    expect(sourceOptions((await html('/')).text).find((option) => option.value === 'pixiv')?.text).to.equal('Pixiv（插画）（0）');
   });
 
   it('is gone from every face once removed: its key is a 400 again and its records show the key', async () => {

@@ -48,6 +48,7 @@ describe('rate limits and the daily quota', () => {
       expect(refused.headers.get('content-type'), path).to.equal('text/html; charset=utf-8');
       expect(Number(refused.headers.get('retry-after')), path).to.be.within(1, 60);
       expect(refused.headers.get('ratelimit'), path).to.match(/^"client";r=0;t=\d+$/);
+      expect(refused.headers.get('vary'), path).to.match(/\bAccept\b/);
       const page = await refused.text();
       expect(page, path).to.include(`<html lang="${lang}">`).and.include(says).and.include('<meta name="robots" content="noindex"/>');
       expect(page, path).to.include(`${page.includes('秒后再试') ? '请 ' : 'Try again in '}${refused.headers.get('retry-after')}`);
@@ -58,6 +59,9 @@ describe('rate limits and the daily quota', () => {
     const program = await server.get('/en/');
     expect(program.status).to.equal(429);
     expect(program.headers.get('content-type')).to.match(/^application\/problem\+json/);
+    // Accept chose problem+json over the page: a shared cache must keep the two apart.
+    expect(program.headers.get('vary')).to.match(/\bAccept\b/);
+    expect(api.headers.get('vary') ?? '').to.not.match(/\bAccept\b/);
   });
 
   it('does not count preflights, health probes or static assets', async () => {

@@ -47,6 +47,16 @@ describe('website addresses', () => {
     expect((await server.get('/?page=2')).status).to.equal(404);
   });
 
+  it('names a page past the end by the number asked, however large', async () => {
+    const huge = await server.get('/en/?page=99999999999999999999');
+    expect(huge.status).to.equal(404);
+    const html = await huge.text();
+    expect(html).to.include('<title>Gallery · Page 99999999999999999999 · Model Works Archive</title>').and.include('This page is past the end of the list');
+    expect(html).to.not.include('9007199254740');
+    const zh = await (await server.get(`/timeline/?page=000${'9'.repeat(30)}`)).text();
+    expect(zh).to.include(`<title>时间线 · 第 ${'9'.repeat(30)} 页 · 模型作品档案馆</title>`);
+  });
+
   it('links the model and the author of a record to their other works, a filter the list page shows and can drop', async () => {
     const work = makeRecord({ author: 'Lee, Ann', model: 'Comma-Model', title: { zh: '逗号作者的作品', en: 'A work by an author with a comma' } });
     const other = makeRecord({ author: 'Someone Else', model: 'Comma-Model', title: { zh: '另一位作者', en: 'Another author' } });
@@ -54,12 +64,13 @@ describe('website addresses', () => {
     await server.syncSearch();
     const page = await (await server.get(`/en/specimens/${work.id}/`)).text();
     const byAuthor = '/en/?author=%22Lee%2C%20Ann%22';
-    expect(page).to.include(`<a href="${byAuthor}">Lee, Ann</a>`).and.include('<a href="/en/?model=Comma-Model">Comma-Model</a>');
+    // The author's name is in no language the page can name: lang="" (written bare) says so.
+    expect(page).to.include(`<a href="${byAuthor}"><span lang>Lee, Ann</span></a>`).and.include('<a href="/en/?model=Comma-Model">Comma-Model</a>');
     const list = await server.get(byAuthor);
     expect(list.status).to.equal(200);
     const html = await list.text();
     expect(html).to.include('A work by an author with a comma').and.not.include('Another author');
-    expect(html).to.include('Author: Lee, Ann').and.include('<input type="hidden" name="author" value="&quot;Lee, Ann&quot;"/>');
+    expect(html).to.include('Author: <span lang>Lee, Ann</span>').and.include('<input type="hidden" name="author" value="&quot;Lee, Ann&quot;"/>');
     expect(html).to.match(/<a href="\/en\/" aria-label="Remove the filter Author: Lee, Ann">/);
   });
 
@@ -83,6 +94,21 @@ describe('website addresses', () => {
     expect(await page.text()).to.include(`<link rel="canonical" href="${server.baseUrl}/en/"/>`);
     // API paths are not the website's: they answer as before.
     expect((await server.get('/api/v1/specimens?lang=en')).status).to.equal(200);
+  });
+
+  it('says an error answer chosen by Accept varies by Accept, keeping Accept-Encoding', async () => {
+    const varies = (response: Response): string[] => (response.headers.get('vary') ?? '').split(',').map((field) => field.trim().toLowerCase());
+    const page = await server.get('/en/no-such-page/', { headers: { Accept: 'text/html', 'Accept-Encoding': 'gzip' } });
+    expect(page.status).to.equal(404);
+    expect(page.headers.get('content-type')).to.match(/^text\/html/);
+    expect(varies(page)).to.include('accept').and.include('accept-encoding');
+    const problem = await server.get('/en/no-such-page/', { headers: { Accept: 'application/json', 'Accept-Encoding': 'gzip' } });
+    expect(problem.status).to.equal(404);
+    expect(problem.headers.get('content-type')).to.match(/^application\/problem\+json/);
+    expect(varies(problem)).to.include('accept').and.include('accept-encoding');
+    // Answers Accept does not choose say nothing of it: API paths, and pages, which are HTML whatever Accept says.
+    expect(varies(await server.get('/api/v1/nothing-here', { headers: { Accept: 'text/html' } }))).to.not.include('accept');
+    expect(varies(await server.get('/en/', { headers: { Accept: 'text/html' } }))).to.not.include('accept');
   });
 
   it('keeps the English folder redirect', async () => {

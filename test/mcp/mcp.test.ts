@@ -313,7 +313,7 @@ describe('MCP tool server at /mcp', function () {
       expect(fence).to.match(/^`{3,}$/);
       expect(lines[at + 1]).to.equal(fence);
       for (const run of record.citation.match(/`+/g) ?? []) expect(run.length).to.be.below(fence.length);
-      expect(fromResource).to.include(`: <${record.sourceUrl}>\n`);
+      expect(fromResource).to.include(`${lang === 'en' ? ': ' : '：'}<${record.sourceUrl}>\n`);
     }
     const mira = (await call('get_specimen', { id: 'svg-gpt-4-8d5be076', lang: 'en' })).structuredContent as unknown as LocalizedRecord;
     expect(mira.citation).to.include('@demo_mira, 2023-03-20, https://x.com/demo_mira/status/1637841269350412288;');

@@ -9,11 +9,16 @@ describe('what the website pages say (served HTML)', () => {
   const withdrawn = makeRecord({ title: { zh: '被撤回的鹈鹕', en: 'The withdrawn pelican' }, sourceUrl: 'https://github.com/demo-owner/withdrawn-pelican' });
   const sourceDeleted = makeRecord({ mediaStatus: 'deleted-source', sourceUrl: 'https://github.com/demo-owner/deleted-since' });
   const sourceLive = makeRecord({ mediaStatus: 'text', sourceUrl: 'https://github.com/demo-owner/still-there' });
+  const pelicanCategory = makeRecord({ promptCategory: 'pelican-bicycle' });
+  const ownCategory = makeRecord({ promptCategory: 'kinetic_type-poster' });
+  const milestone = makeRecord({ kind: 'timeline', model: 'Milestone-Model' });
+  const previewed = makeRecord({ model: 'Card-Model', mediaStatus: 'local-media', media: [{ path: 'ab/preview.png', width: 800, height: 600, sha256: 'a'.repeat(64), thumbnailPath: 'ab/preview.webp' }] });
+  const prompted = makeRecord({ prompt: 'Dessine un pélican à vélo', author: 'Zoë Durand' });
   // More than a page (24) of one model's works, so its list has a page 2.
   const pageAndAHalf = Array.from({ length: 30 }, (_, index) => makeRecord({ model: 'GPT-5', date: '2025-05-01', format: index % 2 ? 'svg' : 'game' }));
 
   before(async () => {
-    server = await startTestServer({ records: [withdrawn, sourceDeleted, sourceLive, ...pageAndAHalf] });
+    server = await startTestServer({ records: [withdrawn, sourceDeleted, sourceLive, pelicanCategory, ownCategory, milestone, prompted, previewed, ...pageAndAHalf] });
   });
   after(async () => {
     await server.close();
@@ -33,8 +38,8 @@ describe('what the website pages say (served HTML)', () => {
     expect(await descriptionOf('/')).to.equal(`注明来源的 AI 模型作品档案：SVG、动画、三维、游戏与视频。共 ${total} 件，每件注明原始来源、模型与日期。`);
     expect(await descriptionOf('/en/?model=GPT-5&format=svg')).to.equal('Works in the archive matching SVG, GPT-5. 15 works, each with its original source, model and date.');
     expect(await descriptionOf('/?model=GPT-5&page=2')).to.equal('档案馆中符合 GPT-5 的作品。共 30 件，每件注明原始来源、模型与日期。');
-    expect(await descriptionOf('/en/timeline/')).to.equal('Milestones of model history, in the order they happened. 0 works, each with its original source, model and date.');
-    expect(await descriptionOf('/timeline/?year=2025')).to.equal('符合 2025 的模型史里程碑。共 0 件，每件注明原始来源、模型与日期。');
+    expect(await descriptionOf('/en/timeline/')).to.equal('Milestones of model history, in the order they happened. 1 work, each with its original source, model and date.');
+    expect(await descriptionOf('/timeline/?year=2024')).to.equal('符合 2024 的模型史里程碑。共 0 件，每件注明原始来源、模型与日期。');
     // No search ran: no count.
     expect(await descriptionOf('/en/?format=bogus')).to.equal('A source-attributed archive of works made by AI models: SVGs, animations, 3D, games and videos.');
     expect(await descriptionOf('/en/developers/')).to.match(/^How programs read the archive: the HTTP API/);
@@ -52,6 +57,10 @@ describe('what the website pages say (served HTML)', () => {
     // The whole list's first page keeps the plain names.
     expect(await titleOf('/en/')).to.equal('Model Works Archive');
     expect(await titleOf('/en/timeline/')).to.equal('Timeline · Model Works Archive');
+    // A search that could not run (400) still names its list, in the gallery as in the timeline.
+    expect(await titleOf('/en/?format=bogus')).to.equal('Gallery · Model Works Archive');
+    expect(await titleOf('/?page=0')).to.equal('藏品 · 模型作品档案馆');
+    expect(await titleOf('/en/timeline/?format=bogus')).to.equal('Timeline · Model Works Archive');
   });
 
   it('names a withdrawn work in the page\'s language, and gives the reason as written, marked as of no known language', async () => {
@@ -76,5 +85,83 @@ describe('what the website pages say (served HTML)', () => {
     const zh = await page(`/specimens/${sourceDeleted.id}/`);
     expect(zh.html).to.include(`<p class="source-link"><a href="${sourceDeleted.sourceUrl}" rel="noopener noreferrer external">原始来源 ↗</a><span class="source-gone">（已无法访问：来源已被删除）</span></p>`);
     for (const path of [`/en/specimens/${sourceLive.id}/`, `/specimens/${sourceLive.id}/`]) expect((await page(path)).html, path).to.not.include('source-gone');
+  });
+
+  it('names a prompt category in the page\'s language on record pages and their Markdown twins; the API keeps the slug', async () => {
+    const fact = (html: string, label: string): string | undefined => new RegExp(`<dt>${label}</dt><dd>([^<]*)</dd>`).exec(html)?.[1];
+    expect(fact((await page(`/en/specimens/${pelicanCategory.id}/`)).html, 'Prompt category')).to.equal('Pelican riding a bicycle');
+    expect(fact((await page(`/specimens/${pelicanCategory.id}/`)).html, '提示类别')).to.equal('骑自行车的鹈鹕');
+    expect((await page(`/en/specimens/${pelicanCategory.id}/index.md`)).html).to.include('- Prompt category: Pelican riding a bicycle\n');
+    expect((await page(`/specimens/${pelicanCategory.id}/index.md`)).html).to.include('骑自行车的鹈鹕\n');
+    // A category no table knows is read as words.
+    expect(fact((await page(`/en/specimens/${ownCategory.id}/`)).html, 'Prompt category')).to.equal('kinetic type poster');
+    expect((await page(`/specimens/${ownCategory.id}/index.md`)).html).to.include('kinetic type poster\n').and.not.include('kinetic_type');
+    const api = (await (await server.get(`/api/v1/specimens/${pelicanCategory.id}?lang=en`)).json()) as { promptCategory: string };
+    expect(api.promptCategory).to.equal('pelican-bicycle');
+  });
+
+  it('reads a blank search as no search: the plain list, its title, its canonical address and its page links', async () => {
+    for (const query of ['q=%20%20', 'q=', 'q=%20&format=&model=%20&utm_source=newsletter']) {
+      const { status, html } = await page(`/en/?${query}`);
+      expect(status, query).to.equal(200);
+      expect(html, query).to.include('<title>Model Works Archive</title>');
+      expect(html, query).to.include(`<link rel="canonical" href="${server.baseUrl}/en/"/>`);
+      expect(html, query).to.include('<a rel="next" href="/en/?page=2">').and.include('<input id="q" type="search" name="q" value placeholder=');
+    }
+    expect(await titleOf('/timeline/?q=%E3%80%80%20')).to.equal('时间线 · 模型作品档案馆');
+    // Spaces around words are no part of the search.
+    expect(await titleOf('/en/?q=%20pelican%20')).to.equal('&quot;pelican&quot; · Gallery · Model Works Archive');
+    // A search, or a page past the first, is not the plain list: no canonical address.
+    for (const path of ['/en/?q=pelican', '/en/?page=2']) expect((await page(path)).html, path).to.not.include('rel="canonical"');
+  });
+
+  it('marks the navigation link of the page read aria-current="page", and on a record page its section\'s link "true"', async () => {
+    const currentLinks = async (path: string): Promise<string[]> => {
+      const nav = /<nav aria-label="(?:Main|主导航)">(.*?)<\/nav>/s.exec((await page(path)).html)?.[1] ?? '';
+      return [...nav.matchAll(/<a href="([^"]+)" aria-current="([^"]+)"/g)].map((match) => `${match[1]} ${match[2]}`);
+    };
+    expect(await currentLinks('/en/')).to.deep.equal(['/en/ page']);
+    expect(await currentLinks('/en/?q=pelican&page=1')).to.deep.equal(['/en/ page']);
+    expect(await currentLinks('/timeline/')).to.deep.equal(['/timeline/ page']);
+    expect(await currentLinks('/en/developers/')).to.deep.equal(['/en/developers/ page']);
+    // A record page is inside its list's section, not that list's page.
+    expect(await currentLinks(`/en/specimens/${sourceLive.id}/`)).to.deep.equal(['/en/ true']);
+    expect(await currentLinks(`/specimens/${milestone.id}/`)).to.deep.equal(['/timeline/ true']);
+  });
+
+  it('punctuates Chinese pages full-width (labels, counts, notices, the Markdown twin) and leaves English as it was', async () => {
+    const zhList = (await page('/?model=GPT-5')).html;
+    expect(zhList).to.include('<li>模型：GPT-5 <a href="/" aria-label="去掉筛选“模型：GPT-5”">');
+    expect(zhList).to.match(/>GitHub（\d+）<\/option>/).and.include('>X（推特）（0）</option>');
+    const enList = (await page('/en/?model=GPT-5')).html;
+    expect(enList).to.include('<li>Model: GPT-5 <a href="/en/" aria-label="Remove the filter Model: GPT-5">');
+    expect(enList).to.match(/>GitHub \(\d+\)<\/option>/).and.include('>X (Twitter) (0)</option>');
+    expect((await page('/?page=999')).html).to.include('这一页超出了列表的末尾（共 2 页）。<a href="/?page=2">去第 2 页</a>');
+    expect((await page('/en/?page=999')).html).to.include('This page is past the end of the list (2 pages). <a href="/en/?page=2">Go to page 2</a>');
+    const zhMarkdown = (await page(`/specimens/${sourceLive.id}/index.md`)).html;
+    expect(zhMarkdown).to.include(`- 模型：${sourceLive.model}\n`).and.include(`- id：\`${sourceLive.id}\`\n`);
+    expect((await page(`/en/specimens/${sourceLive.id}/index.md`)).html).to.include(`- Model: ${sourceLive.model}\n`).and.include(`- id: \`${sourceLive.id}\`\n`);
+    // No ASCII colon after Chinese, and no space after full-width punctuation before the next element, on any Chinese page.
+    for (const path of ['/', '/?model=GPT-5&from=2025-01-01&sort=oldest', '/?page=999', `/specimens/${sourceLive.id}/`, '/developers/']) {
+      const visible = (await page(path)).html.replace(/<script[\s\S]*?<\/script>/g, '');
+      expect(visible, path).to.not.match(/\p{Script=Han}: /u).and.not.match(/[。：；）] </);
+    }
+  });
+
+  it('marks the prompt and the author, written as their source gives them, as of no known language', async () => {
+    for (const path of [`/en/specimens/${prompted.id}/`, `/specimens/${prompted.id}/`]) {
+      const { html } = await page(path);
+      expect(html, path).to.include('<blockquote lang>Dessine un pélican à vélo</blockquote>');
+      expect(html, path).to.match(/<a href="[^"]*\?author=[^"]*"><span lang>Zoë Durand<\/span><\/a>/);
+    }
+    // The page's own words around them keep the page's language.
+    expect((await page(`/specimens/${prompted.id}/`)).html).to.include('<html lang="zh-Hans">');
+    expect((await page('/?author=Zo%C3%AB%20Durand')).html).to.include('<li>作者：<span lang>Zoë Durand</span> <a href="/" aria-label="去掉筛选“作者：Zoë Durand”">');
+  });
+
+  it('sizes a card\'s image as the thumbnail it shows, and a record page\'s as the preview', async () => {
+    const card = /<li class="card">.*?<img ([^>]*)>/s.exec((await page('/en/?model=Card-Model')).html)?.[1] ?? '';
+    expect(card).to.include('preview.webp').and.include('width="480" height="360"');
+    expect((await page(`/en/specimens/${previewed.id}/`)).html).to.match(/<img src="[^"]*preview\.png" [^>]*width="800" height="600"/);
   });
 });

@@ -8,7 +8,7 @@ import { RECORD_ID_PATTERN } from '../../domain/ids.ts';
 import type { Bilingual, Lang } from '../../domain/record.ts';
 import { ProblemError } from '../../errors.ts';
 import type { FieldError } from '../../errors.ts';
-import { parseSearchParams } from '../../validation/read-params.ts';
+import { MAX_OFFSET, parseSearchParams } from '../../validation/read-params.ts';
 import { SCHEMAS } from '../../validation/schemas.ts';
 import type { RawQuery } from '../../validation/read-params.ts';
 import { langPrefix } from '../../web/i18n.ts';
@@ -44,6 +44,21 @@ export interface WebOptions {
   version: () => Promise<AnswersVersion>;
   cache: ResponseCache;
   maxAgeSeconds: number;
+  /**
+   * The deepest offset list pages read: the API's limit (MAX_OFFSET) unless set lower (tests set
+   * one a few pages deep to reach a list's deepest page without 10,000 records).
+   */
+  maxOffset?: number;
+}
+
+/**
+ * How many pages a list of `total` works has on the site: pages of PAGE_SIZE works, counted only
+ * while a page lies whole within the first `maxOffset` works (offsets stop there). The pager
+ * counts with it and the router answers 404 past it, so the last page the pager names is one that
+ * answers, and it has no Next link.
+ */
+export function pagesOfList(total: number, maxOffset: number): number {
+  return Math.max(1, Math.min(Math.ceil(total / PAGE_SIZE), Math.floor(maxOffset / PAGE_SIZE)));
 }
 
 function otherLanguage(lang: Lang, ctx: Context): string {
@@ -56,29 +71,36 @@ function firstValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** A page number as an address writes it (digits, from 1); undefined for anything else. Numbers past the last page are left to the page to answer. */
-function pageNumber(text: string): number | undefined {
-  if (!/^\d+$/.test(text) || Number(text) < 1) return undefined;
-  return Math.min(Number(text), Number.MAX_SAFE_INTEGER);
+/**
+ * A page number as an address writes it (digits, from 1), exact however many digits it has, so a
+ * page past the end is named by the number asked; undefined for anything else. Numbers past the
+ * last page are left to the page to answer.
+ */
+function pageNumber(text: string): bigint | undefined {
+  if (!/^\d+$/.test(text)) return undefined;
+  const page = BigInt(text);
+  return page >= 1n ? page : undefined;
 }
 
 /**
  * Search parameters of a page's query string. Unrelated parameters (utm_…) are ignored; bad values,
  * a page number that is not one, and the API parameters pages do not take are reported.
  */
-function pageParams(ctx: Context, lang: Lang, scope: 'gallery' | 'timeline', sourceKeys: readonly string[]): { params: SearchParams; shown: Partial<SearchParams>; page: number; errors?: FieldError[] } {
+function pageParams(ctx: Context, lang: Lang, scope: 'gallery' | 'timeline', sourceKeys: readonly string[], maxOffset: number): { params: SearchParams; shown: Partial<SearchParams>; page: bigint; errors?: FieldError[] } {
   const raw: RawQuery = { lang };
   for (const name of PAGE_PARAMETERS) {
-    const value = firstValue(ctx.query[name]);
-    if (value !== undefined) raw[name] = value;
+    const value = firstValue(ctx.query[name])?.trim();
+    // A blank field (the form sends every field; spaces typed in the search box search nothing) is absent.
+    if (value) raw[name] = value;
   }
   const pageText = firstValue(ctx.query.page);
-  const page = pageText ? pageNumber(pageText) : 1;
+  const page = pageText ? pageNumber(pageText) : 1n;
   const errors: FieldError[] = [];
   if (page === undefined) errors.push({ parameter: 'page', message: 'must be a page number: a whole number from 1' });
   for (const name of NOT_TAKEN) if (firstValue(ctx.query[name])) errors.push({ parameter: name, message: "is not taken by the website's pages (they set it themselves or do not offer it); the API takes it at /api/v1/specimens" });
   raw.limit = String(PAGE_SIZE);
-  raw.offset = String(Math.min(((page ?? 1) - 1) * PAGE_SIZE, 10000 - PAGE_SIZE));
+  // A page past the deepest one is still searched (at the deepest offset) for the count its 404 names.
+  raw.offset = String(Math.min((Number(page ?? 1n) - 1) * PAGE_SIZE, maxOffset - PAGE_SIZE));
   try {
     const params = parseSearchParams(raw, scope === 'timeline' ? 'timeline' : 'specimens', { fromQueryString: true, exportsHint: '', sourceKeys });
     if (page !== undefined && errors.length === 0) return { params, shown: params, page };
@@ -86,7 +108,7 @@ function pageParams(ctx: Context, lang: Lang, scope: 'gallery' | 'timeline', sou
     if (!(error instanceof ProblemError)) throw error;
     errors.unshift(...(error.options.errors ?? []));
   }
-  return { params: { lang, limit: PAGE_SIZE, offset: 0 }, shown: {}, page: 1, errors };
+  return { params: { lang, limit: PAGE_SIZE, offset: 0 }, shown: {}, page: 1n, errors };
 }
 
 /** The years a page offers, newest first: those holding records, and the one asked. */
@@ -126,6 +148,7 @@ async function retiredPage(store: ReadContext['store'], id: string, lang: Lang):
 export function webRouter(context: ReadContext, options: WebOptions): Router {
   const router = new Router();
   const { store } = context;
+  const maxOffset = Math.min(options.maxOffset ?? MAX_OFFSET, MAX_OFFSET);
   // Routes match whatever the case; every address of the site is lower-case, so /EN/ is sent to
   // /en/ instead of answering as a second copy of it (with itself as canonical address).
   router.use(async (ctx, next) => {
@@ -164,7 +187,7 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
       router.all(scope === 'gallery' ? `${prefix}/` : `${prefix}/timeline/`, (ctx) =>
         page(ctx, async (changeNumber) => {
           const sources = await sourceTableOf(context, changeNumber);
-          const { params, shown, page: asked, errors } = pageParams(ctx, lang, scope, sources.keys);
+          const { params, shown, page: asked, errors } = pageParams(ctx, lang, scope, sources.keys, maxOffset);
           let list: ListResponse = { total: 0, offset: 0, limit: PAGE_SIZE, items: [], next: null };
           let facets: Facets = { format: {}, kind: {}, year: {}, source: {} };
           let years: string[] = [];
@@ -176,10 +199,10 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
           }
           // A page number past the last page (or past the deepest one offsets reach) has no works of
           // its own: a 404 that links the last page, never another page's works under its number.
-          const lastPage = Math.max(1, Math.min(Math.ceil(list.total / PAGE_SIZE), Math.floor((10000 - PAGE_SIZE) / PAGE_SIZE) + 1));
-          const pastEnd = !errors && asked > lastPage ? { lastPage } : undefined;
-          if (pastEnd) list = { ...list, items: [], offset: (asked - 1) * PAGE_SIZE };
-          const html = renderDocument(h(ListPage, { lang, scope, params: shown, list, facets, years, sources: sources.definitions, otherLanguagePath: otherLanguage(lang, ctx), ...(errors ? { errors } : {}), ...(pastEnd ? { pastEnd } : {}) }), address(ctx));
+          const lastPage = pagesOfList(list.total, maxOffset);
+          const pastEnd = !errors && asked > BigInt(lastPage) ? { lastPage, asked } : undefined;
+          if (pastEnd) list = { ...list, items: [] };
+          const html = renderDocument(h(ListPage, { lang, scope, params: shown, list, pages: lastPage, facets, years, sources: sources.definitions, otherLanguagePath: otherLanguage(lang, ctx), ...(errors ? { errors } : {}), ...(pastEnd ? { pastEnd } : {}) }), address(ctx));
           return { status: errors ? 400 : pastEnd ? 404 : 200, html };
         }),
       );
@@ -246,12 +269,16 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
 }
 
 /**
- * Whether a request is a reader's (a browser reading the site) that gets an HTML page for an
- * error: a GET or HEAD outside the API, MCP and media paths that prefers HTML to JSON. Programs
- * (and API paths) keep problem+json.
+ * Whether an error is answered with an HTML page rather than problem+json. For a GET or HEAD
+ * outside the API, MCP and media paths the Accept header chooses: a reader (a browser, preferring
+ * HTML to JSON) gets the page, a program keeps problem+json. When Accept chose, the response says
+ * so (`Vary: Accept`, beside what it already varies by, such as Accept-Encoding), so a shared cache
+ * never hands a browser's page to a program or a program's problem+json to a browser.
  */
-export function wantsPage(ctx: Context): boolean {
-  return !/^\/(api|mcp|media)(\/|$)/.test(ctx.path) && (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.accepts('json', 'html') === 'html';
+export function negotiateErrorPage(ctx: Context): boolean {
+  if (/^\/(api|mcp|media)(\/|$)/.test(ctx.path) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return false;
+  ctx.vary('Accept');
+  return ctx.accepts('json', 'html') === 'html';
 }
 
 /** The language of the page an address asks for: English under /en, Chinese elsewhere. */
@@ -268,7 +295,7 @@ export function notFoundHtml(ctx: Context): string {
 /** The HTML page of an error for readers, in the language of the address asked; undefined for errors that keep problem+json. */
 export function problemPageHtml(ctx: Context, problem: ProblemError): string | undefined {
   const reason = problem.type;
-  if ((reason !== 'too-many-requests' && reason !== 'service-unavailable') || !wantsPage(ctx)) return undefined;
+  if ((reason !== 'too-many-requests' && reason !== 'service-unavailable') || !negotiateErrorPage(ctx)) return undefined;
   const lang = languageOfPath(ctx.path);
   const retryAfterSeconds = Number(problem.options.headers?.['Retry-After'] ?? 60);
   return renderDocument(h(TryAgainLaterPage, { lang, otherLanguagePath: lang === 'zh' ? '/en/' : '/', retryPath: ctx.url, retryAfterSeconds, reason }));

@@ -1,5 +1,6 @@
 import type { LocalizedRecord } from '../../domain/localize.ts';
 import type { Lang } from '../../domain/record.ts';
+import { thumbnailDimensions } from '../../media/thumbnail-size.ts';
 import { langPrefix, TEXT } from '../i18n.ts';
 
 /**
@@ -9,13 +10,15 @@ import { langPrefix, TEXT } from '../i18n.ts';
 export function Card({ record, lang }: { record: LocalizedRecord; lang: Lang }) {
   const text = TEXT[lang];
   const href = `${langPrefix(lang)}/specimens/${record.id}/`;
+  // The thumbnail is the first preview's, fitted into 480 px: its size, not the preview's, reserves the image's room.
   const preview = record.media[0];
+  const thumbnailSize = preview ? thumbnailDimensions(preview.width, preview.height) : undefined;
   return (
     <li class="card">
       <a href={href}>
         <figure class={`plate plate-${record.format}`}>
           {record.thumbnail ? (
-            <img src={record.thumbnail} alt="" loading="lazy" decoding="async" width={preview?.width} height={preview?.height} />
+            <img src={record.thumbnail} alt="" loading="lazy" decoding="async" width={thumbnailSize?.width} height={thumbnailSize?.height} />
           ) : (
             <span class="plate-empty" aria-hidden="true">{text.formats[record.format]}</span>
           )}

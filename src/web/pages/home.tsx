@@ -22,14 +22,16 @@ export interface ListPageProps {
   scope: 'gallery' | 'timeline';
   params: Partial<SearchParams>;
   list: ListResponse;
+  /** How many pages the list has on the site (the router's count, which stops where offsets do). */
+  pages: number;
   facets: Facets;
   years: string[];
   /** The archive's sources (the source table), in the order the filter lists them. */
   sources: readonly SourceDefinition[];
   /** The search's bad parameters: the page says what is wrong with each, and no search ran. */
   errors?: readonly FieldError[];
-  /** The page asked for lies past the last one, which is linked instead. */
-  pastEnd?: { lastPage: number };
+  /** The page asked for (its number exactly as asked, however large) lies past the last one, which is linked instead. */
+  pastEnd?: { lastPage: number; asked: bigint };
   otherLanguagePath: string;
 }
 
@@ -54,15 +56,24 @@ function pageHref(base: string, params: Partial<SearchParams>, page: number, wit
   return text ? `${base}?${text}` : base;
 }
 
-/** The parameters the selects do not show, each as a label and what dropping it leaves out. */
-function carriedFilters(params: Partial<SearchParams>, text: Text): { label: string; without: Carried[] }[] {
-  const filters: { label: string; without: Carried[] }[] = [];
+/** A filter the selects do not show: what it is called, its value, and what dropping it leaves out. */
+interface CarriedFilter {
+  name: string;
+  value: string;
+  /** The value is not in the page's language or any known one (an author's name, as its source writes it). */
+  valueLanguageUnknown: boolean;
+  without: Carried[];
+}
+
+/** The parameters the selects do not show, each as a filter a reader can drop. */
+function carriedFilters(params: Partial<SearchParams>, text: Text): CarriedFilter[] {
+  const filters: CarriedFilter[] = [];
   for (const name of ['model', 'author'] as const) {
     const values = params[name];
-    if (values?.length) filters.push({ label: `${text[name]}: ${values.join(' + ')}`, without: [name] });
+    if (values?.length) filters.push({ name: text[name], value: values.join(' + '), valueLanguageUnknown: name === 'author', without: [name] });
   }
-  if (params.from || params.to) filters.push({ label: `${text.date}: ${text.dateRange(params.from, params.to)}`, without: ['from', 'to'] });
-  if (params.sort) filters.push({ label: `${text.order}: ${text.orders[params.sort]}`, without: ['sort'] });
+  if (params.from || params.to) filters.push({ name: text.date, value: text.dateRange(params.from, params.to), valueLanguageUnknown: false, without: ['from', 'to'] });
+  if (params.sort) filters.push({ name: text.order, value: text.orders[params.sort], valueLanguageUnknown: false, without: ['sort'] });
   return filters;
 }
 
@@ -88,9 +99,13 @@ function shownSelection(params: Partial<SearchParams>, lang: Lang, sources: read
   ];
 }
 
-/** A list page's title (the layout adds the archive's name): what it holds, which list, which page; the archive's name alone for the gallery's first page. */
-function listTitle(scope: ListPageProps['scope'], selection: readonly string[], page: number, text: Text): string {
-  if (scope === 'gallery' && selection.length === 0 && page === 1) return text.archive;
+/**
+ * A list page's title (the layout adds the archive's name): what it holds, which list, which page;
+ * the archive's name alone for the whole gallery's first page. A page whose search could not run
+ * (bad parameters, shown as none chosen) still names its list.
+ */
+function listTitle(scope: ListPageProps['scope'], selection: readonly string[], page: number | bigint, text: Text, searchRan: boolean): string {
+  if (scope === 'gallery' && selection.length === 0 && page === 1 && searchRan) return text.archive;
   return [...selection, scope === 'gallery' ? text.gallery : text.timeline, ...(page > 1 ? [text.pageNumber(page)] : [])].join(' · ');
 }
 
@@ -102,7 +117,7 @@ function listDescription(scope: ListPageProps['scope'], selection: readonly stri
   const text = TEXT[lang];
   const whole = scope === 'gallery' ? `${text.tagline}${lang === 'zh' ? '。' : '.'}` : text.timelineIntro;
   const about = selection.length === 0 ? whole : scope === 'gallery' ? text.galleryMatching(selection) : text.timelineMatching(selection);
-  return total === undefined ? about : `${about}${lang === 'zh' ? '' : ' '}${text.listCount(total)}`;
+  return total === undefined ? about : `${about}${text.punctuationSpace}${text.listCount(total)}`;
 }
 
 /** The gallery (home) and the timeline: a search form with facet counts, a grid and pagination. */
@@ -111,12 +126,12 @@ export function ListPage(props: ListPageProps) {
   const text = TEXT[lang];
   const base = props.scope === 'gallery' ? `${langPrefix(lang)}/` : `${langPrefix(lang)}/timeline/`;
   const page = Math.floor(list.offset / list.limit) + 1;
-  const pages = Math.max(1, Math.ceil(list.total / list.limit));
+  const { pages } = props;
   // The page's heading, for screen readers and outlines (the masthead names the archive).
   const heading = props.scope === 'gallery' ? text.gallery : text.timeline;
   const activeFilters = carriedFilters(params, text);
   const selection = shownSelection(params, lang, props.sources);
-  const counted = (label: string, count: number) => `${label}${props.errors ? '' : ` (${count})`}`;
+  const counted = (label: string, count: number) => `${label}${props.errors ? '' : text.bracketed(String(count))}`;
   const option = (value: string, label: string, count: number | undefined, selected: readonly string[] | undefined) => (
     <option value={value} selected={selected?.length === 1 && selected[0] === value}>
       {counted(label, count ?? 0)}
@@ -136,10 +151,11 @@ export function ListPage(props: ListPageProps) {
   return (
     <Layout
       lang={lang}
-      title={listTitle(props.scope, selection, page, text)}
+      title={listTitle(props.scope, selection, props.pastEnd?.asked ?? page, text, !props.errors)}
       description={listDescription(props.scope, selection, props.errors ? undefined : list.total, lang)}
       otherLanguagePath={props.otherLanguagePath}
-      active={props.scope}
+      current={{ section: props.scope }}
+      {...(props.errors || props.pastEnd ? {} : { canonicalPath: pageHref(base, params, page) })}
     >
       <h1 class="visually-hidden">{heading}</h1>
       {props.scope === 'timeline' ? <p class="intro">{text.timelineIntro}</p> : null}
@@ -193,10 +209,10 @@ export function ListPage(props: ListPageProps) {
       {activeFilters.length ? (
         // What the selects do not offer (a record page links its model and author; a shared address can carry dates and an order): shown, each with a way out.
         <ul class="active-filters">
-          {activeFilters.map(({ label, without }) => (
+          {activeFilters.map(({ name, value, valueLanguageUnknown, without }) => (
             <li>
-              {label}{' '}
-              <a href={pageHref(base, params, 1, without)} aria-label={text.removeFilter(label)}>
+              {name}{text.colon}{valueLanguageUnknown ? <span lang="">{value}</span> : value}{' '}
+              <a href={pageHref(base, params, 1, without)} aria-label={text.removeFilter(`${name}${text.colon}${value}`)}>
                 ✕
               </a>
             </li>
@@ -206,7 +222,7 @@ export function ListPage(props: ListPageProps) {
       {props.errors ? <p class="notice" role="alert">{text.invalid}{parameterNotices(props.errors, lang)}</p> : null}
       {props.pastEnd ? (
         <p class="notice" role="alert">
-          {text.pastEnd(props.pastEnd.lastPage)} <a href={pageHref(base, params, props.pastEnd.lastPage)}>{text.lastPage(props.pastEnd.lastPage)}</a>
+          {text.pastEnd(props.pastEnd.lastPage)}{text.punctuationSpace}<a href={pageHref(base, params, props.pastEnd.lastPage)}>{text.lastPage(props.pastEnd.lastPage)}</a>
         </p>
       ) : null}
       {props.errors ? null : <p class="count" aria-live="polite">{text.results(list.total)}</p>}

@@ -1,3 +1,4 @@
+import type { VNode } from 'preact';
 import type { LocalizedRecord } from '../../domain/localize.ts';
 import type { Lang } from '../../domain/record.ts';
 import { thumbnailDimensions } from '../../media/thumbnail-size.ts';
@@ -5,6 +6,7 @@ import { langPrefix, TEXT } from '../i18n.ts';
 import { Layout } from '../layout.tsx';
 import type { PreviewImage } from '../layout.tsx';
 import { listParameter } from './home.tsx';
+import { promptCategoryLabel } from '../prompt-categories.ts';
 import { jsonLdText, recordJsonLd } from '../structured-data.ts';
 
 /** The WebP thumbnail of the first preview, as link previews show it. */
@@ -19,14 +21,16 @@ export function RecordPage({ record, lang, otherLanguagePath, baseUrl, sourceLab
   const text = TEXT[lang];
   // The model and the author lead to the other works the archive holds under the same label.
   const more = (name: 'model' | 'author', value: string): string => `${langPrefix(lang)}/?${name}=${encodeURIComponent(listParameter([value]))}`;
-  const facts: [string, string, string?][] = [
+  // An author's name is written as its source gives it, in no language the page can name.
+  const author = <span lang="">{record.author}</span>;
+  const facts: [string, string | VNode, string?][] = [
     [text.model, record.model, more('model', record.model)],
-    [text.author, record.author, more('author', record.author)],
+    [text.author, author, more('author', record.author)],
     [text.date, record.date],
     [text.format, text.formats[record.format]],
     [text.kind, text.kinds[record.kind]],
     [text.source, sourceLabel],
-    [text.promptCategory, record.promptCategory],
+    [text.promptCategory, promptCategoryLabel(record.promptCategory, lang)],
     [text.mediaStatus, text.mediaStatuses[record.mediaStatus]],
     [text.updated, record.updated],
   ];
@@ -46,7 +50,7 @@ export function RecordPage({ record, lang, otherLanguagePath, baseUrl, sourceLab
       title={record.title}
       otherLanguagePath={otherLanguagePath}
       description={record.notes.slice(0, 200)}
-      active={record.kind === 'timeline' ? 'timeline' : 'gallery'}
+      current={{ section: record.kind === 'timeline' ? 'timeline' : 'gallery', inside: true }}
       preview={{ type: 'article', ...(image ? { image } : {}) }}
       head={head}
     >
@@ -82,7 +86,8 @@ export function RecordPage({ record, lang, otherLanguagePath, baseUrl, sourceLab
             {record.prompt !== undefined ? (
               <section class="prompt">
                 <h2>{text.prompt}</h2>
-                <blockquote>{record.prompt}</blockquote>
+                {/* The prompt as the source gave it: its language is unknown (lang=""), not the page's. */}
+                <blockquote lang="">{record.prompt}</blockquote>
               </section>
             ) : null}
             <p class="source-link">
