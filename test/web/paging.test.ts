@@ -55,17 +55,23 @@ describe('list pages stop where offsets do', () => {
 
   for (const [list, path] of [['gallery', '/en/'], ['timeline', '/en/timeline/']] as const) {
     it(`names the deepest reachable page of the ${list} as its last, with no Next link, and answers 404 past it`, async () => {
+      const exportsNote = 'The pages stop at page 3 (the first 72 works); the whole catalog is in the bulk exports: <a href="/en/data/catalog.json">JSON</a>, <a href="/en/data/catalog.csv">CSV</a>.';
       const second = await fetch(`${baseUrl}${path}?page=2`);
       expect(second.status).to.equal(200);
-      expect(pagerOf(await second.text())).to.deep.equal({ label: 'Page 2 of 3', next: `${path}?page=3` });
+      const secondHtml = await second.text();
+      expect(pagerOf(secondHtml)).to.deep.equal({ label: 'Page 2 of 3', next: `${path}?page=3` });
+      expect(secondHtml, 'the exports are named on the last page alone').not.to.include('The pages stop');
 
       const deepest = await fetch(`${baseUrl}${path}?page=3`);
       expect(deepest.status).to.equal(200);
-      expect(pagerOf(await deepest.text())).to.deep.equal({ label: 'Page 3 of 3', next: undefined });
+      const deepestHtml = await deepest.text();
+      expect(pagerOf(deepestHtml)).to.deep.equal({ label: 'Page 3 of 3', next: undefined });
+      expect(deepestHtml, 'where the rest of the list is').to.include(exportsNote);
 
       const past = await fetch(`${baseUrl}${path}?page=4`);
       expect(past.status).to.equal(404);
-      expect(await past.text()).to.include('This page is past the end of the list (3 pages).');
+      const pastHtml = await past.text();
+      expect(pastHtml).to.include('This page is past the end of the list (3 pages).').and.include(exportsNote);
     });
   }
 });

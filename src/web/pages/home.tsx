@@ -240,6 +240,17 @@ export function ListPage(props: ListPageProps) {
           {page < pages ? <a rel="next" href={pageHref(base, params, page + 1)}>{text.next}</a> : <span />}
         </nav>
       ) : null}
+      {!props.errors && (page >= pages || props.pastEnd) && list.total > pages * list.limit ? (
+        // Pages stop where offsets do, before the end of a large list: the rest is in the bulk exports.
+        <p class="notice">
+          {text.pagesStop(pages, pages * list.limit)}
+          {text.punctuationSpace}
+          <a href={`${langPrefix(lang)}/data/catalog.json`}>JSON</a>
+          {text.listSeparator}
+          <a href={`${langPrefix(lang)}/data/catalog.csv`}>CSV</a>
+          {text.fullStop}
+        </p>
+      ) : null}
     </Layout>
   );
 }
