@@ -25,8 +25,11 @@ export class UndecodableValue {
 /** Raw query parameters as an HTTP framework hands them over, an undecodable value marked as such. */
 export type RawQuery = Record<string, string | string[] | UndecodableValue | undefined>;
 
-/** What a query-string parameter that is not percent-encoded UTF-8 is told. */
-export const UNDECODABLE_MESSAGE = 'is not percent-encoded UTF-8: write each byte that is not a letter, digit or one of -._~ as %XX of its UTF-8 (encodeURIComponent does)';
+/** What a query-string parameter that is not percent-encoded UTF-8 is told, its value quoted as written (up to 40 characters). */
+function undecodableMessage(value: UndecodableValue): string {
+  const written = value.written.length > 40 ? `${value.written.slice(0, 40)}…` : value.written;
+  return `is not percent-encoded UTF-8 (${JSON.stringify(written)}): write each byte that is not a letter, digit or one of -._~ as %XX of its UTF-8 (encodeURIComponent does)`;
+}
 
 type Properties = Parameters<typeof coerceParameters>[1];
 
@@ -56,7 +59,7 @@ function fromQueryString(raw: RawQuery, properties: Properties, errors: FieldErr
   const single: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [name, value] of Object.entries(raw)) {
     if (value instanceof UndecodableValue) {
-      errors.push({ parameter: name, message: UNDECODABLE_MESSAGE });
+      errors.push({ parameter: name, message: undecodableMessage(value) });
     } else if (Array.isArray(value)) {
       const list = properties[name]?.type === 'array' ? ` (several values go in one, comma-separated: ${name}=${value.filter(Boolean).join(',')})` : '';
       errors.push({ parameter: name, message: `must be given once, not repeated${list}` });

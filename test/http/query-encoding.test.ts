@@ -34,6 +34,8 @@ describe('query strings that are not percent-encoded UTF-8, and problems naming 
       expect(body.errors.map((error) => error.parameter), query).to.deep.equal(['q']);
       expect(body.errors[0]?.message, query).to.match(/percent-encoded UTF-8/);
     }
+    const quoted = await getJson<Problem>(server, '/api/v1/specimens?q=%E0%A4%A');
+    expect(quoted.body.errors[0]?.message, 'the value as written').to.match(/^is not percent-encoded UTF-8 \("%E0%A4%A"\): /);
     const several = await getJson<Problem>(server, '/api/v1/timeline?q=%ZZ&limit=500&cursor=x');
     expect(several.body.errors.map((error) => error.parameter).sort()).to.deep.equal(['cursor', 'limit', 'q']);
     const found = await getJson<{ total: number }>(server, '/api/v1/specimens?q=%E9%B9%88%E9%B9%95');
