@@ -25,13 +25,14 @@ function entryHtml(record: LocalizedRecord, lang: Lang, sources: SourceTable): s
     parts.push(`<p><a href="${xmlText(record.url)}"><img src="${xmlText(record.thumbnail)}" alt="${xmlText(record.title)}" width="${width}" height="${height}"/></a></p>`);
   }
   parts.push(`<p>${xmlText(record.notes)}</p>`);
+  // The author's name is as the source wrote it, in no language the feed knows (lang="", as on the record pages).
   const facts: [string, string][] = [
-    [text.model, record.model],
-    [text.author, record.author],
-    [text.date, record.date],
-    [text.format, text.formats[record.format]],
+    [text.model, xmlText(record.model)],
+    [text.author, `<span lang="">${xmlText(record.author)}</span>`],
+    [text.date, xmlText(record.date)],
+    [text.format, xmlText(text.formats[record.format])],
   ];
-  parts.push(`<ul>${facts.map(([label, value]) => `<li>${xmlText(label)}${text.colon}${xmlText(value)}</li>`).join('')}<li><a href="${xmlText(record.sourceUrl)}">${xmlText(`${text.originalSource}${text.bracketed(sources.label(record.source, lang))}`)}</a></li></ul>`);
+  parts.push(`<ul>${facts.map(([label, html]) => `<li>${xmlText(label)}${text.colon}${html}</li>`).join('')}<li><a href="${xmlText(record.sourceUrl)}">${xmlText(`${text.originalSource}${text.bracketed(sources.label(record.source, lang))}`)}</a></li></ul>`);
   parts.push(`<p>${xmlText(text.citation)}${text.colon}${xmlText(record.citation)}</p>`);
   return parts.join('');
 }
@@ -49,7 +50,7 @@ function entryXml(record: LocalizedRecord, lang: Lang, sources: SourceTable): st
     <link rel="related" href="${xmlText(record.sourceUrl)}"/>${enclosure}
     <published>${updated}</published>
     <updated>${updated}</updated>
-    <author><name>${xmlText(record.author)}</name></author>
+    <author xml:lang=""><name>${xmlText(record.author)}</name></author>
     <category term="${xmlText(record.format)}" label="${xmlText(text.formats[record.format])}"/>
     <summary type="text">${xmlText(record.notes)}</summary>
     <content type="html">${xmlText(entryHtml(record, lang, sources))}</content>

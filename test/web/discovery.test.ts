@@ -213,7 +213,10 @@ describe('discoverability: robots.txt, sitemaps, feeds and structured data', fun
       const api = (await getJson<{ title: string; url: string; author: string; thumbnail: string | null }>(server, `/api/v1/specimens/${newest.id}?lang=${lang}`)).body;
       expect(ids[0]).to.equal(api.url);
       expect(onlyText(entries[0] as Element, ATOM, 'title')).to.equal(api.title);
-      expect(onlyText(children(entries[0] as Element, ATOM, 'author')[0] as Element, ATOM, 'name')).to.equal('@newest_author');
+      const author = children(entries[0] as Element, ATOM, 'author')[0] as Element;
+      expect(onlyText(author, ATOM, 'name')).to.equal('@newest_author');
+      expect(author.getAttribute('xml:lang'), "an author's name is in no known language").to.equal('');
+      expect(onlyText(entries[0] as Element, ATOM, 'content'), 'nor in the entry\'s text').to.include('<span lang="">@newest_author</span>');
       expect(ids.every((id) => id.includes('/specimens/'))).to.equal(true);
       const updates: string[] = [];
       for (const entry of entries) {
