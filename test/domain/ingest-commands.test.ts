@@ -38,11 +38,16 @@ describe('ingest commands: submit, list and review with plain values', () => {
     for (let i = 0; i < 3; i += 1) await submit(ports(), { tokenName: 'bot', items: [{ ok: true, submission: makeSubmission({ sourceUrl: `https://github.com/a/${i}` }) }], batch: false });
     const first = await listSubmissions(backend, { tokenName: 'bot', limit: 2 });
     if (first.kind !== 'page' || !first.nextCursor) throw new Error('no next page');
-    expect(decodeCursor(first.nextCursor)).to.deep.equal({ submittedAt: first.items[1]?.submittedAt, submissionId: first.items[1]?.submissionId });
+    expect(decodeCursor(first.nextCursor, { tokenName: 'bot' })).to.deep.equal({ submittedAt: first.items[1]?.submittedAt, submissionId: first.items[1]?.submissionId });
     const second = await listSubmissions(backend, { tokenName: 'bot', limit: 2, cursor: first.nextCursor });
     expect(second.kind === 'page' && second.items.length === 1 && second.nextCursor === null).to.equal(true);
-    expect(await listSubmissions(backend, { limit: 2, cursor: 'not-a-cursor' })).to.deep.equal({ kind: 'bad-cursor' });
-    expect(decodeCursor(cursorAfter({ submittedAt: 'yesterday', submissionId: 'sub_x' }))).to.equal(undefined);
+    expect(await listSubmissions(backend, { limit: 2, cursor: 'not-a-cursor' })).to.deep.equal({ kind: 'bad-cursor', problem: 'malformed' });
+    expect(decodeCursor(cursorAfter({}, { submittedAt: 'yesterday', submissionId: 'sub_x' }), {})).to.equal('malformed');
+    // Another listing's cursor, and one changed on its way back, are refused rather than read.
+    expect(decodeCursor(first.nextCursor, { tokenName: 'bot', status: 'queued' }), 'another status').to.equal('other-query');
+    expect(decodeCursor(first.nextCursor, {}), "every token's submissions").to.equal('other-query');
+    const changed = `${first.nextCursor.slice(0, 10)}${first.nextCursor[10] === 'A' ? 'B' : 'A'}${first.nextCursor.slice(11)}`;
+    expect(decodeCursor(changed, { tokenName: 'bot' }), 'one character changed').to.equal('malformed');
   });
 
   it('refuses a review without a note or of a submission not in needs_review', async () => {

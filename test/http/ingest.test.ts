@@ -258,7 +258,17 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
     expect(two.errors.map((error) => error.parameter).sort()).to.deep.equal(['cursor', 'limit']);
     const alone = await list('cursor=zzz');
     expect(alone.status).to.equal(400);
-    expect(((await alone.json()) as Problem).errors).to.deep.equal([{ parameter: 'cursor', message: 'is not a cursor this service gave; start again without it' }]);
+    expect(((await alone.json()) as Problem).errors).to.deep.equal([{ parameter: 'cursor', message: 'is not a cursor this service gave: pass the nextCursor of a page unchanged, or start again without it' }]);
+  });
+
+  it("refuses a listing cursor given with another listing's parameters", async () => {
+    for (let i = 0; i < 3; i += 1) expect((await post('/api/v1/ingest', validSubmission({ sourceUrl: `https://github.com/demo-owner/walk-${i}` }))).status).to.equal(202);
+    const first = (await (await list('limit=2')).json()) as { nextCursor: string | null };
+    expect(first.nextCursor).to.be.a('string');
+    const cursor = encodeURIComponent(first.nextCursor ?? '');
+    expect((await list(`limit=2&cursor=${cursor}`)).status, 'the same listing').to.equal(200);
+    const other = (await (await list(`limit=2&status=queued&cursor=${cursor}`)).json()) as Problem;
+    expect(other.errors).to.deep.equal([{ parameter: 'cursor', message: 'belongs to another listing: keep status, since and all of the page that gave it' }]);
   });
 
   it('refuses a body whose bytes are not UTF-8 (400) and one declared in another charset (415), instead of storing U+FFFD', async () => {

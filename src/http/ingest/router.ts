@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { createHash } from 'node:crypto';
 import { decodeCursor, listSubmissions, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from '../../domain/ingest/list.ts';
+import type { CursorProblem } from '../../domain/cursor.ts';
 import { review, REVIEW_NOTE_MAX_LENGTH } from '../../domain/ingest/review.ts';
 import { prepareItems, submit } from '../../domain/ingest/submit.ts';
 import type { CheckedItem, SubmitResult } from '../../domain/ingest/submit.ts';
@@ -223,7 +224,11 @@ function single(ctx: Context, name: string, errors: FieldError[]): string | unde
 }
 
 const LIST_PARAMETERS = ['status', 'since', 'cursor', 'limit', 'all'];
-const BAD_CURSOR: FieldError = { parameter: 'cursor', message: 'is not a cursor this service gave; start again without it' };
+/** What a cursor that cannot be used is told, by why. */
+const BAD_CURSOR: Record<CursorProblem, FieldError> = {
+  'malformed': { parameter: 'cursor', message: 'is not a cursor this service gave: pass the nextCursor of a page unchanged, or start again without it' },
+  'other-query': { parameter: 'cursor', message: 'belongs to another listing: keep status, since and all of the page that gave it' },
+};
 
 const SINCE_FORM = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
@@ -248,14 +253,15 @@ function listParameters(ctx: Context, token: TokenRecord): { status?: Submission
   const since = sinceText === undefined ? undefined : sinceInstant(sinceText);
   if (since === null) errors.push({ parameter: 'since', message: 'must be a date (2026-11-20) or a date and time with its offset (2026-11-20T08:00:00Z), on a day that exists' });
   const cursor = single(ctx, 'cursor', errors);
-  if (cursor !== undefined && !decodeCursor(cursor)) errors.push(BAD_CURSOR);
   const limitText = single(ctx, 'limit', errors);
   const limit = limitText === undefined ? LIST_DEFAULT_LIMIT : Number(limitText);
   if (limitText !== undefined && (!/^\d+$/.test(limitText) || limit < 1 || limit > LIST_MAX_LIMIT)) errors.push({ parameter: 'limit', message: `must be an integer from 1 to ${LIST_MAX_LIMIT}` });
   const allText = single(ctx, 'all', errors);
   if (allText !== undefined && allText !== 'true' && allText !== 'false') errors.push({ parameter: 'all', message: 'must be true or false' });
-  if (errors.length) throw invalidParameters(errors);
   const all = allText === 'true';
+  const decoded = cursor === undefined ? undefined : decodeCursor(cursor, { ...(all ? {} : { tokenName: token.name }), ...(status ? { status: status as SubmissionStatus } : {}), ...(since ? { since } : {}) });
+  if (typeof decoded === 'string') errors.push(BAD_CURSOR[decoded]);
+  if (errors.length) throw invalidParameters(errors);
   if (all && !token.scopes.includes('review')) throw new ProblemError('forbidden', 'Only a token with the "review" scope may list every token\'s submissions (all=true).');
   return { ...(status ? { status: status as SubmissionStatus } : {}), ...(since ? { since } : {}), ...(cursor !== undefined ? { cursor } : {}), limit, all };
 }
@@ -294,7 +300,7 @@ export function ingestRouter(deps: IngestDependencies): Router {
       const token = await authorizeIngest(ctx, deps, ['ingest', 'review']);
       const parameters = listParameters(ctx, token);
       const result = await listSubmissions(deps, { ...parameters, ...(parameters.all ? {} : { tokenName: token.name }) });
-      if (result.kind === 'bad-cursor') throw invalidParameters([BAD_CURSOR]);
+      if (result.kind === 'bad-cursor') throw invalidParameters([BAD_CURSOR[result.problem]]);
       const items = await Promise.all(result.items.map(async (record) => presentListed(record, deps.baseUrl, await current(record), parameters.all)));
       let next: string | null = null;
       if (result.nextCursor) {
