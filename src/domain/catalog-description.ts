@@ -44,7 +44,7 @@ export async function describeCatalog(context: ReadContext): Promise<CatalogDesc
       author: 'creators, exact but case-insensitive',
       from: 'works dated on or after this day, YYYY-MM-DD',
       to: 'works dated on or before this day, YYYY-MM-DD',
-      since: 'records compiled (updated) on or after this day, YYYY-MM-DD, for incremental sync',
+      since: 'records compiled (updated) on or after this day, YYYY-MM-DD, for incremental sync; the ids removed since then are at GET /api/v1/removals?since=YYYY-MM-DD',
       facets: 'fields to count matching records by value (format, kind, year, source, model; top 100 values each)',
       lang: 'zh (default) or en',
       sort: 'relevance (default with q), newest (default without q), oldest (default on the timeline)',

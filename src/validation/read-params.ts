@@ -138,6 +138,9 @@ function checkSources(params: Record<string, unknown>, sourceKeys: readonly stri
 export function parseSearchParams(raw: RawQuery | Record<string, unknown>, scope: ListScope, options: SearchParseOptions): SearchParams {
   let errors: FieldError[] = [];
   const params = input(raw, SEARCH_PROPERTIES, options, errors);
+  // A tool host may fill in the schema's defaults, offset 0 among them: beside a cursor, that 0 is
+  // the default it gave, not an offset asked for. A query string's offset=0 was written by its client.
+  if (!options.fromQueryString && params.cursor !== undefined && params.offset === 0) delete params.offset;
   const given = new Set(Object.keys(params));
   const validate = scope === 'timeline' ? timelineValidator : searchValidator;
   const schemaPassed = validate(params);

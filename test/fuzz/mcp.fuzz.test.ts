@@ -153,9 +153,9 @@ function toArguments(entries: readonly Argument[]): CandidateArguments {
   const args: ToolArguments = {};
   for (const entry of entries) Object.defineProperty(args, entry.name, { value: entry.value, enumerable: true, writable: true, configurable: true });
   const mustName = entries.filter((entry) => !entry.valid).map((entry) => entry.name);
-  // A cursor refuses any offset beside it, 0 too.
+  // A cursor refuses any offset beside it but 0, the schema's default, which tool hosts fill in.
   const offset = entries.find((entry) => entry.name === 'offset');
-  if (offset?.valid && !isAbsent(offset.value) && entries.some((entry) => entry.name === 'cursor' && !isAbsent(entry.value))) mustName.push('offset');
+  if (offset?.valid && !isAbsent(offset.value) && Number(offset.value) !== 0 && entries.some((entry) => entry.name === 'cursor' && !isAbsent(entry.value))) mustName.push('offset');
   return { args, mustName };
 }
 

@@ -184,11 +184,13 @@ describe('MCP tool server at /mcp', function () {
     expect(text).to.include('limit').and.include('lang').and.include('colour');
     expect((await call('get_timeline', { kind: 'gallery' })).isError).to.equal(true);
     const { next } = (await call('search_specimens', { limit: 2 })).structuredContent as unknown as ListResponse;
-    for (const offset of [0, '0', 4]) {
+    for (const offset of [4, '4', 1]) {
       const withOffset = await call('search_specimens', { limit: 2, cursor: next, offset });
       expect(withOffset.isError, `offset ${JSON.stringify(offset)}`).to.equal(true);
       expect(withOffset.content[0]?.type === 'text' ? withOffset.content[0].text : '').to.match(/^Invalid parameter: offset\.\n- offset: cannot be combined with cursor/);
     }
+    // A host filling in the schema's defaults sends offset 0 with every call: beside a cursor it is that default.
+    for (const offset of [0, '0']) expect((await call('search_specimens', { limit: 2, cursor: next, offset })).isError, `the default offset ${JSON.stringify(offset)}`).to.equal(undefined);
     expect((await call('search_specimens', { limit: 2, cursor: next, offset: null })).isError, 'a null offset is absent').to.equal(undefined);
     expect((await call('get_specimen', { lang: 'en' })).isError).to.equal(true);
   });
