@@ -13,7 +13,7 @@ import { exportCatalog, importCatalogFile } from '../src/catalog/catalog-file.ts
 import { SourceTable } from '../src/domain/sources.ts';
 import { syntheticCatalog } from '../src/catalog/synthetic.ts';
 import { requireArchive } from '../src/data-folder.ts';
-import { CATALOG_VERSION } from '../src/domain/record.ts';
+import { CATALOG_VERSION, isCalendarDate } from '../src/domain/record.ts';
 import { startCommandLine } from './command.ts';
 
 const USAGE = 'usage: npm run catalog -- import FILE | export FILE | generate --count N --out FILE [--updated YYYY-MM-DD]';
@@ -45,6 +45,8 @@ async function main(): Promise<void> {
   if (command === 'generate') {
     const count = Number(values.count);
     if (!Number.isInteger(count) || count < 1 || !values.out) throw new Error(USAGE);
+    // What import refuses, generate does not write.
+    if (values.updated !== undefined && !isCalendarDate(values.updated)) throw new Error(`--updated must be a date written YYYY-MM-DD, e.g. 2026-11-22\n${USAGE}`);
     const started = performance.now();
     await generate(count, values.out, values.updated ?? '2026-11-22');
     console.log(`wrote ${count} synthetic records to ${values.out} in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -70,7 +70,11 @@ async function main(backend: Backend): Promise<void> {
     return;
   }
   if ((command === 'approve' || command === 'reject') && id) {
-    const reviewer = values.by ?? `shell:${userInfo().username}`;
+    // The audit trail names who decided: a blank --by would record no one.
+    if (values.by !== undefined && values.by.trim() === '') throw new Error(`--by must name the reviewer (or leave it out for shell:${userInfo().username})\n${USAGE}`);
+    const reviewer = values.by?.trim() ?? `shell:${userInfo().username}`;
+    const seconds = Number(values.wait ?? 30);
+    if (command === 'approve' && (!Number.isFinite(seconds) || seconds < 0)) throw new Error(`--wait must be a number of seconds, 0 or more\n${USAGE}`);
     const result = await review(backend, { submissionId: id, decision: command, note: values.note ?? '', reviewer, now: new Date() });
     if (result.kind === 'invalid') throw new Error(`--note: ${result.message}\n${USAGE}`);
     if (result.kind === 'not-found') throw new Error(`no submission has the id ${id}`);
@@ -80,7 +84,6 @@ async function main(backend: Backend): Promise<void> {
       return;
     }
     console.log(`approved ${id} (by ${reviewer}); queued for the publisher`);
-    const seconds = Number(values.wait ?? 30);
     const outcome = seconds > 0 ? await waitForOutcome(backend, id, seconds) : undefined;
     if (!outcome) {
       console.log('not published yet: the publisher of the running server (npm start) or npm run indexer publishes it; follow it with npm run review -- show ' + id);

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { generateSecret } from '../../src/auth/secrets.ts';
 import sharp from 'sharp';
 import { validators } from '../../src/validation/schemas.ts';
 import { PROBLEM_TYPES } from '../../src/errors.ts';
@@ -329,6 +330,16 @@ describe('read API over HTTP (demo catalog)', function () {
       expect(requests.length - before).to.equal(2);
       expect(requests.at(-2)).to.include({ method: 'GET', path: '/api/v1/specimens', status: 200 });
       expect(JSON.stringify(server.logs)).to.not.include('secret-token-value');
+    });
+
+    it('logs a token a client put in the query string as mwa_… alone', async () => {
+      const secret = generateSecret();
+      await server.get(`/api/v1/ingest?access_token=${secret}&limit=2`);
+      await server.get(`/api/v1/specimens?q=${encodeURIComponent(secret)}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const logged = JSON.stringify(server.logs);
+      expect(logged).to.not.include(secret.slice(4, 20));
+      expect(server.logs.filter((entry) => entry.msg === 'request').map((entry) => entry.query)).to.include.members(['access_token=mwa_…&limit=2', 'q=mwa_…']);
     });
   });
 

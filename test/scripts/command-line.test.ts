@@ -32,6 +32,26 @@ describe('the maintenance commands, on the command line', function () {
     });
   }
 
+  it('npm run indexer prints its usage for --help and refuses any argument, starting no publisher', async () => {
+    const env = { ...process.env, ARCHIVE_DATA_DIR: join(dataDir, 'none'), ARCHIVE_STORE: 'embedded', ARCHIVE_SEARCH: 'embedded' };
+    const help = await run(process.execPath, ['--import', 'tsx', 'indexer/main.ts', '--help'], { env });
+    expect(help.stdout).to.match(/^usage: npm run indexer /);
+    const refused = await run(process.execPath, ['--import', 'tsx', 'indexer/main.ts', '--concurrency', '4'], { env }).catch((error: { code: number; stderr: string; stdout: string }) => error);
+    expect(refused).to.include({ code: 1 });
+    expect((refused as { stderr: string }).stderr).to.match(/^npm run indexer takes no arguments \(got --concurrency 4\)\nusage: /);
+    expect((refused as { stdout: string }).stdout, 'no publisher started').to.equal('');
+  });
+
+  it('refuses values the commands cannot use: a blank reviewer, a wait that is no number, a compilation date that is no date', async () => {
+    await (await openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true })).close();
+    const env = { ...process.env, ARCHIVE_DATA_DIR: dataDir, ARCHIVE_STORE: 'embedded', ARCHIVE_SEARCH: 'embedded' };
+    const failing = (args: string[]) => run(process.execPath, ['--import', 'tsx', ...args], { env }).then(() => ({ code: 0, stderr: '' }), (error: { code: number; stderr: string }) => error);
+    expect(await failing(['scripts/review.ts', 'reject', 'sub_x', '--note', 'ok', '--by', ' '])).to.include({ code: 1 }).and.have.property('stderr').that.matches(/^--by must name the reviewer/);
+    expect(await failing(['scripts/review.ts', 'approve', 'sub_x', '--note', 'ok', '--wait', 'abc'])).to.include({ code: 1 }).and.have.property('stderr').that.matches(/^--wait must be a number of seconds/);
+    expect(await failing(['scripts/catalog.ts', 'generate', '--count', '3', '--out', join(dataDir, 'g.json'), '--updated', 'banana'])).to.include({ code: 1 }).and.have.property('stderr').that.matches(/^--updated must be a date/);
+    expect(existsSync(join(dataDir, 'g.json')), 'nothing written').to.equal(false);
+  });
+
   it('ends quietly with exit 0 when the reader of its output has gone (piped into head)', async () => {
     await (await openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true })).close();
     const env = { ...process.env, ARCHIVE_DATA_DIR: dataDir, ARCHIVE_STORE: 'embedded', ARCHIVE_SEARCH: 'embedded' };

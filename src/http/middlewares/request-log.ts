@@ -1,7 +1,11 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from '../../logger.ts';
+import { withoutSecrets } from '../../auth/secrets.ts';
 
-/** One JSON log line per request: method, path, status, time and size. No headers, tokens or bodies. */
+/**
+ * One JSON log line per request: method, path, status, time and size. No headers, tokens or
+ * bodies; a token a client put in the query string (`?access_token=mwa_…`) is logged as `mwa_…`.
+ */
 export function requestLog(logger: Logger) {
   return async function requestLogMiddleware(ctx: Context, next: Next): Promise<void> {
     const started = process.hrtime.bigint();
@@ -12,7 +16,7 @@ export function requestLog(logger: Logger) {
         logger.info('request', {
           method: ctx.method,
           path: ctx.path,
-          query: ctx.querystring || undefined,
+          query: ctx.querystring ? withoutSecrets(ctx.querystring) : undefined,
           status: ctx.status,
           ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
           bytes: ctx.response.length,
