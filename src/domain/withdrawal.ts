@@ -41,6 +41,12 @@ export interface WithdrawalReport {
   withdrawn: WithdrawnRecord[];
   /** Timeline records written for the earliest remaining work of a model whose timeline record was withdrawn. */
   timelineSuccessors: { id: string; model: string }[];
+  /**
+   * Models whose ingested timeline record was withdrawn and that got none in its place: their
+   * earliest remaining work is editorial, or is the work whose timeline record was withdrawn
+   * alone (its timeline id is that one), or none remains.
+   */
+  timelinesEnded: string[];
   /** Named ids withdrawn before (directly, or at the end of their moves). */
   alreadyWithdrawn: { id: string; at: string; reason: string }[];
   /** Named ids that had moved, with the record holding their work now, and whether it was withdrawn. */
@@ -125,13 +131,19 @@ export async function withdrawRecords(store: RecordStore, request: WithdrawalReq
   const problem = reasonProblem(reason);
   if (problem) return { kind: 'invalid', message: problem };
   if (request.ids.length === 0) return { kind: 'invalid', message: 'name at least one record id' };
-  const report: WithdrawalReport = { withdrawn: [], timelineSuccessors: [], alreadyWithdrawn: [], moved: [], unknown: [] };
+  const report: WithdrawalReport = { withdrawn: [], timelineSuccessors: [], timelinesEnded: [], alreadyWithdrawn: [], moved: [], unknown: [] };
   const chosen = await recordsToWithdraw(store, await resolveTargets(store, request, report), request.wholeWork);
   await beforeCommit([...new Set([...chosen.values()].flatMap(({ record }) => mediaPathsOf(record)))]);
   const models = new Set([...chosen.values()].map(({ record }) => record.model));
   for (const model of models) {
     const ids = new Set([...chosen.values()].filter(({ record }) => record.model === model).map(({ record }) => record.id));
-    const changes = await store.changeModelRecords(model, (ofModel) => planWithdrawal(ids, reason, ofModel));
+    let timelineEnded = false;
+    const changes = await store.changeModelRecords(model, (ofModel) => {
+      const plan = planWithdrawal(ids, reason, ofModel);
+      const ingestedTimeline = (record: StoredRecord): boolean => record.kind === 'timeline' && record.submissionId !== undefined;
+      timelineEnded = plan.put.length === 0 && ofModel.some((record) => ids.has(record.id) && ingestedTimeline(record)) && !ofModel.some((record) => !ids.has(record.id) && ingestedTimeline(record));
+      return plan;
+    });
     for (const { id } of changes.retire) {
       const entry = chosen.get(id);
       if (!entry) continue;
@@ -139,6 +151,7 @@ export async function withdrawRecords(store: RecordStore, request: WithdrawalReq
       report.withdrawn.push({ id, kind: record.kind, model: record.model, sourceUrl: record.sourceUrl, namedAs, media: mediaPathsOf(record) });
     }
     report.timelineSuccessors.push(...changes.put.map((record) => ({ id: record.id, model: record.model })));
+    if (timelineEnded) report.timelinesEnded.push(model);
   }
   return { kind: 'withdrawn', report };
 }

@@ -136,7 +136,9 @@ describe('npm run withdraw', function () {
   it('withdraws only the named record with --only', async () => {
     const result = await withdraw(timelineOf(later).id, '--only', '--reason', 'Taken off the timeline.');
     expect(result.code, result.stderr).to.equal(0);
-    expect(result.stdout).to.include(`  ${timelineOf(later).id}  timeline`).and.not.include('timeline of');
+    expect(result.stdout).to.include(`  ${timelineOf(later).id}  timeline`).and.not.include('now starts with');
+    // The work keeps its gallery record, whose timeline id is the withdrawn one: the model is left without a timeline record, and the command says so.
+    expect(result.stdout).to.include(`timeline of ${later.model}: no record now`);
     expect((await server.get(`/api/v1/specimens/${later.id}`)).status).to.equal(200);
     expect((await server.get(`/api/v1/specimens/${timelineOf(later).id}`)).status).to.equal(410);
   });
