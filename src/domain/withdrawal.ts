@@ -6,7 +6,7 @@
  * are withdrawn in one store transaction with the timeline rule (planWithdrawal), so a model whose
  * timeline record is withdrawn passes it to its earliest remaining ingested work.
  */
-import { planWithdrawal } from './ingest/timeline.ts';
+import { planWithdrawal, withdrawalTakesTimeline } from './ingest/timeline.ts';
 import type { RecordStore } from './ports.ts';
 import { resolveRecordId } from './record-fates.ts';
 import type { Kind, StoredRecord } from './record.ts';
@@ -140,8 +140,7 @@ export async function withdrawRecords(store: RecordStore, request: WithdrawalReq
     let timelineEnded = false;
     const changes = await store.changeModelRecords(model, (ofModel) => {
       const plan = planWithdrawal(ids, reason, ofModel);
-      const ingestedTimeline = (record: StoredRecord): boolean => record.kind === 'timeline' && record.submissionId !== undefined;
-      timelineEnded = plan.put.length === 0 && ofModel.some((record) => ids.has(record.id) && ingestedTimeline(record)) && !ofModel.some((record) => !ids.has(record.id) && ingestedTimeline(record));
+      timelineEnded = plan.put.length === 0 && withdrawalTakesTimeline(ids, ofModel);
       return plan;
     });
     for (const { id } of changes.retire) {

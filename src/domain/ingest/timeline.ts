@@ -43,6 +43,20 @@ function earlier(a: CanonicalRecord, b: CanonicalRecord): boolean {
   return a.date < b.date || (a.date === b.date && a.id < b.id);
 }
 
+/** A timeline record that came through ingest (an editorial one is never passed on or replaced). */
+function isIngestedTimeline(record: StoredRecord): boolean {
+  return record.kind === 'timeline' && Boolean(record.submissionId);
+}
+
+/**
+ * Whether withdrawing `ids` takes a model label's ingested timeline record and leaves it none:
+ * then planWithdrawal passes the timeline on, or, when it writes nothing, the model has ended
+ * without one.
+ */
+export function withdrawalTakesTimeline(ids: ReadonlySet<string>, ofModel: readonly StoredRecord[]): boolean {
+  return ofModel.some((record) => ids.has(record.id) && isIngestedTimeline(record)) && !ofModel.some((record) => !ids.has(record.id) && isIngestedTimeline(record));
+}
+
 /**
  * What withdrawing records of one model label writes, given every record of the label: the
  * records withdrawn (those of `ids` the label still has), and, when an ingested timeline record is
@@ -53,9 +67,8 @@ function earlier(a: CanonicalRecord, b: CanonicalRecord): boolean {
  */
 export function planWithdrawal(ids: ReadonlySet<string>, reason: string, ofModel: readonly StoredRecord[]): RecordChanges {
   const retire = ofModel.filter((record) => ids.has(record.id)).map((record) => ({ id: record.id, reason }));
-  const losesTimeline = ofModel.some((record) => ids.has(record.id) && record.kind === 'timeline' && record.submissionId);
+  if (!withdrawalTakesTimeline(ids, ofModel)) return { put: [], retire };
   const remaining = ofModel.filter((record) => !ids.has(record.id));
-  if (!losesTimeline || remaining.some((record) => record.kind === 'timeline' && record.submissionId)) return { put: [], retire };
   const earliest = remaining.filter((record) => record.kind === 'gallery').reduce<StoredRecord | undefined>((first, record) => (!first || earlier(record, first) ? record : first), undefined);
   if (!earliest?.submissionId) return { put: [], retire };
   const timelineId = recordId({ canonicalSourceUrl: earliest.sourceUrl, kind: 'timeline', format: earliest.format, model: earliest.model });
