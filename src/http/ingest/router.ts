@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { createHash } from 'node:crypto';
 import { decodeCursor, listSubmissions, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from '../../domain/ingest/list.ts';
+import type { ListRequest } from '../../domain/ingest/list.ts';
 import type { CursorProblem } from '../../domain/cursor.ts';
 import { review, REVIEW_NOTE_MAX_LENGTH } from '../../domain/ingest/review.ts';
 import { prepareItems, submit } from '../../domain/ingest/submit.ts';
@@ -243,8 +244,8 @@ function sinceInstant(text: string): string | null {
   return Number.isNaN(parsed) ? null : new Date(parsed).toISOString();
 }
 
-/** The listing's parameters, every bad one named. */
-function listParameters(ctx: Context, token: TokenRecord): { status?: SubmissionStatus; since?: string; cursor?: string; limit: number; all: boolean } {
+/** The listing's parameters as the listing's request (the token's own submissions, or every token's with all), every bad one named. */
+function listParameters(ctx: Context, token: TokenRecord): { request: ListRequest; all: boolean } {
   const errors: FieldError[] = [];
   for (const name of Object.keys(ctx.query)) if (!LIST_PARAMETERS.includes(name)) errors.push({ parameter: name, message: `is not a known parameter; known: ${LIST_PARAMETERS.join(', ')}` });
   const status = single(ctx, 'status', errors);
@@ -259,11 +260,12 @@ function listParameters(ctx: Context, token: TokenRecord): { status?: Submission
   const allText = single(ctx, 'all', errors);
   if (allText !== undefined && allText !== 'true' && allText !== 'false') errors.push({ parameter: 'all', message: 'must be true or false' });
   const all = allText === 'true';
-  const decoded = cursor === undefined ? undefined : decodeCursor(cursor, { ...(all ? {} : { tokenName: token.name }), ...(status ? { status: status as SubmissionStatus } : {}), ...(since ? { since } : {}) });
+  const request: ListRequest = { ...(all ? {} : { tokenName: token.name }), ...(status ? { status: status as SubmissionStatus } : {}), ...(since ? { since } : {}), ...(cursor !== undefined ? { cursor } : {}), limit };
+  const decoded = cursor === undefined ? undefined : decodeCursor(cursor, request);
   if (typeof decoded === 'string') errors.push(BAD_CURSOR[decoded]);
   if (errors.length) throw invalidParameters(errors);
   if (all && !token.scopes.includes('review')) throw new ProblemError('forbidden', 'Only a token with the "review" scope may list every token\'s submissions (all=true).');
-  return { ...(status ? { status: status as SubmissionStatus } : {}), ...(since ? { since } : {}), ...(cursor !== undefined ? { cursor } : {}), limit, all };
+  return { request, all };
 }
 
 /** A submission the token may read: its own, or any for a token with the review scope. */
@@ -298,10 +300,10 @@ export function ingestRouter(deps: IngestDependencies): Router {
     if (allowOnly(ctx, ['GET', 'HEAD', 'POST']) === 'handled') return;
     if (ctx.method !== 'POST') {
       const token = await authorizeIngest(ctx, deps, ['ingest', 'review']);
-      const parameters = listParameters(ctx, token);
-      const result = await listSubmissions(deps, { ...parameters, ...(parameters.all ? {} : { tokenName: token.name }) });
+      const { request, all } = listParameters(ctx, token);
+      const result = await listSubmissions(deps, request);
       if (result.kind === 'bad-cursor') throw invalidParameters([BAD_CURSOR[result.problem]]);
-      const items = await Promise.all(result.items.map(async (record) => presentListed(record, deps.baseUrl, await current(record), parameters.all)));
+      const items = await Promise.all(result.items.map(async (record) => presentListed(record, deps.baseUrl, await current(record), all)));
       let next: string | null = null;
       if (result.nextCursor) {
         const query = new URLSearchParams(Object.entries(ctx.query).flatMap(([name, value]) => (name === 'cursor' || typeof value !== 'string' ? [] : [[name, value]])));
