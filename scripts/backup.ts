@@ -4,10 +4,10 @@
  *   npm run backup -- --verify DIR    check a backup against its manifest again
  * Safe while the server runs and publishes. Prints one summary line; exits 1 on any problem.
  */
-import { parseArgs } from 'node:util';
 import { backupDataFolder, describeBackup, verifyBackup } from '../src/backup/data-folder-backup.ts';
 import { loadConfig } from '../src/config.ts';
-import { startCommandLine } from './command.ts';
+import { readArguments } from './arguments.ts';
+import { readCommandLine, startCommandLine } from './command.ts';
 
 const USAGE = 'usage: npm run backup -- DIR | --verify DIR';
 
@@ -16,10 +16,12 @@ startCommandLine(USAGE);
 /** Store kinds this command can copy: the embedded SQLite file is the only one it knows. */
 const EMBEDDED_STORE_NAMES = ['', 'embedded', 'sqlite'];
 
+const { operands, values } = readCommandLine((args) =>
+  readArguments({ name: 'backup', usage: USAGE, options: { verify: { type: 'boolean', default: false } }, shape: { options: ['verify'], operands: [1, 1] } }, args),
+);
+
 async function main(): Promise<void> {
-  const { positionals, values } = parseArgs({ allowPositionals: true, options: { verify: { type: 'boolean', default: false } } });
-  const [directory] = positionals;
-  if (!directory || positionals.length > 1) throw new Error(USAGE);
+  const [directory = ''] = operands;
   const started = performance.now();
   const seconds = (): number => (performance.now() - started) / 1000;
   if (values.verify) {

@@ -6,7 +6,6 @@
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { describeStore, openBackend } from '../src/backend.ts';
 import { exportCatalog, importCatalogFile } from '../src/catalog/catalog-file.ts';
@@ -14,7 +13,8 @@ import { SourceTable } from '../src/domain/sources.ts';
 import { syntheticCatalog } from '../src/catalog/synthetic.ts';
 import { requireArchive } from '../src/data-folder.ts';
 import { CATALOG_VERSION, isCalendarDate } from '../src/domain/record.ts';
-import { startCommandLine } from './command.ts';
+import { readSubcommand } from './arguments.ts';
+import { readCommandLine, startCommandLine } from './command.ts';
 
 const USAGE = 'usage: npm run catalog -- import FILE | export FILE | generate --count N --out FILE [--updated YYYY-MM-DD]';
 
@@ -36,23 +36,38 @@ async function generate(count: number, out: string, updated: string): Promise<vo
   await once(stream, 'finish');
 }
 
+const { subcommand: command, operands, values } = readCommandLine((args) =>
+  readSubcommand(
+    {
+      name: 'catalog',
+      usage: USAGE,
+      options: { count: { type: 'string' }, out: { type: 'string' }, updated: { type: 'string' } },
+      subcommands: {
+        import: { options: [], operands: [1, 1] },
+        export: { options: [], operands: [1, 1] },
+        generate: { options: ['count', 'out', 'updated'], operands: [0, 0] },
+      },
+    },
+    args,
+  ),
+);
+
 async function main(): Promise<void> {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: { count: { type: 'string' }, out: { type: 'string' }, updated: { type: 'string' } },
-  });
-  const [command, file] = positionals;
+  const [file = ''] = operands;
   if (command === 'generate') {
     const count = Number(values.count);
-    if (!Number.isInteger(count) || count < 1 || !values.out) throw new Error(USAGE);
-    // What import refuses, generate does not write.
-    if (values.updated !== undefined && !isCalendarDate(values.updated)) throw new Error(`--updated must be a date written YYYY-MM-DD, e.g. 2026-11-22\n${USAGE}`);
+    const problems = [
+      ...(Number.isInteger(count) && count >= 1 ? [] : [`--count must be a whole number of records, 1 or more${values.count === undefined ? '' : ` (got ${values.count})`}`]),
+      ...(values.out ? [] : ['--out must name the file to write']),
+      // What import refuses, generate does not write.
+      ...(values.updated === undefined || isCalendarDate(values.updated) ? [] : ['--updated must be a date written YYYY-MM-DD, e.g. 2026-11-22']),
+    ];
+    if (problems.length || !values.out) throw new Error([...problems, USAGE].join('\n'));
     const started = performance.now();
     await generate(count, values.out, values.updated ?? '2026-11-22');
     console.log(`wrote ${count} synthetic records to ${values.out} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     return;
   }
-  if ((command !== 'import' && command !== 'export') || !file) throw new Error(USAGE);
   const config = loadConfig();
   // An import may fill a new archive; an export reads one that must exist.
   if (command === 'export') requireArchive(config);

@@ -4,6 +4,7 @@ import type { Backend } from '../src/backend.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Config } from '../src/config.ts';
 import { requireArchive } from '../src/data-folder.ts';
+import { CommandLineError } from './arguments.ts';
 
 /**
  * What every maintenance script does first, before it reads its arguments or opens anything:
@@ -20,6 +21,20 @@ export function startCommandLine(usage: string): void {
   if (options.includes('--help') || options.includes('-h')) {
     process.stdout.write(`${usage}\n`);
     process.exit(0);
+  }
+}
+
+/**
+ * The command's arguments as `read` finds them (readArguments, readSubcommand); arguments it
+ * cannot run with print every problem and the usage line on stderr and exit 1, opening nothing.
+ */
+export function readCommandLine<T>(read: (args: readonly string[]) => T): T {
+  try {
+    return read(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof CommandLineError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
   }
 }
 

@@ -10,9 +10,9 @@
  * to --wait seconds (default 30) to print the outcome.
  */
 import { userInfo } from 'node:os';
-import { parseArgs } from 'node:util';
 import type { Backend } from '../src/backend.ts';
-import { runCommand, startCommandLine } from './command.ts';
+import { readSubcommand } from './arguments.ts';
+import { readCommandLine, runCommand, startCommandLine } from './command.ts';
 import { listSubmissions } from '../src/domain/ingest/list.ts';
 import { review } from '../src/domain/ingest/review.ts';
 import { currentRecordIds } from '../src/domain/record-fates.ts';
@@ -46,12 +46,25 @@ async function waitForOutcome(backend: Backend, submissionId: string, seconds: n
   }
 }
 
+const { subcommand: command, operands, values } = readCommandLine((args) =>
+  readSubcommand(
+    {
+      name: 'review',
+      usage: USAGE,
+      options: { note: { type: 'string' }, by: { type: 'string' }, wait: { type: 'string' }, status: { type: 'string' }, limit: { type: 'string' } },
+      subcommands: {
+        list: { options: ['status', 'limit'], operands: [0, 0] },
+        show: { options: [], operands: [1, 1] },
+        approve: { options: ['note', 'by', 'wait'], operands: [1, 1] },
+        reject: { options: ['note', 'by'], operands: [1, 1] },
+      },
+    },
+    args,
+  ),
+);
+
 async function main(backend: Backend): Promise<void> {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: { note: { type: 'string' }, by: { type: 'string' }, wait: { type: 'string' }, status: { type: 'string' }, limit: { type: 'string' } },
-  });
-  const [command, id] = positionals;
+  const [id = ''] = operands;
   if (command === 'list') {
     const status = (values.status ?? 'needs_review') as SubmissionStatus;
     if (!SUBMISSION_STATUSES.includes(status)) throw new Error(`--status must be one of ${SUBMISSION_STATUSES.join(', ')}\n${USAGE}`);
@@ -63,17 +76,17 @@ async function main(backend: Backend): Promise<void> {
     for (const record of page.items) console.log(`${describe(record, await currentRecordIds(backend.store, record.recordIds))}\n`);
     return;
   }
-  if (command === 'show' && id) {
+  if (command === 'show') {
     const record = await backend.submissions.getSubmission(id);
     if (!record) throw new Error(`no submission has the id ${id}`);
     console.log(describe(record, await currentRecordIds(backend.store, record.recordIds)));
     return;
   }
-  if ((command === 'approve' || command === 'reject') && id) {
+  if (command === 'approve' || command === 'reject') {
     // The audit trail names who decided: a blank --by would record no one.
     if (values.by !== undefined && values.by.trim() === '') throw new Error(`--by must name the reviewer (or leave it out for shell:${userInfo().username})\n${USAGE}`);
     const reviewer = values.by?.trim() ?? `shell:${userInfo().username}`;
-    const seconds = Number(values.wait ?? 30);
+    const seconds = values.wait?.trim() === '' ? Number.NaN : Number(values.wait ?? 30);
     if (command === 'approve' && (!Number.isFinite(seconds) || seconds < 0)) throw new Error(`--wait must be a number of seconds, 0 or more\n${USAGE}`);
     const result = await review(backend, { submissionId: id, decision: command, note: values.note ?? '', reviewer, now: new Date() });
     if (result.kind === 'invalid') throw new Error(`--note: ${result.message}\n${USAGE}`);
@@ -93,7 +106,6 @@ async function main(backend: Backend): Promise<void> {
     if (outcome.status !== 'published') process.exitCode = 1;
     return;
   }
-  throw new Error(USAGE);
 }
 
 runCommand(main);

@@ -15,10 +15,10 @@
  * source that published records still name, unless --force. The publisher reads the table for
  * every submission, so a change applies at once, also while the server runs.
  */
-import { parseArgs } from 'node:util';
 import type { Backend } from '../src/backend.ts';
-import { runCommand, startCommandLine } from './command.ts';
-import { sourceDefinitionProblems } from '../src/domain/sources.ts';
+import { readSubcommand } from './arguments.ts';
+import { readCommandLine, runCommand, startCommandLine } from './command.ts';
+import { sourceDefinitionProblems, sourceHostConflicts } from '../src/domain/sources.ts';
 import type { SourceDefinition } from '../src/domain/sources.ts';
 
 const USAGE =
@@ -37,24 +37,50 @@ function describe(source: SourceDefinition): string {
   ].join('\n');
 }
 
-async function main(backend: Backend): Promise<void> {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: {
-      key: { type: 'string' },
-      host: { type: 'string', multiple: true },
-      alias: { type: 'string', multiple: true },
-      'media-host': { type: 'string', multiple: true },
-      'handle-rule': { type: 'string' },
-      'work-rule': { type: 'string' },
-      'work-form': { type: 'string' },
-      'keep-param': { type: 'string', multiple: true },
-      'label-zh': { type: 'string' },
-      'label-en': { type: 'string' },
-      force: { type: 'boolean' },
+const OPTIONS = {
+  key: { type: 'string' },
+  host: { type: 'string', multiple: true },
+  alias: { type: 'string', multiple: true },
+  'media-host': { type: 'string', multiple: true },
+  'handle-rule': { type: 'string' },
+  'work-rule': { type: 'string' },
+  'work-form': { type: 'string' },
+  'keep-param': { type: 'string', multiple: true },
+  'label-zh': { type: 'string' },
+  'label-en': { type: 'string' },
+  force: { type: 'boolean' },
+} as const;
+
+/** The option that gives each field of a definition, by which a problem is named here. */
+const OPTION_OF_FIELD: Readonly<Record<string, string>> = {
+  key: '--key',
+  'label.zh': '--label-zh',
+  'label.en': '--label-en',
+  hosts: '--host',
+  aliases: '--alias',
+  mediaHosts: '--media-host',
+  handlePattern: '--handle-rule',
+  workPattern: '--work-rule',
+};
+
+const { subcommand: command, operands, values } = readCommandLine((args) =>
+  readSubcommand(
+    {
+      name: 'sources',
+      usage: USAGE,
+      options: OPTIONS,
+      subcommands: {
+        list: { options: [], operands: [0, 0] },
+        add: { options: ['key', 'host', 'alias', 'media-host', 'handle-rule', 'work-rule', 'work-form', 'keep-param', 'label-zh', 'label-en'], operands: [0, 0] },
+        remove: { options: ['force'], operands: [1, 1] },
+      },
     },
-  });
-  const [command, argument] = positionals;
+    args,
+  ),
+);
+
+async function main(backend: Backend): Promise<void> {
+  const [argument = ''] = operands;
   if (command === 'list') {
     for (const source of await backend.sources.listSources()) console.log(describe(source));
     return;
@@ -72,22 +98,21 @@ async function main(backend: Backend): Promise<void> {
       ...(values['work-form'] ? { workForm: values['work-form'] } : {}),
       ...(values['keep-param']?.length ? { keepParameters: values['keep-param'] } : {}),
     };
-    const problems = sourceDefinitionProblems(definition);
-    const taken = (await backend.sources.listSources()).filter((source) => source.key !== definition.key).flatMap((source) => source.hosts.filter((host) => definition.hosts.includes(host)).map((host) => `${host} belongs to ${source.key}`));
-    if (problems.length || taken.length) throw new Error(`${[...problems.map((problem) => `${problem.field}: ${problem.message}`), ...taken].join('\n')}\n${USAGE}`);
-    const replaced = (await backend.sources.listSources()).some((source) => source.key === definition.key);
+    const sources = await backend.sources.listSources();
+    const problems = [...sourceDefinitionProblems(definition), ...sourceHostConflicts(definition, sources)];
+    if (problems.length) throw new Error(`${problems.map((problem) => `${OPTION_OF_FIELD[problem.field] ?? problem.field}: ${problem.message}`).join('\n')}\n${USAGE}`);
+    const replaced = sources.some((source) => source.key === definition.key);
     await backend.sources.putSource(definition);
     console.log(`${replaced ? 'replaced' : 'added'} source ${definition.key}\n${describe(definition)}`);
     return;
   }
-  if (command === 'remove' && argument) {
+  if (command === 'remove') {
     const used = (await backend.search.search({ lang: 'en', filters: { source: [argument] }, order: 'newest', offset: 0, limit: 1 })).total;
     if (used > 0 && !values.force) throw new Error(`${used} published record${used === 1 ? ' names' : 's name'} the source ${argument}; they keep its key. Remove it anyway with --force.`);
     if (!(await backend.sources.removeSource(argument))) throw new Error(`no source has the key ${argument}`);
     console.log(`removed source ${argument}; its hosts are unknown to the publisher from now on`);
     return;
   }
-  throw new Error(USAGE);
 }
 
 runCommand(main);

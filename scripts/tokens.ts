@@ -5,12 +5,12 @@
  *   npm run tokens -- revoke NAME
  * Works while the server runs, against the same ARCHIVE_DATA_DIR. Secrets are stored as SHA-256 only.
  */
-import { parseArgs } from 'node:util';
 import { describeStore } from '../src/backend.ts';
 import type { Backend } from '../src/backend.ts';
 import { generateSecret, secretSha256 } from '../src/auth/secrets.ts';
 import type { Config } from '../src/config.ts';
-import { runCommand, startCommandLine } from './command.ts';
+import { readSubcommand } from './arguments.ts';
+import { readCommandLine, runCommand, startCommandLine } from './command.ts';
 import { TOKEN_SCOPES } from '../src/domain/submission.ts';
 import type { TokenScope } from '../src/domain/submission.ts';
 
@@ -18,9 +18,20 @@ const USAGE = 'usage: npm run tokens -- create --name NAME --scope ingest[,expor
 
 startCommandLine(USAGE);
 
+const { subcommand: command, operands, values } = readCommandLine((args) =>
+  readSubcommand(
+    {
+      name: 'tokens',
+      usage: USAGE,
+      options: { name: { type: 'string' }, scope: { type: 'string' } },
+      subcommands: { create: { options: ['name', 'scope'], operands: [0, 0] }, list: { options: [], operands: [0, 0] }, revoke: { options: [], operands: [1, 1] } },
+    },
+    args,
+  ),
+);
+
 async function main(backend: Backend, config: Config): Promise<void> {
-  const { positionals, values } = parseArgs({ allowPositionals: true, options: { name: { type: 'string' }, scope: { type: 'string' } } });
-  const [command, argument] = positionals;
+  const [argument = ''] = operands;
   if (command === 'create') {
     const name = values.name ?? '';
     const scopes = (values.scope ?? '').split(',').map((scope) => scope.trim()).filter(Boolean);
@@ -39,11 +50,9 @@ async function main(backend: Backend, config: Config): Promise<void> {
     const tokens = await backend.tokens.listTokens();
     if (tokens.length === 0) console.log('no tokens');
     for (const token of tokens) console.log(`${token.name}\t${token.scopes.join(',')}\tcreated ${token.createdAt}\t${token.revokedAt ? `revoked ${token.revokedAt}` : 'active'}`);
-  } else if (command === 'revoke' && argument) {
+  } else {
     if (!(await backend.tokens.revokeToken(argument))) throw new Error(`no active token named "${argument}"`);
     console.log(`revoked token "${argument}"`);
-  } else {
-    throw new Error(USAGE);
   }
 }
 

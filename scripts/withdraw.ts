@@ -11,10 +11,10 @@
  * in ARCHIVE_DATA_DIR/withdrawn-media.json from before the withdrawal commits until they are
  * gone, so a run interrupted in between is finished by the next (the same command again will do).
  */
-import { parseArgs } from 'node:util';
 import type { Backend } from '../src/backend.ts';
 import type { Config } from '../src/config.ts';
-import { runCommand, startCommandLine } from './command.ts';
+import { readArguments } from './arguments.ts';
+import { readCommandLine, runCommand, startCommandLine } from './command.ts';
 import { referencedMedia, withdrawRecords } from '../src/domain/withdrawal.ts';
 import type { WithdrawalReport } from '../src/domain/withdrawal.ts';
 import { removeMediaFiles } from '../src/media/media-files.ts';
@@ -56,15 +56,18 @@ async function removeUnreferencedMedia(backend: Backend, config: Config, list: W
   return `media: removed ${removed.length} file${removed.length === 1 ? '' : 's'}, kept ${referenced.size} another record references (read ${recordsRead} record${recordsRead === 1 ? '' : 's'} in ${seconds} s)`;
 }
 
+const OPTIONS = { reason: { type: 'string' }, only: { type: 'boolean' }, 'follow-moves': { type: 'boolean' } } as const;
+
+// The ids themselves are checked by withdrawRecords, which also refuses none at all.
+const { operands: ids, values } = readCommandLine((args) =>
+  readArguments({ name: 'withdraw', usage: USAGE, options: OPTIONS, shape: { options: ['reason', 'only', 'follow-moves'], operands: [0, Infinity] } }, args),
+);
+
 async function main(backend: Backend, config: Config): Promise<void> {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: { reason: { type: 'string' }, only: { type: 'boolean' }, 'follow-moves': { type: 'boolean' } },
-  });
   const reason = values.reason ?? '';
   const list = new WithdrawnMediaList(config.dataDir);
   const left = (await list.read()).length;
-  const result = await withdrawRecords(backend.store, { ids: positionals, reason, wholeWork: !values.only, followMoves: values['follow-moves'] ?? false }, async (media) => list.add(media));
+  const result = await withdrawRecords(backend.store, { ids, reason, wholeWork: !values.only, followMoves: values['follow-moves'] ?? false }, async (media) => list.add(media));
   if (result.kind === 'invalid') throw new Error(`${result.message}\n${USAGE}`);
   const { report } = result;
   for (const line of describeReport(report, reason.trim())) console.log(line);

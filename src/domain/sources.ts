@@ -186,6 +186,26 @@ export function sourceDefinitionProblems(definition: SourceDefinition): { field:
   return problems;
 }
 
+/**
+ * Hosts a definition would take from other sources: each of its hosts and media hosts must be no
+ * other source's host or media host. A host decides which source a URL names, and a media host
+ * where a source's previews may come from (preview ownership); shared, a new source could publish
+ * another's previews as its own. A source replacing one of the same key is compared with the rest.
+ */
+export function sourceHostConflicts(definition: SourceDefinition, others: readonly SourceDefinition[]): { field: string; message: string }[] {
+  const problems: { field: string; message: string }[] = [];
+  for (const other of others) {
+    if (other.key === definition.key) continue;
+    for (const [field, hosts] of [['hosts', definition.hosts], ['mediaHosts', definition.mediaHosts]] as const) {
+      for (const host of hosts) {
+        if (other.hosts.includes(host)) problems.push({ field, message: `${host} belongs to ${other.key} (one of its hosts)` });
+        else if (other.mediaHosts.includes(host)) problems.push({ field, message: `${host} belongs to ${other.key} (one of its media hosts)` });
+      }
+    }
+  }
+  return problems;
+}
+
 /** The source table as the checks read it: hosts to keys, canonical URLs, handles. */
 export class SourceTable {
   private readonly byHost = new Map<string, SourceDefinition>();

@@ -45,9 +45,15 @@ describe('npm run sources', function () {
 
       let failure: { stderr?: string } = {};
       await sources('add', '--key', 'Bad Key', '--host', 'www.example.org', '--handle-rule', '(unclosed', '--work-rule', '[unclosed', '--label-en', 'X').catch((error: { stderr?: string }) => (failure = error));
-      expect(failure.stderr).to.match(/key: /).and.match(/label\.zh: must not be blank/).and.match(/hosts: "www\.example\.org"/).and.match(/handlePattern: is not a regular expression/).and.match(/workPattern: is not a regular expression/);
-      await sources('add', '--key', 'copycat', '--host', 'mastodon.social', '--label-zh', '仿', '--label-en', 'Copycat').catch((error: { stderr?: string }) => (failure = error));
-      expect(failure.stderr).to.match(/mastodon\.social belongs to mastodon/);
+      expect(failure.stderr).to.match(/^--key: /m).and.match(/^--label-zh: must not be blank/m).and.match(/^--host: "www\.example\.org"/m).and.match(/^--handle-rule: is not a regular expression/m).and.match(/^--work-rule: is not a regular expression/m);
+      // Another source's host or media host: it would decide which source a URL names, or let previews pass as the copy's own.
+      await sources('add', '--key', 'copycat', '--host', 'mastodon.social', '--host', 'files.mastodon.social', '--media-host', 'pbs.twimg.com', '--media-host', 'x.com', '--label-zh', '仿', '--label-en', 'Copycat').catch((error: { stderr?: string }) => (failure = error));
+      expect(failure.stderr?.split('\n').slice(0, 4)).to.have.members([
+        '--media-host: pbs.twimg.com belongs to x (one of its media hosts)',
+        '--media-host: x.com belongs to x (one of its hosts)',
+        '--host: mastodon.social belongs to mastodon (one of its hosts)',
+        '--host: files.mastodon.social belongs to mastodon (one of its media hosts)',
+      ]);
       await sources('remove', 'mastodon').catch((error: { stderr?: string }) => (failure = error));
       expect(failure.stderr).to.match(/1 published record names the source mastodon/);
       expect((await sources('remove', 'mastodon', '--force')).stdout).to.match(/removed source mastodon/);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { canonicalSourceUrl, SOURCE_KEY_PATTERN, SOURCE_KEYS, sourceKeyForHost, workKey } from '../../src/domain/sources.ts';
+import { BUILT_IN_SOURCES, canonicalSourceUrl, SOURCE_KEY_PATTERN, SOURCE_KEYS, sourceHostConflicts, sourceKeyForHost, workKey } from '../../src/domain/sources.ts';
 import searchParams from '../../schemas/search-params.schema.json' with { type: 'json' };
 import canonicalRecord from '../../schemas/canonical-record.schema.json' with { type: 'json' };
 import sourceList from '../../schemas/source-list.schema.json' with { type: 'json' };
@@ -68,6 +68,18 @@ describe('source table and canonical source URLs', () => {
     expect(sourceKeyForHost('www.bilibili.com')).to.equal('bilibili');
     expect(sourceKeyForHost('X.com')).to.equal('x');
     expect(sourceKeyForHost('example.org')).to.equal('web');
+  });
+
+  it("refuses a definition another source's host or media host, and lets a source replace itself", () => {
+    const github = BUILT_IN_SOURCES.find((source) => source.key === 'github');
+    expect(github).to.not.equal(undefined);
+    expect(sourceHostConflicts({ ...github!, label: { zh: '代码', en: 'Code' } }, BUILT_IN_SOURCES), 'the same key replaced').to.deep.equal([]);
+    const copy = { key: 'mirror', label: { zh: '镜像', en: 'Mirror' }, hosts: ['mirror.example', 'i.redd.it'], mediaHosts: ['raw.githubusercontent.com', 'youtu.be', 'cdn.mirror.example'] };
+    expect(sourceHostConflicts(copy, BUILT_IN_SOURCES)).to.have.deep.members([
+      { field: 'hosts', message: 'i.redd.it belongs to reddit (one of its media hosts)' },
+      { field: 'mediaHosts', message: 'raw.githubusercontent.com belongs to github (one of its media hosts)' },
+      { field: 'mediaHosts', message: 'youtu.be belongs to youtube (one of its hosts)' },
+    ]);
   });
 
   it('describes a source key in the schemas as the table writes it, leaving which keys exist to the table', () => {

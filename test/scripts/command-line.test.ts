@@ -11,6 +11,11 @@ const run = promisify(execFile);
 /** The maintenance commands, each with its script under scripts/. */
 const COMMANDS = ['tokens', 'sources', 'review', 'withdraw', 'backup', 'catalog'];
 
+/** What `npm run COMMAND -- --help` prints. */
+async function usageOf(command: string): Promise<string> {
+  return (await run(process.execPath, ['--import', 'tsx', `scripts/${command}.ts`, '--help'])).stdout;
+}
+
 describe('the maintenance commands, on the command line', function () {
   this.timeout(60_000);
   let dataDir: string;
@@ -40,6 +45,20 @@ describe('the maintenance commands, on the command line', function () {
     expect(refused).to.include({ code: 1 });
     expect((refused as { stderr: string }).stderr).to.match(/^npm run indexer takes no arguments \(got --concurrency 4\)\nusage: /);
     expect((refused as { stdout: string }).stdout, 'no publisher started').to.equal('');
+  });
+
+  it('refuses arguments a command cannot run with, naming each and printing the usage, before it opens anything', async () => {
+    // A folder without an archive: a command that read its arguments after opening would say so instead.
+    const env = { ...process.env, ARCHIVE_DATA_DIR: join(dataDir, 'none'), ARCHIVE_STORE: 'embedded', ARCHIVE_SEARCH: 'embedded' };
+    const refused = (args: string[]) => run(process.execPath, ['--import', 'tsx', ...args], { env }).then(() => ({ code: 0, stderr: '' }), (error: { code: number; stderr: string }) => error);
+    expect(await refused(['scripts/sources.ts', 'list', '--key', 'x'])).to.deep.include({ code: 1, stderr: 'npm run sources -- list does not take --key\n' + (await usageOf('sources')) });
+    expect(await refused(['scripts/tokens.ts', 'revoke', 'a', 'b'])).to.deep.include({ code: 1, stderr: 'npm run tokens -- revoke takes 1 argument, got 2: "b" left over\n' + (await usageOf('tokens')) });
+    expect(await refused(['scripts/review.ts', 'aprove', 'sub_x'])).to.deep.include({ code: 1, stderr: 'npm run review has no command "aprove"; it takes list, show, approve or reject\n' + (await usageOf('review')) });
+    expect(await refused(['scripts/withdraw.ts', 'rec_x', '--reason', 'why', '--force'])).to.deep.include({ code: 1, stderr: 'unknown option --force\n' + (await usageOf('withdraw')) });
+    expect(await refused(['scripts/catalog.ts', 'import'])).to.deep.include({ code: 1, stderr: 'npm run catalog -- import needs 1 argument, got 0\n' + (await usageOf('catalog')) });
+    expect(await refused(['scripts/backup.ts', join(dataDir, 'copy'), '--verfy'])).to.deep.include({ code: 1, stderr: 'unknown option --verfy\n' + (await usageOf('backup')) });
+    expect(existsSync(join(dataDir, 'none')), 'no archive made').to.equal(false);
+    expect(existsSync(join(dataDir, 'copy')), 'no backup written').to.equal(false);
   });
 
   it('refuses values the commands cannot use: a blank reviewer, a wait that is no number, a compilation date that is no date', async () => {
