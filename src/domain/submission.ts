@@ -36,7 +36,7 @@ export type CheckName = (typeof CHECK_NAMES)[number];
 export const CHECK_OUTCOMES = ['pass', 'fail', 'error', 'pending', 'skipped'] as const;
 export type CheckOutcome = (typeof CHECK_OUTCOMES)[number];
 
-/** A maintainer's override of a check that did not pass, recorded when an approved submission is published. */
+/** A maintainer's override of a check that failed or could not run, recorded when the publisher acts on the approval. */
 export interface CheckOverride {
   /** The reviewer: a token name, or the shell user of `npm run review`. */
   by: string;

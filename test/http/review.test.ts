@@ -67,6 +67,15 @@ describe('ingest: the maintainer\'s loop (listing, batches, review over HTTP and
   const settled = (submissionId: string, token = 'bot'): Promise<Status> => waitForSubmission<Status>(server, submissionId, secrets[token] ?? '');
   const review = (submissionId: string, body: unknown, token = 'lin') => server.get(`/api/v1/ingest/${submissionId}/review`, as(token, { method: 'POST', body: JSON.stringify(body) }));
 
+  /** The submission once the publisher has acted on its `reviews`th review (it leaves queued again for a final status or needs_review). */
+  async function waitForReview(submissionId: string, reviews = 1): Promise<Status> {
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+      const status = (await getJson<Status>(server, `/api/v1/ingest/${submissionId}`, as('bot'))).body;
+      if (status.reviews.length >= reviews && status.status !== 'queued' && status.status !== 'processing') return status;
+    }
+    throw new Error(`${submissionId} was not settled after its review`);
+  }
+
   let unknownSource: string;
   let futureDate: string;
 
@@ -125,13 +134,40 @@ describe('ingest: the maintainer\'s loop (listing, batches, review over HTTP and
     expect(record.body).to.include({ source: 'web', sourceUrl: 'https://unknown.example/a-work' });
   });
 
+  it('sends an approved work whose previews did not load back to review, naming only that, the host it approved marked overridden', async () => {
+    // On a host not the source's: fetched only once approved; one of the two is missing.
+    images.files.set('/elsewhere.png', { type: 'image/png', body: await lineDrawingPng(60) });
+    const [present, missing] = ['/elsewhere.png', '/late.png'].map((path) => images.url(path).replace('127.0.0.1', 'localhost'));
+    // Not made by work(), so that the works after it keep their numbered previews.
+    const elsewhere = { sourceUrl: 'https://github.com/demo-owner/hosted-elsewhere', date: '2025-05-01', model: 'Elsewhere-1', author: 'Demo Owner', format: 'svg', title: { zh: '别处', en: 'Elsewhere' }, notes: { zh: '测试。', en: 'Test.' } };
+    const id = await submit({ ...elsewhere, media: [present, missing] });
+    const before = await settled(id);
+    expect(before.checks.find((check) => check.name === 'preview-ownership')?.detail).to.match(/They were not fetched\.$/);
+    expect((await review(id, { decision: 'approve', note: 'The author hosts the previews.' })).status).to.equal(202);
+    const approved = await waitForReview(id);
+    expect(approved.status).to.equal('needs_review');
+    expect(approved.reason).to.equal(`Approved by lin, but the work cannot be published: images: ${missing}: HTTP 404 Not Found`);
+    const ownership = approved.checks.find((check) => check.name === 'preview-ownership');
+    expect(ownership).to.deep.include({ outcome: 'fail', override: { by: 'lin', note: 'The author hosts the previews.', at: ownership?.override?.at } });
+    expect(ownership?.detail).to.match(/They were fetched because lin approved the work\.$/);
+    expect(approved.checks.find((check) => check.name === 'images')).to.deep.include({ outcome: 'fail' }).and.not.have.property('override');
+    expect(approved.checks.filter((check) => check.outcome === 'skipped').every((check) => !check.override), 'a skipped check found nothing to override').to.equal(true);
+
+    images.files.set('/late.png', { type: 'image/png', body: await lineDrawingPng(61) });
+    expect((await review(id, { decision: 'approve', note: 'The missing preview is up now.' })).status).to.equal(202);
+    const published = await waitForReview(id, 2);
+    expect(published.status, published.reason ?? '').to.equal('published');
+    expect(published.checks.find((check) => check.name === 'preview-ownership')?.override?.note).to.equal('The missing preview is up now.');
+    expect(published.checks.find((check) => check.name === 'images')).to.deep.include({ outcome: 'pass' }).and.not.have.property('override');
+  });
+
   it('makes a rejected submission final, and keeps both decisions in the authenticated export', async () => {
     const response = await review(futureDate, { decision: 'reject', note: 'The date cannot be right.' });
     expect(response.status).to.equal(200);
     expect((await response.json()) as Status).to.deep.include({ status: 'rejected', reason: 'Rejected by lin: The date cannot be right.' });
     expect((await review(futureDate, { decision: 'approve', note: 'second thoughts' })).status).to.equal(409);
-    const exported = (await (await server.get('/api/v1/export?format=json&lang=all', as('analyst'))).json()) as { items: { id: string; submission: { reviews: unknown[] } | null }[]; decisions: { submissionId: string; decision: string; by: string; status: string }[] };
-    const approvedRecord = exported.items.find((item) => item.submission?.reviews.length);
+    const exported = (await (await server.get('/api/v1/export?format=json&lang=all', as('analyst'))).json()) as { items: { id: string; submission: { submissionId: string; reviews: unknown[] } | null }[]; decisions: { submissionId: string; decision: string; by: string; status: string }[] };
+    const approvedRecord = exported.items.find((item) => item.submission?.submissionId === unknownSource);
     expect(approvedRecord?.submission?.reviews).to.have.length(1);
     expect(exported.decisions.map((decision) => [decision.submissionId, decision.decision, decision.by, decision.status])).to.deep.include.members([
       [unknownSource, 'approve', 'lin', 'published'],

@@ -29,9 +29,9 @@ export interface PreviewHosts {
 /**
  * Preview ownership, its first part: every media URL is on the source's own host, one of its
  * media hosts, or a configured upload host. Needs no fetch, so it runs first; a preview on any
- * other host is never fetched.
+ * other host is never fetched, unless a maintainer approved the work (`approvedBy`).
  */
-export function checkPreviewHosts(mediaUrls: readonly string[], source: string | undefined, uploadHosts: readonly string[], sources: SourceTable): PreviewHosts {
+export function checkPreviewHosts(mediaUrls: readonly string[], source: string | undefined, uploadHosts: readonly string[], sources: SourceTable, approvedBy?: string): PreviewHosts {
   const allowed = source ? previewHosts(sources, source, uploadHosts) : [...uploadHosts];
   const strangers = mediaUrls.filter((raw) => {
     try {
@@ -42,7 +42,7 @@ export function checkPreviewHosts(mediaUrls: readonly string[], source: string |
   });
   if (strangers.length) {
     const whose = source ? "the source's own hosts" : 'the upload hosts (the source is unknown)';
-    return { strangers, allowed, verdict: { name: 'preview-ownership', outcome: 'fail', detail: `Previews must come from ${whose} (${allowed.join(', ') || 'none configured'}); not from: ${strangers.join(', ')}. They were not fetched.` } };
+    return { strangers, allowed, verdict: { name: 'preview-ownership', outcome: 'fail', detail: `Previews must come from ${whose} (${allowed.join(', ') || 'none configured'}); not from: ${strangers.join(', ')}. ${approvedBy === undefined ? 'They were not fetched.' : `They were fetched because ${approvedBy} approved the work.`}` } };
   }
   const label = source ? sources.label(source, 'en') : 'the archive';
   return { strangers, allowed, verdict: { name: 'preview-ownership', outcome: 'pass', detail: `Every preview comes from ${label}'s own hosts or the archive's upload host.` } };

@@ -67,9 +67,25 @@ function needsReview(checks: CheckVerdict[], prefix = ''): SubmissionOutcome {
   return { status: 'needs_review', checks, recordIds: [], duplicateOf: null, reason: `${prefix}${reason}` };
 }
 
-/** The checks of an approved submission, each one that did not pass marked as overridden by the approval. */
-function overridden(checks: CheckVerdict[], approval: ReviewDecision): CheckVerdict[] {
-  return checks.map((check) => (check.outcome === 'pass' ? check : { ...check, override: { by: approval.by, note: approval.note, at: approval.at } }));
+/**
+ * The checks of an approved submission, each one that found something (failed, or could not run)
+ * marked as overridden by the approval, except those named in `standing`: what the approval
+ * could not get past. A skipped or pending check found nothing to override.
+ */
+function overridden(checks: CheckVerdict[], approval: ReviewDecision, standing: readonly string[] = []): CheckVerdict[] {
+  const override = { by: approval.by, note: approval.note, at: approval.at };
+  return checks.map((check) => ((check.outcome === 'fail' || check.outcome === 'error') && !standing.includes(check.name) ? { ...check, override } : check));
+}
+
+/**
+ * An approved submission that still cannot be published: a record needs its previews and a
+ * source. It goes back to review, naming only what stands in the way; the checks the approval
+ * got past show it.
+ */
+function approvedButUnpublishable(checks: CheckVerdict[], approval: ReviewDecision, standing: readonly CheckVerdict['name'][]): SubmissionOutcome {
+  const blocking = checks.filter((check) => standing.includes(check.name));
+  const reason = `Approved by ${approval.by}, but the work cannot be published: ${blocking.map((check) => `${check.name}: ${check.detail}`).join(' ')}`;
+  return { status: 'needs_review', checks: overridden(checks, approval, standing), recordIds: [], duplicateOf: null, reason };
 }
 
 /** Decides, and when it may, publishes one claimed submission. */
@@ -79,7 +95,7 @@ export async function publish(ports: PublishPorts, settings: PublishSettings, re
   const approval = pendingApproval(record);
   const identity = checkSourceIdentity(submission, ports.sources);
   const date = checkDate(submission, identity.canonicalUrl, settings.now);
-  const hosts = checkPreviewHosts(submission.media, identity.source, settings.uploadHosts, ports.sources);
+  const hosts = checkPreviewHosts(submission.media, identity.source, settings.uploadHosts, ports.sources, approval?.by);
 
   const sameSource = identity.canonicalUrl ? await findSameSource(ports.store, identity.canonicalUrl, record.submissionId) : undefined;
   if (sameSource?.duplicateOf) {
@@ -126,8 +142,9 @@ export async function publish(ports: PublishPorts, settings: PublishSettings, re
   const judged = await judgeAgainstPublished(ports, record, soFar);
   if (judged.kind === 'settled') return judged;
   if (!loaded || !identity.canonicalUrl || !identity.source) {
-    // Approved, but there is nothing to publish: a record needs its previews and its source.
-    return settled(needsReview(judged.checks, `Approved by ${approval?.by ?? 'a maintainer'}, but the work cannot be published: `));
+    const standing: CheckVerdict['name'][] = [...(loaded ? [] : ['images' as const]), ...(identity.canonicalUrl && identity.source ? [] : ['source-identity' as const])];
+    // Only an approval gets this far with either missing (judgeAgainstPublished sends the rest to review).
+    return settled(approval ? approvedButUnpublishable(judged.checks, approval, standing) : needsReview(judged.checks));
   }
   const media = await storePreviews(ports.media, images.previews);
   if (media instanceof MediaStoreError) return mediaNotStored(media, record, settings, judged.checks);
