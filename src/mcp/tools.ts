@@ -21,19 +21,21 @@ export const FIELDS_ARGUMENT = {
   description: 'Extra fields; notes: whole notes, all: every field.',
 } as const;
 
-/** What the tools say of `source`, whose values their schema lists (labels: archive://catalog). */
+/** What search_specimens says of `source`, whose values its schema lists (labels: archive://catalog). */
 export const SOURCE_DESCRIPTION = 'Source sites.';
 
+/** What get_timeline says of `source`: the keys are listed once, in search_specimens, where they are most used. */
+export const TIMELINE_SOURCE_DESCRIPTION = 'Source sites: the keys of search_specimens.';
+
 /**
- * The list tools' parameters: the HTTP list parameters and `fields`, with `source` naming the
- * keys of the archive's source table as they are now (HTTP describes their form and where they
- * are listed; an agent reads them in the schema).
+ * The list tools' parameters: the HTTP list parameters and `fields`, with `source` as given: the
+ * keys of the archive's source table as they are now, or a pointer to the tool that lists them. A
+ * call with a key not in the table is refused naming the keys either way.
  */
-function listInputSchema(schema: object, sourceKeys: readonly string[]): Tool['inputSchema'] {
+function listInputSchema(schema: object, source: { items: JsonObject; description: string }): Tool['inputSchema'] {
   const input = toolSchema(schema);
   const properties = (input.properties ?? {}) as Record<string, JsonObject>;
-  const source = { ...properties.source, items: { enum: [...sourceKeys] }, description: SOURCE_DESCRIPTION };
-  return { ...input, properties: { ...properties, source, fields: FIELDS_ARGUMENT } };
+  return { ...input, properties: { ...properties, source: { ...properties.source, ...source }, fields: FIELDS_ARGUMENT } };
 }
 
 /** What a list tool returns; items are compact records, see compact.ts. */
@@ -53,7 +55,7 @@ export function toolDefinitions(sourceKeys: readonly string[]): Tool[] {
       title: 'Search archive records',
       description:
         'Search the archive of works made by AI models, as GET /api/v1/specimens: compact records (more with fields), exact total, facets if asked, next (the cursor of the next page).',
-      inputSchema: listInputSchema(SCHEMAS.searchParams, sourceKeys),
+      inputSchema: listInputSchema(SCHEMAS.searchParams, { items: { enum: [...sourceKeys] }, description: SOURCE_DESCRIPTION }),
       outputSchema: LIST_OUTPUT,
       annotations: READ_ONLY,
     },
@@ -69,7 +71,8 @@ export function toolDefinitions(sourceKeys: readonly string[]): Tool[] {
       name: 'get_timeline',
       title: 'Read the model timeline',
       description: 'Milestones of model history, oldest first, as GET /api/v1/timeline; as search_specimens otherwise.',
-      inputSchema: listInputSchema(timelineParamsSchema(), sourceKeys),
+      // Its source keys are search_specimens's: listed twice, they took about 5 tokens of the budget a source.
+      inputSchema: listInputSchema(timelineParamsSchema(), { items: { type: 'string' }, description: TIMELINE_SOURCE_DESCRIPTION }),
       outputSchema: LIST_OUTPUT,
       annotations: READ_ONLY,
     },

@@ -119,9 +119,11 @@ describe('a source added to the source table, on every face', function () {
 
   it('is a value of the MCP tools\' source filter, and the catalog and facets resources name it in both languages', async () => {
     const { tools } = await client.listTools();
-    for (const tool of tools.filter((entry) => entry.name !== 'get_specimen')) {
-      expect((tool.inputSchema.properties?.source as { items: { enum: string[] } }).items.enum, tool.name).to.include('mastodon');
-    }
+    // Listed once, in search_specimens; get_timeline points there, and refuses a key not in the table alike.
+    expect((tools.find((tool) => tool.name === 'search_specimens')?.inputSchema.properties?.source as { items: { enum: string[] } }).items.enum).to.include('mastodon');
+    expect((tools.find((tool) => tool.name === 'get_timeline')?.inputSchema.properties?.source as { description: string }).description).to.equal('Source sites: the keys of search_specimens.');
+    const refusedOnTimeline = await call('get_timeline', { source: ['myspace'] });
+    expect((refusedOnTimeline.content[0] as { text: string }).text).to.match(/- source: must be one of: .*mastodon.*"myspace" is not/);
     const search = await call('search_specimens', { source: ['mastodon'], lang: 'en' });
     expect(search.isError ?? false).to.equal(false);
     expect((search.structuredContent as { total: number }).total).to.equal(4);

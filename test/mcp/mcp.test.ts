@@ -8,7 +8,7 @@ import { createLogger } from '../../src/logger.ts';
 import { createMcpServer } from '../../src/mcp/server.ts';
 import type { ListResponse } from '../../src/domain/specimens.ts';
 import type { LocalizedRecord } from '../../src/domain/localize.ts';
-import { FIELDS_ARGUMENT, SOURCE_DESCRIPTION } from '../../src/mcp/tools.ts';
+import { FIELDS_ARGUMENT, SOURCE_DESCRIPTION, TIMELINE_SOURCE_DESCRIPTION, toolDefinitions } from '../../src/mcp/tools.ts';
 import { SourceTable } from '../../src/domain/sources.ts';
 import { EXCERPT_BYTES } from '../../src/mcp/compact.ts';
 import { SCHEMAS } from '../../src/validation/schemas.ts';
@@ -68,16 +68,22 @@ describe('MCP tool server at /mcp', function () {
     // source lists the keys of the archive's source table, which maintainers extend, instead of their form.
     const source = { ...shared.source, items: { enum: new SourceTable(await server.backend.sources.listSources()).keys }, description: SOURCE_DESCRIPTION };
     expect(search?.inputSchema.properties).to.deep.equal({ ...shared, source, fields: FIELDS_ARGUMENT });
+    // get_timeline takes the same keys, listed once, in search_specimens.
+    expect(tools.find((tool) => tool.name === 'get_timeline')?.inputSchema.properties?.source).to.deep.equal({ ...shared.source, items: { type: 'string' }, description: TIMELINE_SOURCE_DESCRIPTION });
     expect(tools.find((tool) => tool.name === 'get_specimen')?.inputSchema.required).to.deep.equal(['id']);
     // The timeline is oldest first, with q too: its sort says so rather than the search's default.
     const timelineSort = tools.find((tool) => tool.name === 'get_timeline')?.inputSchema.properties?.sort as { description?: string } | undefined;
     expect(timelineSort?.description).to.equal('Default oldest, even with q.');
   });
 
-  it('keeps tools/list within 1,500 tokens (bytes / 4)', async () => {
+  it('keeps tools/list within 1,500 tokens (bytes / 4), also with ten sources more than the built-in table', async () => {
     const response = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
     const bytes = Buffer.byteLength(await response.text());
     expect(bytes / 4, `tools/list is ${bytes} bytes`).to.be.at.most(1500);
+    const keys = new SourceTable(await server.backend.sources.listSources()).keys;
+    const added = ['mastodon', 'pixiv', 'artstation', 'deviantart', 'behance', 'dribbble', 'tumblr', 'bluesky', 'threads', 'instagram'];
+    const growth = Buffer.byteLength(JSON.stringify(toolDefinitions([...keys, ...added]))) - Buffer.byteLength(JSON.stringify(toolDefinitions(keys)));
+    expect((bytes + growth) / 4, `tools/list would be ${bytes + growth} bytes`).to.be.at.most(1500);
   });
 
   it('keeps a 20-result search within 2,000 tokens (bytes / 4), in either language', async () => {
