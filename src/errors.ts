@@ -107,6 +107,16 @@ export function listedNames(names: readonly string[]): string {
   return names.length > MAX_LISTED_ERRORS ? `${listed} and ${names.length - MAX_LISTED_ERRORS} more` : listed;
 }
 
+/**
+ * The 400 for bad parameters, the same wherever they are read: "Invalid parameter: x." for one
+ * parameter (with one error or several), "Invalid parameters: x, y." for more; `more` follows as
+ * further sentences.
+ */
+export function invalidParametersProblem(errors: FieldError[], more = ''): ProblemError {
+  const names = [...new Set(errors.map((error) => error.parameter ?? error.field ?? ''))];
+  return new ProblemError('invalid-parameters', `Invalid ${names.length === 1 ? 'parameter' : 'parameters'}: ${listedNames(names)}.${more}`, { errors });
+}
+
 type ProblemOptions = { errors?: FieldError[]; headers?: Record<string, string>; cause?: unknown; extensions?: Record<string, unknown> };
 
 /** An error that leaves the service as application/problem+json. */

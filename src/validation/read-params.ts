@@ -5,7 +5,8 @@ import { listQuery } from '../domain/specimens.ts';
 import type { SearchParams, ListScope } from '../domain/specimens.ts';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { Lang } from '../domain/record.ts';
-import { listedNames, ProblemError } from '../errors.ts';
+import { invalidParametersProblem } from '../errors.ts';
+import type { ProblemError } from '../errors.ts';
 import type { FieldError } from '../errors.ts';
 import { coerceParameters } from './coerce.ts';
 import { compile, describeErrors, recordQueryParamsSchema, SCHEMAS, timelineParamsSchema } from './schemas.ts';
@@ -82,9 +83,8 @@ function byParameter(errors: readonly FieldError[], params: Record<string, unkno
 
 function invalid(errors: FieldError[], exportsHint: string): ProblemError {
   const offsetTooDeep = errors.some((error) => error.parameter === 'offset' && error.message.startsWith('must be <='));
-  const named = listedNames([...new Set(errors.map((error) => error.parameter ?? error.field ?? ''))]);
   const deeper = offsetTooDeep ? ` Offsets stop at ${MAX_OFFSET}; page deeper with cursor (every page's next), or read the whole catalog from the bulk exports (${exportsHint}).` : '';
-  return new ProblemError('invalid-parameters', `Invalid ${errors.length === 1 ? 'parameter' : 'parameters'}: ${named}.${deeper}`, { errors });
+  return invalidParametersProblem(errors, deeper);
 }
 
 /**

@@ -115,6 +115,8 @@ describe('a source added to the source table, on every face', function () {
     expect(malformed.body.errors).to.deep.equal([{ parameter: 'source', message: 'must be one of: bilibili, codepen, github, hn, huggingface, mastodon, reddit, weibo, x, youtube, web (the archive\'s sources; "X" is not)' }]);
     const tooMany = await getJson<Problem>(server, `/api/v1/specimens?source=${Array.from({ length: 51 }, () => 'x').join(',')},myspace`);
     expect(tooMany.body.errors.map((error) => error.message)).to.deep.equal(['must hold at most 50 entries', 'must be one of: bilibili, codepen, github, hn, huggingface, mastodon, reddit, weibo, x, youtube, web (the archive\'s sources; "myspace" is not)']);
+    // Two errors of one parameter: it is one parameter, as ingest says it too.
+    expect(tooMany.body.detail).to.equal('Invalid parameter: source.');
   });
 
   it('is a value of the MCP tools\' source filter, and the catalog and facets resources name it in both languages', async () => {

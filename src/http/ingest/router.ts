@@ -13,7 +13,7 @@ import { currentRecordIds } from '../../domain/record-fates.ts';
 import { SourceTable } from '../../domain/sources.ts';
 import { REVIEW_DECISIONS, SUBMISSION_STATUSES } from '../../domain/submission.ts';
 import type { ReviewDecisionKind, SubmissionRecord, SubmissionStatus, TokenRecord } from '../../domain/submission.ts';
-import { BODY_FIELD, listedNames, ProblemError } from '../../errors.ts';
+import { BODY_FIELD, invalidParametersProblem, listedNames, ProblemError } from '../../errors.ts';
 import type { FieldError } from '../../errors.ts';
 import { checkSubmission, isJsonObject } from '../../validation/submission.ts';
 import { readJsonBody } from '../body.ts';
@@ -89,13 +89,7 @@ function invalidBody(errors: FieldError[]): ProblemError {
 }
 
 function invalidReview(errors: FieldError[]): ProblemError {
-  return new ProblemError('invalid-parameters', `Invalid review: ${listedNames(errors.map((error) => error.field ?? ''))}.`, { errors });
-}
-
-/** The 400 for bad query parameters, worded as the read API words it: "Invalid parameter: x." for one, "Invalid parameters: x, y." for several. */
-function invalidParameters(errors: FieldError[]): ProblemError {
-  const names = [...new Set(errors.map((error) => error.parameter ?? error.field ?? ''))];
-  return new ProblemError('invalid-parameters', `Invalid ${names.length === 1 ? 'parameter' : 'parameters'}: ${listedNames(names)}.`, { errors });
+  return new ProblemError('invalid-parameters', `Invalid review: ${listedNames([...new Set(errors.map((error) => error.field ?? ''))])}.`, { errors });
 }
 
 /** Problems of a submit result that are not an answer: no valid item, key reused, quota. */
@@ -263,7 +257,7 @@ function listParameters(ctx: Context, token: TokenRecord): { request: ListReques
   const request: ListRequest = { ...(all ? {} : { tokenName: token.name }), ...(status ? { status: status as SubmissionStatus } : {}), ...(since ? { since } : {}), ...(cursor !== undefined ? { cursor } : {}), limit };
   const decoded = cursor === undefined ? undefined : decodeCursor(cursor, request);
   if (typeof decoded === 'string') errors.push(BAD_CURSOR[decoded]);
-  if (errors.length) throw invalidParameters(errors);
+  if (errors.length) throw invalidParametersProblem(errors);
   if (all && !token.scopes.includes('review')) throw new ProblemError('forbidden', 'Only a token with the "review" scope may list every token\'s submissions (all=true).');
   return { request, all };
 }
@@ -302,7 +296,7 @@ export function ingestRouter(deps: IngestDependencies): Router {
       const token = await authorizeIngest(ctx, deps, ['ingest', 'review']);
       const { request, all } = listParameters(ctx, token);
       const result = await listSubmissions(deps, request);
-      if (result.kind === 'bad-cursor') throw invalidParameters([BAD_CURSOR[result.problem]]);
+      if (result.kind === 'bad-cursor') throw invalidParametersProblem([BAD_CURSOR[result.problem]]);
       const items = await Promise.all(result.items.map(async (record) => presentListed(record, deps.baseUrl, await current(record), all)));
       let next: string | null = null;
       if (result.nextCursor) {
