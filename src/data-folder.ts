@@ -1,4 +1,5 @@
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Config } from './config.ts';
 
 type DataFolder = Pick<Config, 'dataDir' | 'databaseFile' | 'mediaDir'>;
@@ -21,7 +22,7 @@ export function requireArchive(config: Pick<Config, 'store' | 'dataDir' | 'datab
  */
 export function ensureWritableDataFolder(folder: DataFolder): void {
   try {
-    mkdirSync(folder.dataDir, { recursive: true });
+    makeFolder(folder.dataDir);
   } catch (error) {
     throw new Error(cannotCreate(folder.dataDir, error), { cause: error });
   }
@@ -31,6 +32,30 @@ export function ensureWritableDataFolder(folder: DataFolder): void {
       accessSync(path, constants.W_OK);
     } catch (error) {
       throw new Error(notWritable(path, folder.dataDir, codeOf(error)), { cause: error });
+    }
+  }
+}
+
+/**
+ * Creates a folder and the folders above it that are missing. Node's own `recursive: true` loops
+ * for ever, in one synchronous call that not even SIGTERM interrupts, where a parent exists but
+ * refuses a new entry with ENOENT (anything under /proc); this gives that error back instead. A
+ * file in the way is EEXIST.
+ */
+export function makeFolder(path: string): void {
+  try {
+    mkdirSync(path);
+  } catch (error) {
+    const code = codeOf(error);
+    if (code === 'EEXIST' && statSync(path).isDirectory()) return;
+    const parent = dirname(path);
+    if (code !== 'ENOENT' || parent === path) throw error;
+    makeFolder(parent);
+    try {
+      mkdirSync(path);
+    } catch (again) {
+      if (codeOf(again) === 'EEXIST' && statSync(path).isDirectory()) return;
+      throw again;
     }
   }
 }

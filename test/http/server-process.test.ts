@@ -144,5 +144,12 @@ describe('the server process (npm start)', function () {
       expect(code, output).to.equal(1);
       expect(output).to.include(`ARCHIVE_DATA_DIR=${file} is not a folder (a file is in the way): set ARCHIVE_DATA_DIR to a folder`);
     });
+
+    it('when ARCHIVE_DATA_DIR cannot be created where its parent refuses new entries (under /proc), without hanging', async () => {
+      // Node's recursive mkdir loops for ever here; failedStart kills a start that hangs after 30 s.
+      const { code, output } = await failedStart({ ARCHIVE_DATA_DIR: '/proc/archive-data' });
+      expect(code, output).to.equal(1);
+      expect(output).to.include('ARCHIVE_DATA_DIR=/proc/archive-data cannot be created (ENOENT): create it and let the user running the archive write to it');
+    });
   });
 });

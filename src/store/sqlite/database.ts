@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makeFolder } from '../../data-folder.ts';
 
 export type SqliteDatabase = Database.Database;
 
@@ -10,7 +10,7 @@ export type SqliteDatabase = Database.Database;
  * so concurrent processes queue instead of failing.
  */
 export function openDatabase(file: string): SqliteDatabase {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') makeFolder(dirname(file));
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
