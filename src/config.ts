@@ -167,6 +167,8 @@ export function loadConfig(given: NodeJS.ProcessEnv = process.env): Config {
     const parsed = new URL(baseUrl);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') problems.push(`ARCHIVE_BASE_URL must be an http(s) URL, got "${baseUrl}"`);
     if (parsed.search || parsed.hash) problems.push('ARCHIVE_BASE_URL must not have a query or fragment');
+    // The pages link and redirect to root addresses (/en/, /assets/…): under a path they would leave the archive.
+    if (parsed.pathname !== '/') problems.push(`ARCHIVE_BASE_URL must be an origin without a path (e.g. https://archive.example.org), got "${baseUrl}": the archive is served at the root of its host`);
   } catch {
     problems.push(`ARCHIVE_BASE_URL must be an absolute URL, got "${baseUrl}"`);
     baseUrl = `http://localhost:${port}`;

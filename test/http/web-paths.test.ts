@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { request as httpRequest } from 'node:http';
 import { startTestServer } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { SCHEMAS } from '../../src/validation/schemas.ts';
@@ -80,8 +81,22 @@ describe('website addresses', () => {
     expect(await redirected('/zh/timeline/?year=2025')).to.deep.equal({ status: 301, location: '/timeline/?year=2025' });
   });
 
-  it('never redirects /zh to another host', async () => {
+  it('never redirects to another host, and answers a redirect alike whatever the Accept', async () => {
     expect(await redirected('/zh//evil.example/path')).to.deep.equal({ status: 301, location: '/evil.example/path' });
+    // A raw backslash, which fetch would have made a slash: a browser reads /\host in a Location as //host.
+    const raw = async (path: string, accept: string) =>
+      new Promise<{ status?: number; location?: string; type?: string; body: string }>((resolve, reject) => {
+        const request = httpRequest({ host: '127.0.0.1', port: new URL(server.baseUrl).port, path, headers: { Accept: accept } }, (response) => {
+          let body = '';
+          response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          response.on('end', () => resolve({ status: response.statusCode, location: response.headers.location, type: response.headers['content-type'], body }));
+        });
+        request.on('error', reject);
+        request.end();
+      });
+    for (const accept of ['text/html', 'text/plain', '*/*']) {
+      expect(await raw('/zh/\\evil.example/', accept), accept).to.deep.equal({ status: 301, location: '/%5Cevil.example/', type: 'text/plain; charset=utf-8', body: 'Moved to /%5Cevil.example/\n' });
+    }
   });
 
   it('sends an address written in capitals to the lower-case page, keeping the query', async () => {

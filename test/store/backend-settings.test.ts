@@ -53,6 +53,19 @@ describe('backend settings (ARCHIVE_STORE, ARCHIVE_SEARCH)', () => {
     expect(problemsOf({ ARCHIVE_STORE: 'mongo', MONGODB_URI: 'http://mongo', MONGODB_DATABASE: 'a.b', ARCHIVE_SEARCH: 'meili', MEILI_URL: 'meili:7700' })).to.have.length(3);
   });
 
+  it('takes an origin as ARCHIVE_BASE_URL, with or without a trailing slash, and refuses one with a path', () => {
+    expect(loadConfig({ ARCHIVE_BASE_URL: 'https://archive.example.org/' }).baseUrl).to.equal('https://archive.example.org');
+    let problems: string[] = [];
+    try {
+      loadConfig({ ARCHIVE_BASE_URL: 'https://archive.example.org/archive/' });
+    } catch (error) {
+      if (error instanceof ConfigError) problems = error.problems;
+    }
+    expect(problems).to.deep.equal([
+      'ARCHIVE_BASE_URL must be an origin without a path (e.g. https://archive.example.org), got "https://archive.example.org/archive": the archive is served at the root of its host',
+    ]);
+  });
+
   it('refuses a MongoDB store with the embedded search index', () => {
     const problems = problemsOf({ ARCHIVE_STORE: 'mongo', MONGODB_URI: 'mongodb://mongo:27017' });
     expect(problems).to.have.length(1);

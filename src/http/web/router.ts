@@ -117,6 +117,20 @@ function offeredYears(facets: Facets, params: SearchParams): string[] {
   return years.filter((value) => (facets.year[value] ?? 0) > 0 || params.year?.includes(value));
 }
 
+/**
+ * Answers 301 to another address of this site, keeping the query, with a body that does not
+ * depend on Accept (Koa's would, without saying so in Vary). The address can never lead to another
+ * site: its leading slashes are collapsed (//host is protocol-relative), and a raw backslash is
+ * escaped, since a browser reads `\` in a Location as `/` (so /\host would be //host).
+ */
+function redirectOnSite(ctx: Context, path: string): void {
+  const location = `/${path.replace(/\\/g, '%5C').replace(/^\/+/, '')}${ctx.querystring ? `?${ctx.querystring}` : ''}`;
+  ctx.status = 301;
+  ctx.set('Location', location);
+  ctx.type = 'text/plain; charset=utf-8';
+  ctx.body = `Moved to ${location}\n`;
+}
+
 /** Runs a record route; a record that moved answers 301 to its current address instead. */
 async function followMoves(ctx: Context, route: () => Promise<void>, urlOf: (id: string) => string, maxAgeSeconds: number): Promise<void> {
   try {
@@ -154,8 +168,7 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
   router.use(async (ctx, next) => {
     if (ctx.path === ctx.path.toLowerCase()) return next();
     if (readOnly(ctx) === 'handled') return;
-    ctx.status = 301;
-    ctx.redirect(`${ctx.path.toLowerCase()}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
+    redirectOnSite(ctx, ctx.path.toLowerCase());
   });
   const address = (ctx: Context): SiteAddress => ({ baseUrl: context.baseUrl, path: ctx.url });
 
@@ -235,18 +248,15 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
     for (const path of [`${prefix}/timeline`, `${prefix}/developers`, `${prefix}/specimens/:id`, ...(lang === 'en' ? ['/en'] : [])]) {
       router.all(path, async (ctx) => {
         if (readOnly(ctx) === 'handled') return;
-        ctx.status = 301;
-        ctx.redirect(`${ctx.path}/${ctx.querystring ? `?${ctx.querystring}` : ''}`);
+        redirectOnSite(ctx, `${ctx.path}/`);
       });
     }
   }
 
-  // Chinese pages live at the root; a reader who types /zh/… is sent there (leading slashes
-  // collapsed, so /zh//host can never become a protocol-relative redirect to another site).
+  // Chinese pages live at the root; a reader who types /zh/… is sent there.
   router.all('/zh{/*rest}', async (ctx) => {
     if (readOnly(ctx) === 'handled') return;
-    ctx.status = 301;
-    ctx.redirect(`/${ctx.path.slice(3).replace(/^\/+/, '')}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
+    redirectOnSite(ctx, ctx.path.slice(3));
   });
 
   const assets = new Map<string, { type: string; file: URL }>([
@@ -263,7 +273,7 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
   });
   router.all('/favicon.ico', async (ctx) => {
     if (readOnly(ctx) === 'handled') return;
-    ctx.redirect('/assets/icon.svg');
+    redirectOnSite(ctx, '/assets/icon.svg');
   });
   return router;
 }
