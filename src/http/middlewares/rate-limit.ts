@@ -33,15 +33,18 @@ export async function enforce(ctx: Context, limiter: RateLimiter, policy: RatePo
 
 /**
  * Limits every request per client address, except OPTIONS preflights, health probes and static
- * assets. A conditional read (GET or HEAD with If-None-Match) is counted only once its answer is
- * known, and not at all when it is 304: revalidating what a client already holds costs it nothing
- * (its answer names the policy, RateLimit-Policy, but no standing).
+ * assets. A conditional read (GET or HEAD with If-None-Match naming tags) is counted only once its
+ * answer is known, and not at all when it is 304: revalidating what a client already holds costs
+ * it nothing (its answer names the policy, RateLimit-Policy, but no standing).
  */
 export function limitByClient(limiter: RateLimiter, policy: RatePolicy, refused?: RefusalListener) {
   return async function clientRateLimit(ctx: Context, next: Next): Promise<void> {
     if (ctx.method === 'OPTIONS' || EXEMPT_PATHS.test(ctx.path)) return next();
     const key = clientKey(ctx.ip);
-    const conditional = (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.get('If-None-Match') !== '';
+    // `*` matches any answer (RFC 9110 §13.1.2) and so revalidates nothing a client was sent: it
+    // counts, or every search would be free to anyone who sends it.
+    const ifNoneMatch = ctx.get('If-None-Match');
+    const conditional = (ctx.method === 'GET' || ctx.method === 'HEAD') && ifNoneMatch !== '' && !ifNoneMatch.split(',').some((tag) => tag.trim() === '*');
     if (!conditional) {
       await enforce(ctx, limiter, policy, key, 'from this address', refused);
       return next();
