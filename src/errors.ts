@@ -73,6 +73,11 @@ export const PROBLEM_TYPES = {
     title: 'Idempotency key reused',
     help: 'The `Idempotency-Key` was used in the last 24 hours with a different request. A retry must send the same body; a new request needs a new key.',
   },
+  'range-not-satisfiable': {
+    status: 416,
+    title: 'Range not satisfiable',
+    help: 'A media file was asked for with a `Range` that starts past its end. `Content-Range: bytes */SIZE` gives its size; ask for a range within it, or for the whole file without `Range`.',
+  },
   'request-header-too-large': {
     status: 431,
     title: 'Request header fields too large',

@@ -21,6 +21,7 @@ const PROBLEM_OF_STATUS: Record<number, { type: ProblemType; detail: string; des
   406: { type: 'not-acceptable', detail: 'Accept must allow application/json.', description: 'The `Accept` header excludes every type this address answers with.' },
   413: { type: 'payload-too-large', detail: 'The request body is larger than this endpoint accepts.', description: 'Body over the limit of this address.' },
   415: { type: 'unsupported-media-type', detail: 'Send the body as application/json.', description: 'The body is not `application/json`.' },
+  416: { type: 'range-not-satisfiable', detail: 'The file has 5120 bytes; the range asked for lies outside them.', description: 'The `Range` starts past the end of the file; `Content-Range: bytes */SIZE` gives its size.' },
   422: { type: 'idempotency-key-reused', detail: 'This Idempotency-Key was used with a different request in the last 24 hours. Use a new key for a new request.', description: 'Idempotency-Key reused with a different request.' },
   429: { type: 'too-many-requests', detail: 'Too many requests from this address: at most 600 per 60 seconds. Try again in 41 seconds.', description: 'Over a rate limit (`too-many-requests`) or, on ingest, over the token\'s daily submission quota (`quota-exceeded`). `Retry-After` says when to try again.' },
   500: { type: 'internal-error', detail: 'The service failed to answer this request. It has been logged.', description: 'The service failed; nothing internal is exposed.' },

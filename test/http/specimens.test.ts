@@ -321,6 +321,32 @@ describe('read API over HTTP (demo catalog)', function () {
       expect((await server.get('/media/ab/nothing.png')).status).to.equal(404);
     });
 
+    it('answers HEAD of a media file as GET, and serves one byte range of it', async () => {
+      const { body } = await list('/api/v1/specimens?limit=50&lang=en');
+      const url = body.items.find((item) => item.media.length > 0)?.media[0]?.url ?? '';
+      const whole = await fetch(url);
+      const bytes = Buffer.from(await whole.arrayBuffer());
+      const head = await fetch(url, { method: 'HEAD' });
+      expect(head.status).to.equal(200);
+      for (const name of ['content-type', 'content-length', 'etag', 'cache-control', 'accept-ranges']) expect(head.headers.get(name), name).to.equal(whole.headers.get(name));
+      expect(whole.headers.get('accept-ranges')).to.equal('bytes');
+      const part = async (range: string, init: RequestInit = {}) => {
+        const response = await fetch(url, { ...init, headers: { Range: range, ...(init.headers as Record<string, string> | undefined) } });
+        return { status: response.status, contentRange: response.headers.get('content-range'), bytes: Buffer.from(await response.arrayBuffer()) };
+      };
+      expect(await part('bytes=0-9')).to.deep.equal({ status: 206, contentRange: `bytes 0-9/${bytes.length}`, bytes: bytes.subarray(0, 10) });
+      expect(await part('bytes=-5')).to.deep.equal({ status: 206, contentRange: `bytes ${bytes.length - 5}-${bytes.length - 1}/${bytes.length}`, bytes: bytes.subarray(-5) });
+      expect(await part(`bytes=${bytes.length - 3}-`)).to.deep.include({ status: 206, bytes: bytes.subarray(-3) });
+      // Several ranges, or a version the client no longer holds: the whole file.
+      expect(await part('bytes=0-1,4-5')).to.deep.include({ status: 200, contentRange: null, bytes });
+      expect(await part('bytes=0-9', { headers: { 'If-Range': '"another-version"' } })).to.deep.include({ status: 200, bytes });
+      expect(await part('bytes=0-9', { headers: { 'If-Range': whole.headers.get('etag') ?? '' } })).to.deep.include({ status: 206 });
+      const past = await fetch(url, { headers: { Range: `bytes=${bytes.length}-` } });
+      expect(past.status).to.equal(416);
+      expect(past.headers.get('content-range')).to.equal(`bytes */${bytes.length}`);
+      expect(((await past.json()) as { type: string }).type).to.equal(`${server.baseUrl}/problems/range-not-satisfiable`);
+    });
+
     it('writes one JSON log line per request, without headers', async () => {
       const before = server.logs.filter((entry) => entry.msg === 'request').length;
       await server.get('/api/v1/specimens?limit=1', { headers: { Authorization: 'Bearer secret-token-value' } });

@@ -123,7 +123,7 @@ export function websitePaths(doc: DocContext): JsonObject {
       }),
     },
     '/favicon.ico': {
-      get: operation(doc, { path: '/favicon.ico', operationId: 'getFavicon', summary: 'Redirects to the SVG icon', tags: ['website'], usesStore: false, responses: { 302: redirect('The icon.', '/assets/icon.svg'), 405: problem(doc, 405, '/favicon.ico') } }),
+      get: operation(doc, { path: '/favicon.ico', operationId: 'getFavicon', summary: 'Redirects to the SVG icon', tags: ['website'], usesStore: false, responses: { 301: redirect('The icon.', '/assets/icon.svg'), 405: problem(doc, 405, '/favicon.ico') } }),
     },
     '/media/{path}': {
       get: operation(doc, {
@@ -135,8 +135,14 @@ export function websitePaths(doc: DocContext): JsonObject {
         parameters: [pathParameter('path', 'The path under /media/ that a record\'s media or thumbnail URL names (holds a slash).', media?.thumbnailPath ?? '')],
         responses: {
           200: { description: 'The image, typed by its decoded format.', headers: CACHE_HEADERS, content: { 'image/webp': { schema: { type: 'string', format: 'binary' }, example: '(binary WebP)' }, 'image/png': { schema: { type: 'string', format: 'binary' }, example: '(binary PNG)' } } },
+          206: {
+            description: 'One byte range of the image, asked for with `Range: bytes=FIRST-LAST` (or `FIRST-`, or `-SUFFIX`); `If-Range` with the ETag held asks for it only of that version. Several ranges, or another unit, are answered with the whole file (200).',
+            headers: { ...CACHE_HEADERS, 'Content-Range': { description: 'The range sent and the file\'s size.', schema: { type: 'string' }, example: 'bytes 0-1023/5120' } },
+            content: { 'image/png': { schema: { type: 'string', format: 'binary' }, example: '(the first 1,024 bytes)' } },
+          },
           304: NOT_MODIFIED,
           404: problem(doc, 404, '/media/{path}', { detail: 'No such media file.' }),
+          416: problem(doc, 416, '/media/{path}', { headers: { 'Content-Range': { description: 'The file\'s size.', schema: { type: 'string' }, example: 'bytes */5120' } } }),
           405: problem(doc, 405, '/media/{path}'),
         },
       }),
