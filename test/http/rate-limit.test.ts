@@ -104,14 +104,15 @@ describe('rate limits and the daily quota', () => {
   });
 
   it('counts a read with If-None-Match: *, which matches any answer and so revalidates nothing the client holds', async () => {
-    server = await serverWith({ rateLimitReads: 2 });
-    const starred = (query: string) => server.get(`/api/v1/specimens?${query}`, { headers: { 'If-None-Match': '*' } });
+    const limited = await serverWith({ rateLimitReads: 2 });
+    server = limited;
+    const starred = (query: string) => limited.get(`/api/v1/specimens?${query}`, { headers: { 'If-None-Match': '*' } });
     const first = await starred('q=pelican');
     expect(first.status).to.equal(304);
     expect(first.headers.get('ratelimit')).to.match(/^"client";r=1;/);
     expect((await starred('q=bicycle')).headers.get('ratelimit')).to.match(/^"client";r=0;/);
     expect((await starred('q=kite')).status).to.equal(429);
-    expect((await server.get('/api/v1/specimens?q=kite', { headers: { 'If-None-Match': '"other", *' } })).status).to.equal(429);
+    expect((await limited.get('/api/v1/specimens?q=kite', { headers: { 'If-None-Match': '"other", *' } })).status).to.equal(429);
   });
 
   it('is off when set to 0: no headers, no refusals', async () => {
