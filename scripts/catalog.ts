@@ -76,10 +76,10 @@ async function main(): Promise<void> {
     const started = performance.now();
     if (command === 'import') {
       const { keys } = new SourceTable(await backend.sources.listSources());
-      const { written, withdrawn, moved } = await importCatalogFile(backend.store, file, { sourceKeys: keys });
+      const { written, withdrawn, moved, updated } = await importCatalogFile(backend.store, file, { sourceKeys: keys });
       const seconds = (performance.now() - started) / 1000;
       const peakRss = Math.round(process.resourceUsage().maxRSS / 1024);
-      console.log(`imported ${written} records into ${describeStore(config)} in ${seconds.toFixed(1)} s (${Math.round(written / seconds)} records/s, peak RSS ${peakRss} MB)`);
+      console.log(`imported ${written} records dated ${updated} into ${describeStore(config)} in ${seconds.toFixed(1)} s (${Math.round(written / seconds)} records/s, peak RSS ${peakRss} MB)`);
       // A takedown outlives the exports taken before it; a moved id's work lives in another record.
       if (withdrawn.length) console.log(`skipped ${withdrawn.length} withdrawn ids: ${withdrawn.join(' ')}`);
       if (moved.length) console.log(`skipped ${moved.length} moved ids: ${moved.join(' ')}`);

@@ -12,6 +12,7 @@ import type { CatalogEnvelope } from './catalog-stream.ts';
 import { isPreparedRecordWriter } from '../store/sqlite/prepared-record.ts';
 import { PreparedBatches } from './prepared-batches.ts';
 import { CatalogFileError } from './catalog-file-error.ts';
+import { importDateFloor, notEarlierThan } from './import-date.ts';
 import canonicalRecordSchema from '../../schemas/canonical-record.schema.json' with { type: 'json' };
 import catalogSchema from '../../schemas/catalog.schema.json' with { type: 'json' };
 
@@ -93,12 +94,13 @@ export async function readCatalogFile(path: string): Promise<CatalogFile> {
   return checkCatalog(JSON.parse(await readFile(path, 'utf8')));
 }
 
-/** Imports a checked catalog in batches; returns the number of records written. */
-export async function importCatalog(store: RecordStore, catalog: CatalogFile, batchSize = IMPORT_BATCH): Promise<number> {
+/** Imports a checked catalog in batches, dated as importDateFloor says; returns the number of records written. */
+export async function importCatalog(store: RecordStore, catalog: CatalogFile, { batchSize = IMPORT_BATCH, now = new Date() }: { batchSize?: number; now?: Date } = {}): Promise<number> {
+  const updated = notEarlierThan(catalog.updated, await importDateFloor(store, now));
   for (let start = 0; start < catalog.records.length; start += batchSize) {
-    await store.putRecords(catalog.records.slice(start, start + batchSize));
+    await store.putRecords(catalog.records.slice(start, start + batchSize).map((record) => ({ ...record, updated })));
   }
-  await store.setCatalogUpdated(catalog.updated);
+  await store.setCatalogUpdated(updated);
   return catalog.records.length;
 }
 
@@ -111,6 +113,8 @@ export interface ImportOptions {
   batchSize?: number;
   /** The keys of the target store's source table: a record naming another source is a problem. */
   sourceKeys?: readonly string[];
+  /** When the import happens (now when left out), for importDateFloor. */
+  now?: Date;
 }
 
 /** What an import did: the records it wrote, and the ids of the file it left retired. */
@@ -121,6 +125,8 @@ export interface ImportReport {
   withdrawn: string[];
   /** Ids that moved to another record holding their work: not written again, which would archive the work twice. */
   moved: string[];
+  /** The compilation date the records were written with: the file's, or the import's day (importDateFloor). */
+  updated: string;
 }
 
 /** Lets through the records whose id the archive never retired, and remembers the others' ids. */
@@ -147,20 +153,22 @@ class RetiredIdFilter {
  * file. A record whose id the archive retired (withdrawn or moved) is not written: an older
  * export must not undo a takedown, nor archive a moved work a second time.
  */
-export async function importCatalogFile(store: RecordStore, path: string, { batchSize = IMPORT_BATCH, sourceKeys }: ImportOptions = {}): Promise<ImportReport> {
+export async function importCatalogFile(store: RecordStore, path: string, { batchSize = IMPORT_BATCH, sourceKeys, now = new Date() }: ImportOptions = {}): Promise<ImportReport> {
+  const dateFloor = await importDateFloor(store, now);
   // Started first: the worker loads its modules and prepares the first batch while this thread checks the file.
   const prepared = isPreparedRecordWriter(store)
-    ? { writer: store, batches: new PreparedBatches({ path, batchSize, chunkSize: PREPARED_CHUNK, withIndex: store.indexesRecords, ahead: Math.ceil(batchSize / PREPARED_CHUNK) }) }
+    ? { writer: store, batches: new PreparedBatches({ path, batchSize, chunkSize: PREPARED_CHUNK, withIndex: store.indexesRecords, ahead: Math.ceil(batchSize / PREPARED_CHUNK), dateFloor }) }
     : undefined;
   try {
     const retired = new RetiredIdFilter(await loadRetiredIds(store));
-    const updated = await checkCatalogFile(path, sourceKeys);
+    const fileDate = await checkCatalogFile(path, sourceKeys);
+    const updated = notEarlierThan(fileDate, dateFloor);
     const admits = (id: string): boolean => retired.admits(id);
-    const read = prepared ? await prepared.batches.writeAll(updated, admits, (batch) => prepared.writer.putPreparedRecords(batch)) : await writeCatalogFile(store, path, updated, batchSize, admits);
+    const read = prepared ? await prepared.batches.writeAll({ file: fileDate, records: updated }, admits, (batch) => prepared.writer.putPreparedRecords(batch)) : await writeCatalogFile(store, path, updated, batchSize, admits);
     const written = read - retired.withdrawn.length - retired.moved.length;
     prepared?.writer.finishBulkWrite(written);
     await store.setCatalogUpdated(updated);
-    return { written, withdrawn: retired.withdrawn, moved: retired.moved };
+    return { written, withdrawn: retired.withdrawn, moved: retired.moved, updated };
   } finally {
     await prepared?.batches.stop();
   }

@@ -5,7 +5,8 @@
  * `chunkSize` records, each batch of `batchSize` records ending with a chunk marked as its end, at
  * most `ahead` chunks before the writer has taken them (small chunks keep both threads' memory flat).
  * Every record has its texts cleaned (cleanRecordText) and takes the catalog's date (`updated`): read from the file when it comes before
- * `records` (as in every file the archive writes), else sent by the writer once the check has passed.
+ * `records` (as in every file the archive writes), else sent by the writer once the check has passed;
+ * `dateFloor` when the file's is earlier (importDateFloor).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
@@ -14,6 +15,7 @@ import type { CanonicalRecord } from '../domain/record.ts';
 import { packRecords, prepareRecord } from '../store/sqlite/prepared-record.ts';
 import type { PackedRecords, PreparedRecord } from '../store/sqlite/prepared-record.ts';
 import { scanCatalogFile } from './catalog-stream.ts';
+import { notEarlierThan } from './import-date.ts';
 
 /** What the worker is started with. */
 export interface PrepareWorkerData {
@@ -23,19 +25,21 @@ export interface PrepareWorkerData {
   withIndex: boolean;
   /** Chunks posted and not yet taken, at most. */
   ahead: number;
+  /** The earliest date records may take (the day of an import into an archive compiled before). */
+  dateFloor: string | undefined;
 }
 
-/** Sent by the writer: `{ updated }` (the checked catalog's date) once the check has passed, and `{ taken: true }` for each chunk it took. */
+/** Sent by the writer: `{ updated }` (the date of the records, from the checked catalog's) once the check has passed, and `{ taken: true }` for each chunk it took. */
 export type ToPrepareWorker = { updated: string } | { taken: true };
 
 /**
- * Sent by the worker: as `records` opens, the date it prepares records with (`dated`; null when
- * the file gives none before `records` and it waits for the writer's), chunks of prepared records
+ * Sent by the worker: as `records` opens, the file's date it read (`dated`, from which it dates
+ * the records; null when the file gives none before `records` and it waits for the writer's date), chunks of prepared records
  * (`ends`: the last of its batch), then the number of records read.
  */
 export type FromPrepareWorker = { dated: string | null } | { chunk: PackedRecords; ends: boolean } | { done: number };
 
-async function prepare(port: MessagePort, { path, batchSize, chunkSize, withIndex, ahead }: PrepareWorkerData): Promise<void> {
+async function prepare(port: MessagePort, { path, batchSize, chunkSize, withIndex, ahead, dateFloor }: PrepareWorkerData): Promise<void> {
   let updated: string | undefined;
   let checkedDate: (date: string) => void = () => {};
   const checked = new Promise<string>((resolve) => (checkedDate = resolve));
@@ -74,8 +78,9 @@ async function prepare(port: MessagePort, { path, batchSize, chunkSize, withInde
     (record) => (updated === undefined ? checked.then((date) => add(record, (updated = date))) : add(record, updated)),
     undefined,
     (fields) => {
-      if (typeof fields.updated === 'string') updated = fields.updated;
-      port.postMessage({ dated: updated ?? null } satisfies FromPrepareWorker);
+      const dated = typeof fields.updated === 'string' ? fields.updated : null;
+      if (dated !== null) updated = notEarlierThan(dated, dateFloor);
+      port.postMessage({ dated } satisfies FromPrepareWorker);
     },
   );
   if (inBatch > 0) await post(true);

@@ -62,19 +62,20 @@ export class PreparedBatches {
 
   /**
    * Hands each batch to `write` in file order, the next one being prepared meanwhile, once the
-   * file has been checked (`updated`: its date). The worker prepares the first batch during the
-   * check when the file gives its date before its records. Only the records whose id `admits`
-   * are written. Returns the number of records read.
+   * file has been checked (`dates.file`: the date the check read; `dates.records`: the date the
+   * records take, from it). The worker prepares the first batch during the check when the file
+   * gives its date before its records. Only the records whose id `admits` are written. Returns
+   * the number of records read.
    */
-  async writeAll(updated: string, admits: (id: string) => boolean, write: (batch: PreparedRecord[]) => void): Promise<number> {
-    this.worker.postMessage({ updated } satisfies ToPrepareWorker);
+  async writeAll(dates: { file: string; records: string }, admits: (id: string) => boolean, write: (batch: PreparedRecord[]) => void): Promise<number> {
+    this.worker.postMessage({ updated: dates.records } satisfies ToPrepareWorker);
     let batch: PreparedRecord[] = [];
     for (;;) {
       const message = await this.next();
       if ('done' in message) return message.done;
       if ('dated' in message) {
-        // A name given twice keeps its last value in the check: records would carry another date than the catalog.
-        if (message.dated !== null && message.dated !== updated) throw new CatalogFileError([`updated: the file gives two compilation dates, ${message.dated} and ${updated}`]);
+        // A name given twice keeps its last value in the check, its first in the worker: which is the catalog's date?
+        if (message.dated !== null && message.dated !== dates.file) throw new CatalogFileError([`updated: the file gives two compilation dates, ${message.dated} and ${dates.file}`]);
         continue;
       }
       for (const record of unpackRecords(message.chunk)) if (admits(record.columns[0])) batch.push(record);

@@ -189,7 +189,11 @@ export interface RecordStore {
    * (Not the change feed's removalsSince: fates are kept for good, removals only until followed.)
    */
   fatesSince(day: string, after: FatePosition | undefined, limit: number): Promise<FatePage>;
-  /** Records the catalog compilation date. */
+  /**
+   * Records the catalog compilation date: the day the newest record was compiled, so it only ever
+   * moves forward (an earlier date leaves it as it is). A change takes a change number, like a
+   * record's: the date is in every export and in /readyz, whose tags follow the change number.
+   */
   setCatalogUpdated(date: string): Promise<void>;
   /** Throws when the store cannot be reached. */
   ping(): Promise<void>;

@@ -82,6 +82,11 @@ export function dayNumber(date: string): number {
   return Math.floor(Date.parse(`${date}T00:00:00Z`) / 86_400_000);
 }
 
+/** The UTC day of a moment, written YYYY-MM-DD: the compilation date of a record written then. */
+export function compilationDay(moment: Date): string {
+  return moment.toISOString().slice(0, 10);
+}
+
 /** True for a real calendar date written as YYYY-MM-DD. */
 export function isCalendarDate(value: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;

@@ -9,6 +9,7 @@
 import { planWithdrawal, withdrawalTakesTimeline } from './ingest/timeline.ts';
 import type { RecordStore } from './ports.ts';
 import { resolveRecordId } from './record-fates.ts';
+import { compilationDay } from './record.ts';
 import type { Kind, StoredRecord } from './record.ts';
 import { workKey } from './sources.ts';
 
@@ -23,6 +24,8 @@ export interface WithdrawalRequest {
   wholeWork: boolean;
   /** An id that moved: withdraw the record it moved to (true), or only say where it went. */
   followMoves: boolean;
+  /** When the withdrawal happens (now when left out): the compilation date of a timeline record it passes on. */
+  now?: Date;
 }
 
 /** A record the command withdrew. */
@@ -135,11 +138,12 @@ export async function withdrawRecords(store: RecordStore, request: WithdrawalReq
   const chosen = await recordsToWithdraw(store, await resolveTargets(store, request, report), request.wholeWork);
   await beforeCommit([...new Set([...chosen.values()].flatMap(({ record }) => mediaPathsOf(record)))]);
   const models = new Set([...chosen.values()].map(({ record }) => record.model));
+  const compiledOn = compilationDay(request.now ?? new Date());
   for (const model of models) {
     const ids = new Set([...chosen.values()].filter(({ record }) => record.model === model).map(({ record }) => record.id));
     let timelineEnded = false;
     const changes = await store.changeModelRecords(model, (ofModel) => {
-      const plan = planWithdrawal(ids, reason, ofModel);
+      const plan = planWithdrawal(ids, reason, ofModel, compiledOn);
       timelineEnded = plan.put.length === 0 && withdrawalTakesTimeline(ids, ofModel);
       return plan;
     });
@@ -152,5 +156,6 @@ export async function withdrawRecords(store: RecordStore, request: WithdrawalReq
     report.timelineSuccessors.push(...changes.put.map((record) => ({ id: record.id, model: record.model })));
     if (timelineEnded) report.timelinesEnded.push(model);
   }
+  if (report.timelineSuccessors.length) await store.setCatalogUpdated(compiledOn);
   return { kind: 'withdrawn', report };
 }

@@ -140,6 +140,37 @@ describe('catalog files, streamed', () => {
     }
   }
 
+  it("dates the records by the file into a new archive, and no earlier than the day of the import into one compiled before, so that a sync by since finds them", async () => {
+    const backend = await openBackend({ databaseFile: join(dataDir, 'archive.sqlite') }, { migrate: true });
+    const file = (updated: string, records: readonly CanonicalRecord[], name: string): string => {
+      const path = join(dataDir, name);
+      // The date after the records too: the worker then takes it from the writer, not the file.
+      writeFileSync(path, name.includes('after') ? JSON.stringify({ version: '1.0', records, updated }) : JSON.stringify({ version: '1.0', updated, records }));
+      return path;
+    };
+    const [kept, edited, added, later] = [makeRecord(), makeRecord(), makeRecord(), makeRecord()];
+    const dated = async (id: string): Promise<string | undefined> => (await backend.store.getRecord(id))?.updated;
+    try {
+      const first = await importCatalogFile(backend.store, file('2026-11-20', [kept, edited], 'first.json'), { now: new Date('2026-11-22T10:00:00Z') });
+      expect(first.updated, 'a new archive keeps the file\'s date').to.equal('2026-11-20');
+      expect([await dated(kept.id), (await backend.store.catalogState()).updated]).to.deep.equal(['2026-11-20', '2026-11-20']);
+      const before = (await backend.store.catalogState()).changeNumber;
+      for (const name of ['second.json', 'second-date-after.json']) {
+        const second = await importCatalogFile(backend.store, file('2026-11-20', [{ ...edited, title: { ...edited.title, en: 'Edited' } }, added], name), { now: new Date('2026-11-26T23:59:00Z') });
+        expect(second.updated, name).to.equal('2026-11-26');
+        expect([await dated(edited.id), await dated(added.id), await dated(kept.id)], name).to.deep.equal(['2026-11-26', '2026-11-26', '2026-11-20']);
+      }
+      expect(await backend.store.catalogState()).to.deep.include({ updated: '2026-11-26' }).and.have.property('changeNumber').above(before);
+      const since = await backend.search.search({ lang: 'en', filters: { since: '2026-11-26' }, order: 'newest', offset: 0, limit: 10 });
+      expect([...since.ids].sort()).to.deep.equal([edited.id, added.id].sort());
+      // A file dated after the day of the import keeps its date.
+      expect((await importCatalogFile(backend.store, file('2026-12-01', [later], 'later.json'), { now: new Date('2026-11-26T12:00:00Z') })).updated).to.equal('2026-12-01');
+      expect(await dated(later.id)).to.equal('2026-12-01');
+    } finally {
+      await backend.close();
+    }
+  });
+
   it('merges the search table into one segment after an import that wrote much of the catalog, not after a small one', async () => {
     const databaseFile = join(dataDir, 'archive.sqlite');
     const backend = await openBackend({ databaseFile }, { migrate: true });

@@ -176,6 +176,17 @@ export function recordStoreContract(name: string, open: StoreFactory): void {
       expect(await store.getRecord(records[0]?.id ?? '')).to.equal(undefined);
     });
 
+    it('moves the compilation date only forward, each move taking a change number', async () => {
+      await store.setCatalogUpdated('2026-11-20');
+      const before = await store.catalogState();
+      await store.setCatalogUpdated('2026-11-18');
+      expect(await store.catalogState(), 'an earlier date').to.deep.equal(before);
+      await store.setCatalogUpdated('2026-11-20');
+      expect(await store.catalogState(), 'the same date').to.deep.equal(before);
+      await store.setCatalogUpdated('2026-11-26');
+      expect(await store.catalogState()).to.include({ updated: '2026-11-26', changeNumber: before.changeNumber + 1 });
+    });
+
     it('puts removals in the change feed after the writes before them', async () => {
       const [kept, removed] = [makeRecord(), makeRecord()];
       await store.putRecords([kept, removed]);

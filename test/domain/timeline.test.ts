@@ -56,26 +56,29 @@ describe('the timeline rule, without a queue or a store', () => {
       const first = work('https://github.com/a/first', '2025-05-01', { timeline: true });
       const third = work('https://github.com/a/third', '2025-09-01');
       const second = work('https://github.com/a/second', '2025-07-01');
-      const plan = planWithdrawal(withdrawing(first), 'Taken down.', stored([...first, ...second, ...third]));
+      const plan = planWithdrawal(withdrawing(first), 'Taken down.', stored([...first, ...second, ...third]), '2026-12-01');
       expect(plan.retire).to.deep.equal(first.map((record) => ({ id: record.id, reason: 'Taken down.' })));
       expect(plan.put.map((record) => [record.kind, record.sourceUrl])).to.deep.equal([['timeline', second[0]?.sourceUrl]]);
       expect(plan.put[0]).not.to.have.property('seq');
+      // New to the catalog on the day of the withdrawal, whatever day its gallery record was compiled.
+      expect(plan.put[0]?.updated).to.equal('2026-12-01');
+      expect(second[0]?.updated).to.not.equal('2026-12-01');
     });
 
     it('gives no timeline record when the earliest remaining work is editorial, or when none remains', () => {
       const first = work('https://github.com/a/first', '2025-05-01', { timeline: true });
       const editorial = work('https://github.com/a/editorial', '2025-06-01', { ingested: false });
       const later = work('https://github.com/a/later', '2025-08-01');
-      expect(planWithdrawal(withdrawing(first), 'Taken down.', stored([...first, ...editorial, ...later])).put).to.deep.equal([]);
-      expect(planWithdrawal(withdrawing(first), 'Taken down.', stored(first)).put).to.deep.equal([]);
+      expect(planWithdrawal(withdrawing(first), 'Taken down.', stored([...first, ...editorial, ...later]), '2026-12-01').put).to.deep.equal([]);
+      expect(planWithdrawal(withdrawing(first), 'Taken down.', stored(first), '2026-12-01').put).to.deep.equal([]);
     });
 
     it('leaves the timeline alone when a gallery record alone is withdrawn, or its work keeps the withdrawn timeline id', () => {
       const first = work('https://github.com/a/first', '2025-05-01', { timeline: true });
       const later = work('https://github.com/a/later', '2025-08-01');
       const [gallery, timeline] = first as [CanonicalRecord, CanonicalRecord];
-      expect(planWithdrawal(withdrawing([gallery]), 'Taken down.', stored([...first, ...later])).put).to.deep.equal([]);
-      expect(planWithdrawal(withdrawing([timeline]), 'Off the timeline.', stored([...first, ...later]))).to.deep.equal({ put: [], retire: [{ id: timeline.id, reason: 'Off the timeline.' }] });
+      expect(planWithdrawal(withdrawing([gallery]), 'Taken down.', stored([...first, ...later]), '2026-12-01').put).to.deep.equal([]);
+      expect(planWithdrawal(withdrawing([timeline]), 'Off the timeline.', stored([...first, ...later]), '2026-12-01')).to.deep.equal({ put: [], retire: [{ id: timeline.id, reason: 'Off the timeline.' }] });
     });
   });
 });

@@ -112,6 +112,12 @@ describe('npm run withdraw', function () {
       expect((await server.get(`/en/specimens/${id}/`)).status).to.equal(410);
     }
     expect((await server.get(`/api/v1/specimens/${timelineOf(later).id}`)).status).to.equal(200);
+    // The timeline record passed on is new to the catalog today: a client syncing with since finds it.
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await server.backend.store.getRecord(timelineOf(later).id))?.updated).to.equal(today);
+    expect(later.updated).to.not.equal(today);
+    await eventually(async () => (await getJson<{ items: { id: string }[] }>(server, `/api/v1/specimens?since=${today}`)).body.items.some((item) => item.id === timelineOf(later).id), 10_000, 'the new timeline record is not listed since today');
+    expect((await server.backend.store.catalogState()).updated).to.equal(today);
     expect((await server.get(`/api/v1/specimens/${other.id}`)).status).to.equal(200);
     await eventually(async () => (await searchTotal('Withdrawnpelican')) === 0, 10_000, 'the withdrawn work is still found by search');
     expect(await searchTotal('Stayingheron')).to.equal(2);

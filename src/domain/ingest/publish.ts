@@ -17,6 +17,7 @@ import { recordId } from '../ids.ts';
 import type { RecordStore } from '../ports.ts';
 import { MediaStoreError } from '../previews.ts';
 import type { LoadedPreview, MediaStore, PreviewCatalog, PreviewLoader } from '../previews.ts';
+import { compilationDay } from '../record.ts';
 import type { CanonicalRecord, StoredMedia, StoredRecord } from '../record.ts';
 import type { SourceTable } from '../sources.ts';
 import { CHECK_NAMES, pendingApproval, stoppedReason } from '../submission.ts';
@@ -148,7 +149,7 @@ export async function publish(ports: PublishPorts, settings: PublishSettings, re
   }
   const media = await storePreviews(ports.media, images.previews);
   if (media instanceof MediaStoreError) return mediaNotStored(media, record, settings, judged.checks);
-  const updated = settings.now.toISOString().slice(0, 10);
+  const updated = compilationDay(settings.now);
   const gallery: CanonicalRecord = {
     id: recordId({ canonicalSourceUrl: identity.canonicalUrl, kind: 'gallery', format: submission.format, model: submission.model }),
     kind: 'gallery',

@@ -63,9 +63,10 @@ export function withdrawalTakesTimeline(ids: ReadonlySet<string>, ofModel: reado
  * among them and the label keeps no other, the timeline record of the earliest remaining work,
  * by the rule of planPublication: only when that work came through ingest (a label whose earliest
  * remaining work is editorial gets none, as at publication) and its timeline id is not itself
- * being withdrawn.
+ * being withdrawn. That record is compiled on `compiledOn` (the day of the withdrawal), as every
+ * record new to the catalog is.
  */
-export function planWithdrawal(ids: ReadonlySet<string>, reason: string, ofModel: readonly StoredRecord[]): RecordChanges {
+export function planWithdrawal(ids: ReadonlySet<string>, reason: string, ofModel: readonly StoredRecord[], compiledOn: string): RecordChanges {
   const retire = ofModel.filter((record) => ids.has(record.id)).map((record) => ({ id: record.id, reason }));
   if (!withdrawalTakesTimeline(ids, ofModel)) return { put: [], retire };
   const remaining = ofModel.filter((record) => !ids.has(record.id));
@@ -74,7 +75,8 @@ export function planWithdrawal(ids: ReadonlySet<string>, reason: string, ofModel
   const timelineId = recordId({ canonicalSourceUrl: earliest.sourceUrl, kind: 'timeline', format: earliest.format, model: earliest.model });
   if (ids.has(timelineId)) return { put: [], retire };
   const { seq: _seq, ...gallery } = earliest;
-  return { put: [{ ...gallery, id: timelineId, kind: 'timeline' }], retire };
+  // A record new to the catalog today: a client syncing with `since` must find it.
+  return { put: [{ ...gallery, id: timelineId, kind: 'timeline', updated: compiledOn }], retire };
 }
 
 /**

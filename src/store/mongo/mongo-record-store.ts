@@ -282,7 +282,12 @@ export class MongoRecordStore implements RecordStore, SourceStore {
   }
 
   async setCatalogUpdated(date: string): Promise<void> {
-    await this.collections.catalogDate.updateOne({ _id: 'catalog-updated' }, { $set: { updated: date } }, { upsert: true });
+    await this.database.transaction(async (session) => {
+      const held = await this.collections.catalogDate.findOne({ _id: 'catalog-updated' }, { session });
+      if (held && held.updated >= date) return;
+      await this.collections.catalogDate.updateOne({ _id: 'catalog-updated' }, { $set: { updated: date } }, { upsert: true, session });
+      await this.takeChangeNumbers(session, 1, 0);
+    });
   }
 
   async ping(): Promise<void> {

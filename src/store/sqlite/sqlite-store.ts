@@ -358,7 +358,14 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
   }
 
   async setCatalogUpdated(date: string): Promise<void> {
-    this.statements.writeMeta.run('catalog_updated', date);
+    this.db
+      .transaction(() => {
+        const held = this.statements.readMeta.get('catalog_updated')?.value;
+        if (held !== undefined && held >= date) return;
+        this.statements.writeMeta.run('catalog_updated', date);
+        this.statements.writeMeta.run('change_number', String(Number(this.statements.readMeta.get('change_number')?.value ?? 0) + 1));
+      })
+      .immediate();
     this.localWrites += 1;
   }
 
