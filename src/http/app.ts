@@ -22,6 +22,7 @@ import { HttpMetrics } from '../metrics/archive-metrics.ts';
 import { timedSearch } from '../metrics/instrumented-search.ts';
 import { measureRequests, routePatternIn } from './middlewares/metrics.ts';
 import { answersVersion } from './answers-version.ts';
+import { SERVICE_VERSION } from './service-version.ts';
 import { specimensRouter } from './specimens/router.ts';
 import { sourcesRouter } from './sources/router.ts';
 import { removalsRouter } from './removals/router.ts';
@@ -39,7 +40,6 @@ import { SourceTableCache } from '../domain/source-table-cache.ts';
 export type AppConfig = Pick<Config, 'baseUrl' | 'mediaDir' | 'responseCacheBytes' | 'cacheMaxAgeSeconds' | 'allowedOrigins'> &
   Partial<Pick<Config, 'recordCacheBytes' | 'rejectGenericUserAgents' | 'rateLimitReads' | 'rateLimitIngest' | 'ingestDailyQuota' | 'trustProxy'>>;
 
-const SERVICE_VERSION = '1.0.0';
 /** The record cache's bound when the configuration leaves it out (tests build apps from partial configurations). */
 const DEFAULT_RECORD_CACHE_BYTES = 80 * 1024 * 1024;
 

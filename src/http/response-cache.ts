@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { BoundedCache } from '../bounded-cache.ts';
+import { SERVICE_VERSION } from './service-version.ts';
 
 /** What a cached answer was computed from: a change number, or a change number and how far the search index has followed. */
 export type CatalogVersion = number | string;
@@ -19,6 +20,24 @@ export interface CachedResponse {
  */
 export function entityTag(body: string | Buffer): string {
   return `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+/**
+ * The entity tag of a body streamed from the store, which is sent before it could be hashed:
+ * named by what the body is, the catalog's change number, and `writtenWith` (writtenWithOf), so
+ * that it changes whenever the body can. Weak, as entityTag's.
+ */
+export function streamedEntityTag(name: string, changeNumber: number, writtenWith: string): string {
+  return `W/"${name}-${changeNumber}-${writtenWith}"`;
+}
+
+/**
+ * What every streamed body is written with besides the catalog, as a short hash: the service's
+ * version (how answers are written) and its base URL (in every record's url, media and citation).
+ * An archive moved to another address, or a release, gives every such body a new tag.
+ */
+export function writtenWithOf(baseUrl: string): string {
+  return createHash('sha1').update(`${SERVICE_VERSION}\n${baseUrl}`).digest('base64url').slice(0, 8);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { ListResponse } from '../../src/domain/specimens.ts';
 import { BILINGUAL_CSV_COLUMNS, CSV_COLUMNS } from '../../src/exports/csv.ts';
+import { writtenWithOf } from '../../src/http/response-cache.ts';
 import { parseCsv } from '../helpers/csv.ts';
 import { makeRecord } from '../helpers/factories.ts';
 import { getJson, startTestServer } from '../helpers/server.ts';
@@ -130,15 +131,24 @@ describe('public bulk exports', () => {
     }
   });
 
-  it('tags exports with the catalog change number: 304 until the catalog changes', async () => {
+  it('tags exports with the catalog change number and the base URL: 304 until the catalog or the address changes', async () => {
     const first = await server.get('/en/data/catalog.json');
     const etag = first.headers.get('etag') ?? '';
-    expect(etag).to.match(/^W\/"catalog-\d+-en-json"$/);
+    const { changeNumber } = await server.backend.store.catalogState();
+    expect(etag).to.equal(`W/"catalog-en-json-${changeNumber}-${writtenWithOf(server.baseUrl)}"`);
+    // Every record's url holds the base URL: an archive moved to another address writes other bodies under other tags.
+    expect(writtenWithOf('https://archive.example.org')).to.not.equal(writtenWithOf('https://models.example.org'));
     expect((await server.get('/en/data/catalog.json', { headers: { 'If-None-Match': etag } })).status).to.equal(304);
     await server.backend.store.putRecords([makeRecord()]);
     const changed = await server.get('/en/data/catalog.json', { headers: { 'If-None-Match': etag } });
     expect(changed.status).to.equal(200);
     expect(((await changed.json()) as { total: number }).total).to.equal(46);
+    // The compilation date alone is in the body too.
+    const dated = changed.headers.get('etag') ?? '';
+    await server.backend.store.setCatalogUpdated('2099-01-01');
+    const redated = await server.get('/en/data/catalog.json', { headers: { 'If-None-Match': dated } });
+    expect(redated.status).to.equal(200);
+    expect(((await redated.json()) as { updated: string }).updated).to.equal('2099-01-01');
   });
 
   it('compresses when asked and answers HEAD without a body', async () => {

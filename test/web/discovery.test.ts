@@ -113,6 +113,12 @@ describe('discoverability: robots.txt, sitemaps, feeds and structured data', fun
     const page = byLoc.get(`${server.baseUrl}/en/specimens/${hostile.id}/`);
     expect(page?.alternates.get('zh-Hans')).to.equal(`${server.baseUrl}/specimens/${hostile.id}/`);
     expect(page?.lastmod).to.equal(hostile.updated);
+    // HEAD of a records file names the content coding GET is sent in, and the same tag.
+    const records = new URL(files[1] ?? '').pathname;
+    const [get, head] = await Promise.all(['GET', 'HEAD'].map((method) => server.get(records, { method, headers: { 'Accept-Encoding': 'gzip' } })));
+    for (const field of ['content-encoding', 'content-type', 'etag', 'vary']) expect(head?.headers.get(field), field).to.equal(get?.headers.get(field));
+    expect(head?.status).to.equal(200);
+    expect(get?.headers.get('content-encoding')).to.equal('gzip');
   });
 
   it('every URL in the sitemap answers 200 with a page', async () => {

@@ -10,7 +10,7 @@ import { langPrefix } from '../../web/i18n.ts';
 import { robotsText } from '../../web/robots.ts';
 import { pagesSitemapXml, RECORDS_PER_SITEMAP, recordsFileStart, recordsSitemapXml, sitemapFiles, sitemapIndexXml } from '../../web/sitemap.ts';
 import { clientHoldsTag, readOnly, sendWithEntityTag } from '../read-route.ts';
-import { entityTag } from '../response-cache.ts';
+import { entityTag, streamedEntityTag, writtenWithOf } from '../response-cache.ts';
 import type { ResponseCache } from '../response-cache.ts';
 
 export interface DiscoveryOptions {
@@ -29,6 +29,7 @@ const XML = 'application/xml; charset=utf-8';
  */
 export function discoveryRouter(context: ReadContext, options: DiscoveryOptions): Router {
   const router = new Router();
+  const writtenWith = writtenWithOf(context.baseUrl);
   const { store, baseUrl } = context;
   const recordsPerSitemap = options.recordsPerSitemap ?? RECORDS_PER_SITEMAP;
 
@@ -72,7 +73,7 @@ export function discoveryRouter(context: ReadContext, options: DiscoveryOptions)
     const first = recordsFileStart(file);
     const body = first === undefined ? undefined : await recordsSitemapXml(store, baseUrl, first, recordsPerSitemap);
     if (!body) throw new ProblemError('not-found', `No sitemap file is named "${file.slice(0, 64)}"; the index is ${baseUrl}/sitemap.xml.`);
-    const etag = `W/"sitemap-${state.changeNumber}-${file}"`;
+    const etag = streamedEntityTag(`sitemap-${file}`, state.changeNumber, writtenWith);
     ctx.set('ETag', etag);
     ctx.set('Cache-Control', `public, max-age=${options.maxAgeSeconds}`);
     const notModified = clientHoldsTag(ctx, etag);
@@ -80,7 +81,8 @@ export function discoveryRouter(context: ReadContext, options: DiscoveryOptions)
     else ctx.type = XML;
     if (notModified || ctx.method === 'HEAD') {
       await body.return(undefined);
-      if (!notModified) ctx.status = 200;
+      // For HEAD an empty stream stands in for the file, so the answer names the content coding GET would use.
+      if (!notModified) ctx.body = Readable.from([]);
       return;
     }
     ctx.body = Readable.from(body);

@@ -5,6 +5,7 @@ import { catalogBilingualCsv, catalogCsv, catalogJson, catalogNdjson } from '../
 import type { CsvExportOptions, PublicExport } from '../../exports/public-export.ts';
 import { PUBLIC_EXPORTS } from '../../exports/public-export.ts';
 import { clientHoldsTag, readOnly } from '../read-route.ts';
+import { streamedEntityTag, writtenWithOf } from '../response-cache.ts';
 import type { SubmissionQueue, TokenStore } from '../../domain/ports.ts';
 import { fullExport } from '../../exports/full-export.ts';
 import { parseExportParams, parsePublicExportParams } from '../../validation/read-params.ts';
@@ -20,9 +21,10 @@ function publicStream(store: RecordStore, route: PublicExport, baseUrl: string, 
   return catalogCsv(store, route.lang, baseUrl, csv);
 }
 
-/** The public bulk exports, streamed; the ETag follows the catalog's change number. */
+/** The public bulk exports, streamed; the ETag follows the catalog's change number (streamedEntityTag). */
 export function exportsRouter(store: RecordStore, baseUrl: string, maxAgeSeconds: number): Router {
   const router = new Router();
+  const writtenWith = writtenWithOf(baseUrl);
   for (const route of PUBLIC_EXPORTS) {
     router.all(route.path, async (ctx) => {
       if (readOnly(ctx) === 'handled') return;
@@ -31,7 +33,7 @@ export function exportsRouter(store: RecordStore, baseUrl: string, maxAgeSeconds
       const { changeNumber } = await store.catalogState();
       const variant = excel ? '-excel' : bom ? '-bom' : '';
       // Weak: the same tag goes with every content coding of the stream (see entityTag).
-      const etag = `W/"catalog-${changeNumber}-${route.lang}-${route.format}${variant}"`;
+      const etag = streamedEntityTag(`catalog-${route.lang}-${route.format}${variant}`, changeNumber, writtenWith);
       ctx.set('ETag', etag);
       ctx.set('Cache-Control', `public, max-age=${maxAgeSeconds}`);
       if (clientHoldsTag(ctx, etag)) {
