@@ -60,7 +60,7 @@ export const PROBLEM_TYPES = {
   'request-timeout': {
     status: 408,
     title: 'Request timeout',
-    help: 'The request (its headers and body) took longer to arrive than the service waits (`ARCHIVE_REQUEST_TIMEOUT_MS`, 30 s by default). Send it again, whole and promptly. The connection is closed.',
+    help: 'The request took longer to arrive than the service waits: 20 s for its headers (or `ARCHIVE_REQUEST_TIMEOUT_MS` when that is less), `ARCHIVE_REQUEST_TIMEOUT_MS` (30 s by default) for the whole request. Send it again, whole and promptly. The connection is closed.',
   },
   'payload-too-large': {
     status: 413,

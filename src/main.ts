@@ -52,8 +52,9 @@ async function serve(config: Config, logger: Logger, registry: Registry, signals
   const rateLimiter = cluster.isWorker ? new WorkerRateLimiter() : new LocalRateLimiter();
   const drain = new Drain();
   const app = createApp(config, backend, logger, { submitted, rateLimiter, metrics: new HttpMetrics(registry), draining: () => drain.draining });
-  const server: Server = createServer(serverLimits(config), drain.listener(app.callback()));
-  server.on('clientError', answerClientErrors(config.baseUrl, config.requestTimeoutMs));
+  const limits = serverLimits(config);
+  const server: Server = createServer(limits, drain.listener(app.callback()));
+  server.on('clientError', answerClientErrors(config.baseUrl, { headersTimeoutMs: limits.headersTimeout, requestTimeoutMs: limits.requestTimeout }));
   server.keepAliveTimeout = 65_000;
   await listenOn(server, { host: config.host, port: config.port, hostVariable: 'HOST', portVariable: 'PORT' });
   logger.info('listening', { address: server.address(), baseUrl: config.baseUrl });

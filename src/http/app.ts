@@ -12,6 +12,7 @@ import { rejectGenericUserAgents } from './middlewares/user-agent.ts';
 import { securityHeaders } from './middlewares/security-headers.ts';
 import { compressHeadAsGet, identityWhenNoCodingAccepted, isCompressibleType } from './middlewares/content-coding.ts';
 import { problems } from './middlewares/problems.ts';
+import { closeWhenBodyUnread } from './middlewares/close-unread-body.ts';
 import { noteWriteRefusals } from './middlewares/write-refusals.ts';
 import { requestLog } from './middlewares/request-log.ts';
 import { limitByClient } from './middlewares/rate-limit.ts';
@@ -73,6 +74,7 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
   app.use(measureRequests(metrics, routePatternIn(routers)));
   app.use(requestLog(logger));
   app.use(securityHeaders(config.baseUrl));
+  app.use(closeWhenBodyUnread());
   app.use(problems(config.baseUrl, logger, (error) => backend.isUnavailable(error), problemPageHtml));
   app.use(noteWriteRefusals(backend.writeRefusals));
   app.use(openCors());

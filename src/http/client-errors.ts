@@ -6,10 +6,18 @@ import { MAX_HEADER_BYTES } from './server-limits.ts';
 /** A socket as Node's HTTP server leaves it: the response it is writing, if any (the check Node's own answer makes). */
 type ServerSocket = Duplex & { _httpMessage?: { headersSent?: boolean } | null };
 
+/** The time bounds of the server (serverLimits), in milliseconds. */
+export interface RequestTimeouts {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+
 /** What a request Node could not take is told, by the code of Node's error. */
-function problemOf(code: string | undefined, requestTimeoutMs: number): ProblemError {
+function problemOf(code: string | undefined, timeouts: RequestTimeouts): ProblemError {
   if (code === 'HPE_HEADER_OVERFLOW') return new ProblemError('request-header-too-large', `The request line and headers take more than ${MAX_HEADER_BYTES / 1024} KB. Shorten the URL or the headers; for the whole catalog, read the bulk exports.`);
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return new ProblemError('request-timeout', `The request took longer than ${requestTimeoutMs / 1000} s to arrive. Send it again, whole and promptly.`);
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return new ProblemError('request-timeout', `The request did not arrive in time: its headers must come within ${timeouts.headersTimeoutMs / 1000} s, the whole request within ${timeouts.requestTimeoutMs / 1000} s. Send it again, whole and promptly.`);
+  }
   return new ProblemError('malformed-request', 'The request could not be read as HTTP/1.1. A URL holds ASCII alone: percent-encode anything else as its UTF-8 bytes (q=%E9%B9%88%E9%B9%95 for 鹈鹕; encodeURIComponent does it).');
 }
 
@@ -19,15 +27,16 @@ function problemOf(code: string | undefined, requestTimeoutMs: number): ProblemE
  * problem+json body saying what to change, instead of Node's bare status line; then the connection
  * is closed. Nothing is written on a socket that is gone or already carries a response.
  */
-export function answerClientErrors(baseUrl: string, requestTimeoutMs: number): (error: Error & { code?: string }, socket: Duplex) => void {
+export function answerClientErrors(baseUrl: string, timeouts: RequestTimeouts): (error: Error & { code?: string }, socket: Duplex) => void {
   return (error, socket) => {
     const { _httpMessage: response } = socket as ServerSocket;
     if (error.code === 'ECONNRESET' || !socket.writable || response?.headersSent) {
       socket.destroy();
       return;
     }
-    const { status, body } = problemBody(problemOf(error.code, requestTimeoutMs), baseUrl);
+    const { status, body } = problemBody(problemOf(error.code, timeouts), baseUrl);
     const text = JSON.stringify(body);
-    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${text}`);
+    const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, `Date: ${new Date().toUTCString()}`, 'Content-Type: application/problem+json', `Content-Length: ${Buffer.byteLength(text)}`, 'Cache-Control: no-store', 'Access-Control-Allow-Origin: *', 'Connection: close'];
+    socket.end(`${head.join('\r\n')}\r\n\r\n${text}`);
   };
 }

@@ -11,7 +11,7 @@ const HEADERS_TIMEOUT_MS = 20_000;
  * the connection, so a slow or oversized client cannot hold a worker. Bodies are bounded per
  * route (see body.ts).
  */
-export function serverLimits(config: Pick<Config, 'requestTimeoutMs'>): ServerOptions {
+export function serverLimits(config: Pick<Config, 'requestTimeoutMs'>): ServerOptions & { headersTimeout: number; requestTimeout: number } {
   return {
     maxHeaderSize: MAX_HEADER_BYTES,
     requestTimeout: config.requestTimeoutMs,

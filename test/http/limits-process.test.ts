@@ -54,9 +54,13 @@ describe('limits of the server process', function () {
       return { statusLine: head.split('\r\n')[0] ?? '', contentType, problem: JSON.parse(Buffer.from(body, 'latin1').toString('utf8')) as { type: string; status: number; detail: string } };
     };
     const started = Date.now();
-    const slow = answer(await rawExchange(server.port, 'GET /api/v1/specimens?lang=en HTTP/1.1\r\nHost: 127.0.0.1\r\n', 10_000));
+    const slowRaw = await rawExchange(server.port, 'GET /api/v1/specimens?lang=en HTTP/1.1\r\nHost: 127.0.0.1\r\n', 10_000);
+    // Written on the socket by hand, with the fields every answer has.
+    expect(slowRaw).to.match(/\r\ndate: \w{3}, \d\d \w{3} \d{4} /i).and.match(/\r\naccess-control-allow-origin: \*\r\n/i);
+    const slow = answer(slowRaw);
     expect(slow.statusLine).to.match(/^HTTP\/1\.1 408 /);
     expect(slow.problem).to.include({ type: `${server.url}/problems/request-timeout`, status: 408 });
+    expect(slow.problem.detail).to.equal('The request did not arrive in time: its headers must come within 1 s, the whole request within 1 s. Send it again, whole and promptly.');
     expect(Date.now() - started).to.be.below(8000);
     const oversized = answer(await rawExchange(server.port, `GET /api/v1/specimens?q=${'a'.repeat(20 * 1024)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`, 10_000));
     expect(oversized.statusLine).to.match(/^HTTP\/1\.1 431 /);
@@ -68,5 +72,13 @@ describe('limits of the server process', function () {
     expect(unencoded.problem).to.include({ type: `${server.url}/problems/malformed-request`, status: 400 });
     expect(unencoded.problem.detail).to.include('q=%E9%B9%88%E9%B9%95');
     expect((await fetch(`${server.url}/healthz`)).status).to.equal(200);
+  });
+
+  it('closes the connection after answering a request before its body arrived, so that a body that never comes gets no second answer', async () => {
+    server = await startServerProcess(dataDir, { ARCHIVE_REQUEST_TIMEOUT_MS: '1000' });
+    // No token: refused (401) from the headers, with 90 of the 100 bytes announced never sent.
+    const raw = await rawExchange(server.port, `POST /api/v1/ingest HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":"${'x'.repeat(4)}`, 10_000);
+    expect(raw.match(/HTTP\/1\.1 \d{3}/g), raw.slice(0, 300)).to.deep.equal(['HTTP/1.1 401']);
+    expect(raw).to.match(/\r\nconnection: close\r\n/i);
   });
 });
