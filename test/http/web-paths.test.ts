@@ -124,6 +124,9 @@ describe('website addresses', () => {
     // Answers Accept does not choose say nothing of it: API paths, and pages, which are HTML whatever Accept says.
     expect(varies(await server.get('/api/v1/nothing-here', { headers: { Accept: 'text/html' } }))).to.not.include('accept');
     expect(varies(await server.get('/en/', { headers: { Accept: 'text/html' } }))).to.not.include('accept');
+    // The probes answer JSON to everyone, a browser too.
+    const probe = await server.get('/readyz/deeper', { headers: { Accept: 'text/html' } });
+    expect([probe.status, probe.headers.get('content-type')]).to.deep.equal([404, 'application/problem+json']);
   });
 
   it('keeps the English folder redirect', async () => {

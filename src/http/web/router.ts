@@ -280,13 +280,13 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
 
 /**
  * Whether an error is answered with an HTML page rather than problem+json. For a GET or HEAD
- * outside the API, MCP and media paths the Accept header chooses: a reader (a browser, preferring
+ * outside the API, MCP, media and probe paths (/healthz, /readyz) the Accept header chooses: a reader (a browser, preferring
  * HTML to JSON) gets the page, a program keeps problem+json. When Accept chose, the response says
  * so (`Vary: Accept`, beside what it already varies by, such as Accept-Encoding), so a shared cache
  * never hands a browser's page to a program or a program's problem+json to a browser.
  */
 export function negotiateErrorPage(ctx: Context): boolean {
-  if (/^\/(api|mcp|media)(\/|$)/.test(ctx.path) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return false;
+  if (/^\/(api|mcp|media|healthz|readyz|metrics)(\/|$)/.test(ctx.path) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return false;
   ctx.vary('Accept');
   return ctx.accepts('json', 'html') === 'html';
 }
