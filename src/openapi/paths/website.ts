@@ -29,14 +29,23 @@ function pageParameters(kind: 'gallery' | 'timeline'): JsonObject[] {
   ];
 }
 
-function page(doc: DocContext, path: string, operationId: string, summary: string, lang: Lang, options: { parameters?: JsonObject[]; notFound?: boolean; badFilter?: boolean } = {}): JsonObject {
+/** The 301 of a record id that moved: to the page (or twin) of the record holding its work now. */
+function movedRecord(path: string): JsonObject {
+  return redirect('The id moved: the same address of the record that holds its work now (query kept).', path.replace('{id}', EXAMPLE_RECORD.id));
+}
+
+function page(doc: DocContext, path: string, operationId: string, summary: string, lang: Lang, options: { parameters?: JsonObject[]; notFound?: string; badFilter?: boolean; retired?: boolean } = {}): JsonObject {
   const responses: Record<string, JsonObject> = {
     200: textResponse(`The page in ${LANGUAGE[lang]}.`, HTML, htmlExample(lang, summary), CACHE_HEADERS),
     304: NOT_MODIFIED,
     405: problem(doc, 405, path),
   };
   if (options.badFilter) responses[400] = textResponse('A filter value is not valid: the page shows a notice.', HTML, htmlExample(lang, summary));
-  if (options.notFound) responses[404] = textResponse('No such record: the 404 page.', HTML, htmlExample(lang, lang === 'zh' ? '页面不存在' : 'Page not found'));
+  if (options.notFound) responses[404] = textResponse(options.notFound, HTML, htmlExample(lang, lang === 'zh' ? '页面不存在' : 'Page not found'));
+  if (options.retired) {
+    responses[301] = movedRecord(path);
+    responses[410] = textResponse('The record was withdrawn: a page with the work\'s title, the reason and the original source.', HTML, htmlExample(lang, lang === 'zh' ? '已撤回' : 'Withdrawn'));
+  }
   return { get: operation(doc, { path, operationId, summary, tags: ['website'], ...(options.parameters ? { parameters: options.parameters } : {}), responses }) };
 }
 
@@ -54,14 +63,17 @@ function slashRedirect(doc: DocContext, path: string, operationId: string, param
   };
 }
 
+/** The 404 of a list page past its last page. */
+const PAST_THE_END = 'A page past the end of the list: the 404 page, linking the last page and the exports.';
+
 function languagePaths(doc: DocContext, lang: Lang): JsonObject {
   const prefix = langPrefix(lang);
   const suffix = SUFFIX[lang];
   const id = pathParameter('id', 'Record id.', EXAMPLE_RECORD.id);
   const paths: JsonObject = {
-    [`${prefix}/`]: page(doc, `${prefix}/`, `getGalleryPage${suffix}`, `Gallery: search box, filters with counts, 24 works a page (${LANGUAGE[lang]})`, lang, { parameters: pageParameters('gallery'), badFilter: true }),
-    [`${prefix}/timeline/`]: page(doc, `${prefix}/timeline/`, `getTimelinePage${suffix}`, `Timeline of model history, oldest first (${LANGUAGE[lang]})`, lang, { parameters: pageParameters('timeline'), badFilter: true }),
-    [`${prefix}/specimens/{id}/`]: page(doc, `${prefix}/specimens/{id}/`, `getRecordPage${suffix}`, `Record page: preview, facts, source link, citation (${LANGUAGE[lang]})`, lang, { parameters: [id], notFound: true }),
+    [`${prefix}/`]: page(doc, `${prefix}/`, `getGalleryPage${suffix}`, `Gallery: search box, filters with counts, 24 works a page (${LANGUAGE[lang]})`, lang, { parameters: pageParameters('gallery'), badFilter: true, notFound: PAST_THE_END }),
+    [`${prefix}/timeline/`]: page(doc, `${prefix}/timeline/`, `getTimelinePage${suffix}`, `Timeline of model history, oldest first (${LANGUAGE[lang]})`, lang, { parameters: pageParameters('timeline'), badFilter: true, notFound: PAST_THE_END }),
+    [`${prefix}/specimens/{id}/`]: page(doc, `${prefix}/specimens/{id}/`, `getRecordPage${suffix}`, `Record page: preview, facts, source link, citation (${LANGUAGE[lang]})`, lang, { parameters: [id], notFound: 'No record ever had this id: the 404 page.', retired: true }),
     [`${prefix}/specimens/{id}/index.md`]: {
       get: operation(doc, {
         path: `${prefix}/specimens/{id}/index.md`,
@@ -72,8 +84,10 @@ function languagePaths(doc: DocContext, lang: Lang): JsonObject {
         responses: {
           200: textResponse('The record as Markdown.', 'text/markdown', `# ${EXAMPLE_RECORD.title[lang]}\n\n${EXAMPLE_RECORD.notes[lang]}\n…\n`, CACHE_HEADERS),
           304: NOT_MODIFIED,
+          301: movedRecord(`${prefix}/specimens/{id}/index.md`),
           404: problem(doc, 404, `${prefix}/specimens/{id}/index.md`),
           405: problem(doc, 405, `${prefix}/specimens/{id}/index.md`),
+          410: problem(doc, 410, `${prefix}/specimens/{id}/index.md`),
         },
       }),
     },
