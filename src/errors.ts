@@ -78,6 +78,11 @@ export const PROBLEM_TYPES = {
     title: 'Range not satisfiable',
     help: 'A media file was asked for with a `Range` that starts past its end. `Content-Range: bytes */SIZE` gives its size; ask for a range within it, or for the whole file without `Range`.',
   },
+  'uri-too-long': {
+    status: 414,
+    title: 'URI too long',
+    help: 'The request head (request line and headers) takes more than 16 KB, most of it the URL. Search for less (a shorter `q`, fewer filter values), or read the whole catalog from the bulk exports. The connection is closed.',
+  },
   'request-header-too-large': {
     status: 431,
     title: 'Request header fields too large',

@@ -12,9 +12,22 @@ export interface RequestTimeouts {
   requestTimeoutMs: number;
 }
 
-/** What a request Node could not take is told, by the code of Node's error. */
-function problemOf(code: string | undefined, timeouts: RequestTimeouts): ProblemError {
-  if (code === 'HPE_HEADER_OVERFLOW') return new ProblemError('request-header-too-large', `The request line and headers take more than ${MAX_HEADER_BYTES / 1024} KB. Shorten the URL or the headers; for the whole catalog, read the bulk exports.`);
+/** Node's error about a request it could not take: its code, and the bytes it had read. */
+type ClientError = Error & { code?: string; rawPacket?: Buffer };
+
+/**
+ * What a request Node could not take is told, by the code of Node's error. A head over the bound
+ * is the URL's fault (414) when the request line alone takes more than half of it, else the
+ * headers' (431).
+ */
+function problemOf(error: ClientError, timeouts: RequestTimeouts): ProblemError {
+  const { code } = error;
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    const lineEnd = error.rawPacket?.indexOf('\r\n') ?? -1;
+    const lineBytes = lineEnd === -1 ? (error.rawPacket?.length ?? 0) : lineEnd;
+    if (lineBytes > MAX_HEADER_BYTES / 2) return new ProblemError('uri-too-long', `The URL takes more than ${MAX_HEADER_BYTES / 2048} KB, and the request head more than the ${MAX_HEADER_BYTES / 1024} KB it may take. Search for less (a shorter q, fewer filter values) or, for the whole catalog, read the bulk exports.`);
+    return new ProblemError('request-header-too-large', `The request line and headers take more than ${MAX_HEADER_BYTES / 1024} KB. Shorten the headers or the URL; for the whole catalog, read the bulk exports.`);
+  }
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     return new ProblemError('request-timeout', `The request did not arrive in time: its headers must come within ${timeouts.headersTimeoutMs / 1000} s, the whole request within ${timeouts.requestTimeoutMs / 1000} s. Send it again, whole and promptly.`);
   }
@@ -27,14 +40,14 @@ function problemOf(code: string | undefined, timeouts: RequestTimeouts): Problem
  * problem+json body saying what to change, instead of Node's bare status line; then the connection
  * is closed. Nothing is written on a socket that is gone or already carries a response.
  */
-export function answerClientErrors(baseUrl: string, timeouts: RequestTimeouts): (error: Error & { code?: string }, socket: Duplex) => void {
+export function answerClientErrors(baseUrl: string, timeouts: RequestTimeouts): (error: ClientError, socket: Duplex) => void {
   return (error, socket) => {
     const { _httpMessage: response } = socket as ServerSocket;
     if (error.code === 'ECONNRESET' || !socket.writable || response?.headersSent) {
       socket.destroy();
       return;
     }
-    const { status, body } = problemBody(problemOf(error.code, timeouts), baseUrl);
+    const { status, body } = problemBody(problemOf(error, timeouts), baseUrl);
     const text = JSON.stringify(body);
     const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, `Date: ${new Date().toUTCString()}`, 'Content-Type: application/problem+json', `Content-Length: ${Buffer.byteLength(text)}`, 'Cache-Control: no-store', 'Access-Control-Allow-Origin: *', 'Connection: close'];
     socket.end(`${head.join('\r\n')}\r\n\r\n${text}`);

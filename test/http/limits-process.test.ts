@@ -62,9 +62,12 @@ describe('limits of the server process', function () {
     expect(slow.problem).to.include({ type: `${server.url}/problems/request-timeout`, status: 408 });
     expect(slow.problem.detail).to.equal('The request did not arrive in time: its headers must come within 1 s, the whole request within 1 s. Send it again, whole and promptly.');
     expect(Date.now() - started).to.be.below(8000);
-    const oversized = answer(await rawExchange(server.port, `GET /api/v1/specimens?q=${'a'.repeat(20 * 1024)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`, 10_000));
+    const longUrl = answer(await rawExchange(server.port, `GET /api/v1/specimens?q=${'a'.repeat(20 * 1024)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`, 10_000));
+    expect(longUrl.statusLine).to.match(/^HTTP\/1\.1 414 /);
+    expect(longUrl.contentType).to.equal('application/problem+json');
+    expect(longUrl.problem).to.include({ type: `${server.url}/problems/uri-too-long`, status: 414 });
+    const oversized = answer(await rawExchange(server.port, `GET /api/v1/specimens HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ${'a'.repeat(20 * 1024)}\r\n\r\n`, 10_000));
     expect(oversized.statusLine).to.match(/^HTTP\/1\.1 431 /);
-    expect(oversized.contentType).to.equal('application/problem+json');
     expect(oversized.problem).to.include({ type: `${server.url}/problems/request-header-too-large`, status: 431 });
     // Chinese written into the URL unencoded, as a hand-written client might send it.
     const unencoded = answer(await rawExchange(server.port, Buffer.from('GET /api/v1/specimens?q=鹈鹕 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n').toString('latin1'), 10_000));
