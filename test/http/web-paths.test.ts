@@ -103,7 +103,10 @@ describe('website addresses', () => {
     expect(await redirected('/EN/')).to.deep.equal({ status: 301, location: '/en/' });
     expect(await redirected('/En/Timeline/?q=Pelican')).to.deep.equal({ status: 301, location: '/en/timeline/?q=Pelican' });
     expect(await redirected('/DEVELOPERS/')).to.deep.equal({ status: 301, location: '/developers/' });
-    expect(await redirected('/EN')).to.deep.equal({ status: 301, location: '/en' });
+    // A page written without its folder slash gets it in the same redirect.
+    expect(await redirected('/EN')).to.deep.equal({ status: 301, location: '/en/' });
+    expect(await redirected('/en/Timeline?year=2025')).to.deep.equal({ status: 301, location: '/en/timeline/?year=2025' });
+    expect(await redirected('/Developers')).to.deep.equal({ status: 301, location: '/developers/' });
     const page = await server.get('/EN/');
     expect(page.status).to.equal(200);
     expect(await page.text()).to.include(`<link rel="canonical" href="${server.baseUrl}/en/"/>`);

@@ -131,6 +131,9 @@ function redirectOnSite(ctx: Context, path: string): void {
   ctx.body = `Moved to ${location}\n`;
 }
 
+/** The addresses of pages (folders) written without their trailing slash. */
+const FOLDER_WITHOUT_SLASH = /^(?:\/en)?\/(?:timeline|developers|specimens\/[^/]+)$|^\/en$/;
+
 /** Runs a record route; a record that moved answers 301 to its current address instead. */
 async function followMoves(ctx: Context, route: () => Promise<void>, urlOf: (id: string) => string, maxAgeSeconds: number): Promise<void> {
   try {
@@ -168,7 +171,9 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
   router.use(async (ctx, next) => {
     if (ctx.path === ctx.path.toLowerCase()) return next();
     if (readOnly(ctx) === 'handled') return;
-    redirectOnSite(ctx, ctx.path.toLowerCase());
+    const lower = ctx.path.toLowerCase();
+    // A page's folder slash is added in the same step: /en/Timeline goes to /en/timeline/ at once.
+    redirectOnSite(ctx, FOLDER_WITHOUT_SLASH.test(lower) ? `${lower}/` : lower);
   });
   const address = (ctx: Context): SiteAddress => ({ baseUrl: context.baseUrl, path: ctx.url });
 
