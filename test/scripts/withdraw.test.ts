@@ -120,7 +120,8 @@ describe('npm run withdraw', function () {
     expect((await server.backend.store.catalogState()).updated).to.equal(today);
     expect((await server.get(`/api/v1/specimens/${other.id}`)).status).to.equal(200);
     await eventually(async () => (await searchTotal('Withdrawnpelican')) === 0, 10_000, 'the withdrawn work is still found by search');
-    expect(await searchTotal('Stayingheron')).to.equal(2);
+    // A following index (Meilisearch) may apply the removal before the new timeline record in one language.
+    await eventually(async () => (await searchTotal('Stayingheron')) === 2, 10_000, 'the later work and its new timeline record are not both found by search');
     const exported = await (await server.get('/en/data/catalog.ndjson')).text();
     const exportedIds = exported.trim().split('\n').map((line) => (JSON.parse(line) as { id: string }).id);
     expect(exportedIds).to.include.members([later.id, timelineOf(later).id, other.id]);
