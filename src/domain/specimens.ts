@@ -1,4 +1,4 @@
-import { localizeRecord } from './localize.ts';
+import { cleanText, localizeRecord } from './localize.ts';
 import type { LocalizedRecord } from './localize.ts';
 import type { RecordStore, SearchIndex } from './ports.ts';
 import { BUILT_IN_SOURCE_TABLE } from './sources.ts';
@@ -71,7 +71,8 @@ function defaultOrder(scope: ListScope, hasText: boolean): SearchOrder {
 
 /** The search a list asks: filters from the parameters, the timeline fixed to timeline records. */
 export function listQuery(params: Omit<SearchParams, 'limit' | 'offset'>, scope: ListScope): CursorQuery {
-  const text = params.q?.trim() || undefined;
+  // As record text is stored: a soft hyphen or zero-width space typed or pasted into q would split a word the index holds whole.
+  const text = cleanText(params.q ?? '').trim() || undefined;
   const filters: SearchFilters = {
     source: params.source,
     format: params.format,

@@ -155,6 +155,11 @@ export function searchIndexContract(name: string, open: IndexFactory): void {
       expect((await index.search(query({ text: 'jsthree' }))).total, 'the two pieces in the order written').to.equal(0);
       expect((await index.search(query({ text: 'deepseekv3x' }))).total, 'a piece the index lacks').to.equal(0);
       expect((await index.search(query({ text: '"deepseekv3"' }))).total, 'a quoted word is as written').to.equal(0);
+      // Inside words joined by a dot: gemini2.5 is gemini 2 5.
+      const gemini = makeRecord({ date: '2026-05-02', model: 'Gemini 2.5 Pro', sourceUrl: 'https://example.org/split/gemini', title: { zh: '码头', en: 'Pier study' } });
+      await index.upsert([gemini]);
+      expect((await index.search(query({ text: 'gemini2.5' }))).ids, 'a version after a name').to.deep.equal([gemini.id]);
+      expect((await index.search(query({ text: 'gemini2.6' }))).total, 'another version').to.equal(0);
     });
 
     it('counts a typo on the first letter as two', async () => {
@@ -464,6 +469,35 @@ function searchClientContract(fixture: () => { index: SearchIndex; records: Reco
     const hits = await index.search(query({ text: 'GPT-4' }));
     expect(hits.ids[0]).to.equal(exact.id);
     expect(hits.ids).to.include.members(relatives.map((record) => record.id));
+  });
+
+  it('finds words of other scripts as written, whole or as the last word\'s prefix, counting what it lists (й, ё, final ς)', async () => {
+    const russian = makeRecord({ title: { zh: '俄语标题', en: 'Новый ёжик' } });
+    const greek = makeRecord({ title: { zh: '希腊标题', en: 'Greek Πελεκάνος mosaic' } });
+    await index.upsert([russian, greek]);
+    try {
+      for (const [text, expected] of [['новый', russian.id], ['Новый ёжик', russian.id], ['ёжи', russian.id], ['Πελεκάνος', greek.id], ['Πελεκάν', greek.id], ['ΠΕΛΕΚΆΝΟΣ', greek.id]] as const) {
+        const hits = await index.search(query({ text, limit: 10 }));
+        expect({ total: hits.total, ids: hits.ids }, text).to.deep.equal({ total: 1, ids: [expected] });
+      }
+    } finally {
+      await index.remove([russian.id, greek.id]);
+    }
+  });
+
+  it('finds full-width letters and ligatures as the letters they stand for, typed either way', async () => {
+    const wide = makeRecord({ title: { zh: '全角标题', en: 'ＦＵＬＬＷＩＤＴＨ letters ﬁsh poster' } });
+    await index.upsert([wide]);
+    try {
+      for (const text of ['fullwidth', 'ＦＵＬＬＷＩＤＴＨ', 'fish poster', 'ﬁsh']) expect((await index.search(query({ text }))).ids, text).to.deep.equal([wide.id]);
+    } finally {
+      await index.remove([wide.id]);
+    }
+  });
+
+  it('finds nothing for words that look like an engine\'s own encoding of Chinese text', async () => {
+    // Meilisearch's documents hold Chinese as codes of Latin letters (qx…, qy…: documents.ts).
+    for (const text of ['qx', 'qy', 'qxb', 'pelican qx', 'qxbaaa']) expect((await index.search(query({ text }))).total, text).to.equal(0);
   });
 
   it('splits mixed scripts into words of each, and finds either language in either', async () => {

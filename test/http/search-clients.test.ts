@@ -184,6 +184,8 @@ describe('search clients over HTTP', function () {
     expect(mixed).to.be.above(0);
     expect(mixed).to.equal(await total(`/api/v1/specimens?q=${encodeURIComponent('鹈鹕 bicycle')}&lang=en`));
     const pelicans = await total('/api/v1/specimens?q=pelican&lang=en');
+    // Invisible characters typed or pasted into a word are read as record text is stored: without them.
+    expect(await total('/api/v1/specimens?q=pel%C2%ADi%E2%80%8Bcan&lang=en')).to.equal(pelicans).and.be.above(0);
     const withoutBicycles = await total(`/api/v1/specimens?q=${encodeURIComponent('pelican -bicycle')}&lang=en`);
     const withBicycles = await total(`/api/v1/specimens?q=${encodeURIComponent('pelican bicycle')}&lang=en`);
     expect(withoutBicycles + withBicycles).to.equal(pelicans);

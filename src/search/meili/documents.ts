@@ -160,7 +160,8 @@ export function toMeiliDocument(record: IndexRecord, lang: Lang): MeiliDocument 
   const texts = (group: SearchableGroup): string[] => SEARCHABLE_GROUPS[group].map((field) => fieldText(record, lang, field));
   const groups = Object.fromEntries(
     SEARCHABLE_GROUP_NAMES.flatMap((group): [string, SearchableText][] => [
-      [group, [null, ...texts(group)]],
+      // In NFKC, as queries are read (search-text.ts): full-width letters as ASCII, ligatures as their letters.
+      [group, [null, ...texts(group).map((text) => text.normalize('NFKC'))]],
       [cjkField(group), [null, ...texts(group).map(cjkBigramText)]],
     ]),
   ) as Record<SearchableGroup | `${SearchableGroup}Cjk`, SearchableText>;

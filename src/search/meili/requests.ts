@@ -42,11 +42,12 @@ export interface MeiliAnswer {
 
 const RETRIEVE = ['id', 'date'];
 
-function common(request: MeiliRequest, q: string): MultiSearchQuery & { indexUid: string } {
+function common(request: MeiliRequest, q: string, searchOn: readonly string[] | undefined): MultiSearchQuery & { indexUid: string } {
   return {
     indexUid: '',
     q,
     matchingStrategy: 'all',
+    ...(searchOn ? { attributesToSearchOn: [...searchOn] } : {}),
     attributesToRetrieve: RETRIEVE,
     ...(request.facets?.length ? { facets: [...request.facets] } : {}),
     ...(request.filter ? { filter: request.filter } : {}),
@@ -63,13 +64,16 @@ function answerOf(response: SearchResponse, facetDistribution: Record<string, Re
   };
 }
 
-/** Sends the requests against one index and answers them in order. */
-export async function runRequests(client: Meilisearch, indexUid: string, requests: readonly MeiliRequest[]): Promise<MeiliAnswer[]> {
+/**
+ * Sends the requests against one index and answers them in order; `searchOn` limits the fields
+ * their texts are matched in (all searchable fields when undefined).
+ */
+export async function runRequests(client: Meilisearch, indexUid: string, requests: readonly MeiliRequest[], searchOn?: readonly string[]): Promise<MeiliAnswer[]> {
   const answers: MeiliAnswer[] = new Array(requests.length);
   const plain = requests.flatMap((request, position) => (request.texts.length === 1 ? [{ request, position }] : []));
   const pending: Promise<void>[] = [];
   if (plain.length > 0) {
-    const queries = plain.map(({ request }) => ({ ...common(request, request.texts[0] ?? ''), indexUid, page: request.page, hitsPerPage: request.hitsPerPage }));
+    const queries = plain.map(({ request }) => ({ ...common(request, request.texts[0] ?? '', searchOn), indexUid, page: request.page, hitsPerPage: request.hitsPerPage }));
     pending.push(
       client.multiSearch({ queries }).then(({ results }) => {
         results.forEach((result, i) => {
@@ -82,7 +86,7 @@ export async function runRequests(client: Meilisearch, indexUid: string, request
   requests.forEach((request, position) => {
     if (request.texts.length === 1) return;
     const queries = request.texts.map((q) => {
-      const { facets: _facets, ...query } = common(request, q);
+      const { facets: _facets, ...query } = common(request, q, searchOn);
       return { ...query, indexUid };
     });
     // The client's types lag the server: federation takes page and hitsPerPage (exhaustive totals) too.

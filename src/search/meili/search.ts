@@ -11,7 +11,9 @@
 import type { Meilisearch } from 'meilisearch';
 import { topFacetValues } from '../../domain/search-query.ts';
 import type { FacetCounts, FacetName, SearchHits, SearchPosition, SearchQuery } from '../../domain/search-query.ts';
-import { parseSearchText } from '../search-text.ts';
+import { CJK_CHARACTER, parseSearchText } from '../search-text.ts';
+import type { ParsedQuery } from '../search-text.ts';
+import { SEARCHABLE_GROUP_NAMES } from './documents.ts';
 import type { MeiliAnswer, MeiliHit, MeiliRequest } from './requests.ts';
 import { runRequests } from './requests.ts';
 import { afterExpression, allOf, filterExpression, filterValue, pageWindow, queryTexts, sortFor } from './query.ts';
@@ -61,6 +63,12 @@ export function resumeAt(list: readonly MeiliHit[], from: number, asked: number,
   return undefined;
 }
 
+/** Whether any term of a query, excluded ones too, holds a CJK character. */
+function holdsCjk(query: ParsedQuery): boolean {
+  const terms = [...query.groups.flatMap((group) => group.alternatives.flat()), ...query.excluded];
+  return terms.some((term) => (term.type === 'word' ? CJK_CHARACTER.test(term.word) : term.tokens.some((token) => CJK_CHARACTER.test(token))));
+}
+
 /** Runs one search against the index of the query's language. */
 export async function searchIndex(client: Meilisearch, indexUid: string, query: SearchQuery): Promise<SearchHits> {
   const parsed = query.text?.trim() ? parseSearchText(query.text) : undefined;
@@ -69,6 +77,10 @@ export async function searchIndex(client: Meilisearch, indexUid: string, query: 
     return { total: 0, ids: [], ...(facetNames.length ? { facets: Object.fromEntries(facetNames.map((name) => [name, {}])) } : {}) };
   }
   const texts = parsed ? queryTexts(parsed) : [''];
+  // Text without CJK characters is matched in the text fields alone: the CJK fields hold codes made
+  // of Latin letters (documents.ts), which a word typed as `qx` or `qyab` would otherwise find.
+  const searchOn = parsed && !holdsCjk(parsed) ? SEARCHABLE_GROUP_NAMES : undefined;
+  const send = (batch: readonly MeiliRequest[]): Promise<MeiliAnswer[]> => runRequests(client, indexUid, batch, searchOn);
   const hasText = parsed !== undefined && parsed.groups.length > 0;
   const dateOrder = query.order === 'oldest' ? 'oldest' : query.order === 'newest' || !hasText ? 'newest' : undefined;
   const sort = sortFor(query.order, hasText);
@@ -106,7 +118,7 @@ export async function searchIndex(client: Meilisearch, indexUid: string, query: 
   const label = hasText && !dateOrder && parsed && !parsed.label.includes('\\') ? parsed.label : undefined;
   const boosted = label ? ask({ filter: allOf([filter, `model = ${filterValue(label)}`]) ?? '', page: 1, hitsPerPage: 0 }) : undefined;
 
-  const answers = await runRequests(client, indexUid, requests);
+  const answers = await send(requests);
   const answer = (index: number): MeiliAnswer => answers[index] as MeiliAnswer;
   const total = answer(count).total;
   const facets = facetNames.length ? facetCounts(facetNames, new Map([...facetAnswers].map(([name, index]) => [name, answer(index)]))) : undefined;
@@ -121,9 +133,9 @@ export async function searchIndex(client: Meilisearch, indexUid: string, query: 
   // Relevance (or an offset page in date order): the list of positions, the model's own records first.
   const boostCount = boosted === undefined ? 0 : answer(boosted).total;
   const read = async (from: number, size: number): Promise<MeiliHit[]> => {
-    if (boostCount > 0 && label) return boostedWindow(client, indexUid, texts, filter, label, boostCount, from, size, scored);
+    if (boostCount > 0 && label) return boostedWindow(send, texts, filter, label, boostCount, from, size, scored);
     const window = pageWindow(from, size);
-    const [wide] = await runRequests(client, indexUid, [{ texts, ...(filter ? { filter } : {}), ...(sort ? { sort } : {}), page: window.page, hitsPerPage: window.hitsPerPage, ...(scored ? { score: true } : {}) }]);
+    const [wide] = await send([{ texts, ...(filter ? { filter } : {}), ...(sort ? { sort } : {}), page: window.page, hitsPerPage: window.hitsPerPage, ...(scored ? { score: true } : {}) }]);
     return (wide?.hits ?? []).slice(window.skip, window.skip + size);
   };
   let list = boostCount > 0 ? await read(windowStart, windowLength) : answer(page).hits;
@@ -152,7 +164,7 @@ export async function searchIndex(client: Meilisearch, indexUid: string, query: 
  * A window of the relevance list when the text equals a model label: that model's records first
  * (in relevance order), then the others.
  */
-async function boostedWindow(client: Meilisearch, indexUid: string, texts: readonly string[], filter: string | undefined, label: string, boostCount: number, from: number, size: number, score: boolean): Promise<MeiliHit[]> {
+async function boostedWindow(send: (requests: readonly MeiliRequest[]) => Promise<MeiliAnswer[]>, texts: readonly string[], filter: string | undefined, label: string, boostCount: number, from: number, size: number, score: boolean): Promise<MeiliHit[]> {
   const own = `model = ${filterValue(label)}`;
   const requests: MeiliRequest[] = [];
   if (from < boostCount) {
@@ -165,7 +177,7 @@ async function boostedWindow(client: Meilisearch, indexUid: string, texts: reado
     const window = pageWindow(restFrom, restSize);
     requests.push({ texts, filter: allOf([filter, `NOT ${own}`]) ?? `NOT ${own}`, page: window.page, hitsPerPage: window.hitsPerPage, score });
   }
-  const answers = await runRequests(client, indexUid, requests);
+  const answers = await send(requests);
   const slices: MeiliHit[] = [];
   let index = 0;
   if (from < boostCount) {

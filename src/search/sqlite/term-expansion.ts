@@ -4,7 +4,8 @@
  * the same as FTS5 expressions, for the planner that counts with FTS5 and for the row sets' keys.
  */
 import type { Lang } from '../../domain/record.ts';
-import { asTrigramPhrase, foldDiacritics, quote, typoBudget } from './text.ts';
+import { asTrigramPhrase, quote, typoBudget } from './text.ts';
+import { foldAsIndexed } from './unicode61-words.ts';
 import type { QueryTerm } from './text.ts';
 import { PREFIX_WORD_LENGTH } from '../search-text.ts';
 import type { QueryGroup } from '../search-text.ts';
@@ -62,19 +63,26 @@ export class TermExpansion {
   }
 
   /**
-   * Words joined by punctuation (`deepsek-r1`) with typos: the phrase again with one or more of
-   * its words replaced by their typo candidates, at most PHRASE_TYPO_ALTERNATIVES of them, nearest
-   * candidates first. A last word that is also a prefix stays one only as written.
+   * Words joined by punctuation (`deepsek-r1`, `gemini2.5`) with typos: the phrase again with one
+   * or more of its words replaced by their typo candidates, or a word the index lacks by the two
+   * it holds that it splits into (`gemini2` as `gemini 2`), at most PHRASE_TYPO_ALTERNATIVES of
+   * them, nearest candidates first. A last word that is also a prefix stays one only as written.
    */
   private phraseTypos(tokens: readonly string[], lang: Lang, prefix: boolean): Alternative[] {
-    const choices = tokens.map((token) => {
-      const folded = foldDiacritics(token);
-      return [token, ...this.vocabulary(lang).candidates(folded, typoBudget(folded))];
+    const vocabulary = this.vocabulary(lang);
+    const choices = tokens.map((token, index): string[][] => {
+      const folded = foldAsIndexed(token);
+      const open = prefix && index === tokens.length - 1;
+      const splits = vocabulary.holds(folded) === false ? vocabulary.splits(folded, open) : [];
+      return [[token], ...vocabulary.candidates(folded, typoBudget(folded)).map((candidate) => [candidate]), ...splits];
     });
     if (choices.every((choice) => choice.length === 1)) return [];
-    let phrases: string[][] = [[]];
-    for (const choice of choices) phrases = phrases.flatMap((phrase) => choice.map((token) => [...phrase, token])).slice(0, PHRASE_TYPO_ALTERNATIVES + 1);
-    return phrases.slice(1).map((phrase) => ({ tokens: phrase, prefix: prefix && phrase.at(-1) === tokens.at(-1) }));
+    // Whether the phrase's last word may be a prefix: as written, or the second of a split (splits were asked with `open`).
+    let phrases: { tokens: string[]; openEnd: boolean }[] = [{ tokens: [], openEnd: true }];
+    for (const choice of choices) {
+      phrases = phrases.flatMap((phrase) => choice.map((words, pick) => ({ tokens: [...phrase.tokens, ...words], openEnd: pick === 0 || words.length > 1 }))).slice(0, PHRASE_TYPO_ALTERNATIVES + 1);
+    }
+    return phrases.slice(1).map((phrase) => ({ tokens: phrase.tokens, prefix: prefix && phrase.openEnd }));
   }
 
   /** How a term is matched in one tier, as alternatives any of which matches: as written, also as a prefix (last word), also with typos. */
@@ -88,9 +96,9 @@ export class TermExpansion {
       return match === 'typo' && !term.quoted ? [asWritten, ...this.phraseTypos(term.tokens, lang, prefix)] : [asWritten];
     }
     const open = term.last && [...term.word].length >= PREFIX_WORD_LENGTH;
-    const alternatives = match !== 'exact' && open ? this.prefixAlternatives(lang, foldDiacritics(term.word)) : [{ tokens: [term.word], prefix: false }];
+    const alternatives = match !== 'exact' && open ? this.prefixAlternatives(lang, foldAsIndexed(term.word)) : [{ tokens: [term.word], prefix: false }];
     if (match === 'typo') {
-      const folded = foldDiacritics(term.word);
+      const folded = foldAsIndexed(term.word);
       const vocabulary = this.vocabulary(lang);
       for (const candidate of vocabulary.candidates(folded, typoBudget(folded))) alternatives.push({ tokens: [candidate], prefix: false });
       // A word the index lacks may be two it holds typed together: matched as those two side by side.
