@@ -504,6 +504,8 @@ describe('MCP tool server at /mcp', function () {
   it('answers a list call asked again from the results it kept, until the catalog changes', async () => {
     const searches = async (): Promise<number> => observations(await scrape(server.metrics.registry), 'archive_search_duration_seconds');
     const args = { q: 'lighthouse keeper', lang: 'en', limit: 3 };
+    // A following index (Meilisearch) that confirms earlier writes meanwhile makes kept results stale: caught up first.
+    await server.syncSearch();
     const before = await searches();
     const first = await call('search_specimens', args);
     const second = await call('search_specimens', args);
