@@ -47,9 +47,10 @@ const TOKEN_COLUMNS_KEPT = 65_536;
 const MOST_HELD_KEPT = 1024;
 /**
  * Dictionary words only: letters and digits with three letters or more (`pelican`, `qwen3`), so
- * typo candidates are never numbers, facet tokens or Chinese bigrams.
+ * typo candidates are never numbers, facet tokens or Chinese bigrams. Letters of the alphabets
+ * whose words are typed letter by letter: Latin, Greek and Cyrillic (`новыи` finds `новый`).
  */
-const DICTIONARY_WORD = /^(?:[0-9]*[a-z\u00df-\u024f]){3}[a-z0-9\u00df-\u024f]*$/;
+const DICTIONARY_WORD = /^(?:[0-9]*[a-z\u00df-\u024f\u0370-\u03ff\u0400-\u052f]){3}[a-z0-9\u00df-\u024f\u0370-\u03ff\u0400-\u052f]*$/;
 
 /**
  * A row as read back after a write: its column values, made again from its record (the FTS5 table
