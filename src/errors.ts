@@ -46,6 +46,11 @@ export const PROBLEM_TYPES = {
     title: 'Method not allowed',
     help: 'The address does not take this method; `Allow` lists those it takes (read endpoints: GET, HEAD and OPTIONS).',
   },
+  'method-not-implemented': {
+    status: 501,
+    title: 'Not implemented',
+    help: 'The request named a method HTTP does not define (RFC 9110 §9.1), so no address of the service takes it. Read with GET or HEAD (OPTIONS for a preflight); ingest and review take POST. The connection is closed.',
+  },
   'not-acceptable': { status: 406, title: 'Not acceptable', help: 'The `Accept` header excludes every media type this address answers with.' },
   'not-reviewable': {
     status: 409,

@@ -28,6 +28,7 @@ function problemOf(error: ClientError, timeouts: RequestTimeouts): ProblemError 
     if (lineBytes > MAX_HEADER_BYTES / 2) return new ProblemError('uri-too-long', `The URL takes more than ${MAX_HEADER_BYTES / 2048} KB, and the request head more than the ${MAX_HEADER_BYTES / 1024} KB it may take. Search for less (a shorter q, fewer filter values) or, for the whole catalog, read the bulk exports.`);
     return new ProblemError('request-header-too-large', `The request line and headers take more than ${MAX_HEADER_BYTES / 1024} KB. Shorten the headers or the URL; for the whole catalog, read the bulk exports.`);
   }
+  if (code === 'HPE_INVALID_METHOD') return new ProblemError('method-not-implemented', 'The request\'s method is not one HTTP defines. Read with GET or HEAD; ingest and review take POST.');
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     return new ProblemError('request-timeout', `The request did not arrive in time: its headers must come within ${timeouts.headersTimeoutMs / 1000} s, the whole request within ${timeouts.requestTimeoutMs / 1000} s. Send it again, whole and promptly.`);
   }

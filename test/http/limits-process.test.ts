@@ -74,6 +74,10 @@ describe('limits of the server process', function () {
     expect(unencoded.statusLine).to.match(/^HTTP\/1\.1 400 /);
     expect(unencoded.problem).to.include({ type: `${server.url}/problems/malformed-request`, status: 400 });
     expect(unencoded.problem.detail).to.include('q=%E9%B9%88%E9%B9%95');
+    // A method HTTP does not define: 501, where a method it defines that the address does not take is a 405.
+    const unknownMethod = answer(await rawExchange(server.port, 'FOO /api/v1/specimens HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', 10_000));
+    expect(unknownMethod.statusLine).to.match(/^HTTP\/1\.1 501 /);
+    expect(unknownMethod.problem).to.include({ type: `${server.url}/problems/method-not-implemented`, status: 501 });
     expect((await fetch(`${server.url}/healthz`)).status).to.equal(200);
   });
 
