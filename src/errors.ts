@@ -46,6 +46,11 @@ export const PROBLEM_TYPES = {
     title: 'Method not allowed',
     help: 'The address does not take this method; `Allow` lists those it takes (read endpoints: GET, HEAD and OPTIONS).',
   },
+  'expectation-failed': {
+    status: 417,
+    title: 'Expectation failed',
+    help: 'The request\'s `Expect` field asked for something other than `100-continue`, the one expectation HTTP defines. Send the request without it (or with `Expect: 100-continue`).',
+  },
   'method-not-implemented': {
     status: 501,
     title: 'Not implemented',

@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { problemBody, ProblemError } from '../errors.ts';
 import { MAX_HEADER_BYTES } from './server-limits.ts';
@@ -52,5 +53,20 @@ export function answerClientErrors(baseUrl: string, timeouts: RequestTimeouts): 
     const text = JSON.stringify(body);
     const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, `Date: ${new Date().toUTCString()}`, 'Content-Type: application/problem+json', `Content-Length: ${Buffer.byteLength(text)}`, 'Cache-Control: no-store', 'Access-Control-Allow-Origin: *', 'Connection: close'];
     socket.end(`${head.join('\r\n')}\r\n\r\n${text}`);
+  };
+}
+
+/**
+ * The server's `checkExpectation` listener: a request whose Expect field asks for anything but
+ * `100-continue` (the one expectation HTTP defines, RFC 9110 §10.1.1) is answered 417 as
+ * problem+json, instead of Node's bare status line, and not served.
+ */
+export function answerUnmetExpectations(baseUrl: string): (request: IncomingMessage, response: ServerResponse) => void {
+  return (request, response) => {
+    const problem = new ProblemError('expectation-failed', `The service meets no expectation but 100-continue; this request's Expect field asks for "${request.headers.expect ?? ''}". Send it without Expect.`);
+    const { status, body } = problemBody(problem, baseUrl);
+    const text = JSON.stringify(body);
+    response.writeHead(status, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store', 'Access-Control-Allow-Origin': '*', Connection: 'close' });
+    response.end(text);
   };
 }

@@ -78,6 +78,9 @@ describe('limits of the server process', function () {
     const unknownMethod = answer(await rawExchange(server.port, 'FOO /api/v1/specimens HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', 10_000));
     expect(unknownMethod.statusLine).to.match(/^HTTP\/1\.1 501 /);
     expect(unknownMethod.problem).to.include({ type: `${server.url}/problems/method-not-implemented`, status: 501 });
+    const expectation = answer(await rawExchange(server.port, 'GET /api/v1/specimens HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: foo\r\n\r\n', 10_000));
+    expect(expectation.statusLine).to.match(/^HTTP\/1\.1 417 /);
+    expect(expectation.problem).to.include({ type: `${server.url}/problems/expectation-failed`, status: 417 });
     expect((await fetch(`${server.url}/healthz`)).status).to.equal(200);
   });
 
