@@ -13,6 +13,7 @@ import { securityHeaders } from './middlewares/security-headers.ts';
 import { compressHeadAsGet, identityWhenNoCodingAccepted, isCompressibleType } from './middlewares/content-coding.ts';
 import { problems } from './middlewares/problems.ts';
 import { closeWhenBodyUnread } from './middlewares/close-unread-body.ts';
+import { canonicalAddresses } from './middlewares/canonical-address.ts';
 import { noteWriteRefusals } from './middlewares/write-refusals.ts';
 import { requestLog } from './middlewares/request-log.ts';
 import { limitByClient } from './middlewares/rate-limit.ts';
@@ -92,6 +93,8 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
       }),
     ),
   );
+
+  app.use(canonicalAddresses());
 
   const guide = { readsPerMinute: config.rateLimitReads ?? 0 };
   const mcp = new Router();

@@ -82,7 +82,9 @@ describe('website addresses', () => {
   });
 
   it('never redirects to another host, and answers a redirect alike whatever the Accept', async () => {
-    expect(await redirected('/zh//evil.example/path')).to.deep.equal({ status: 301, location: '/evil.example/path' });
+    // Doubled slashes are made one first, then /zh goes to the root: each step stays on this site.
+    expect(await redirected('/zh//evil.example/path')).to.deep.equal({ status: 301, location: '/zh/evil.example/path' });
+    expect(await redirected('/zh/evil.example/path')).to.deep.equal({ status: 301, location: '/evil.example/path' });
     // A raw backslash, which fetch would have made a slash: a browser reads /\host in a Location as //host.
     const raw = async (path: string, accept: string) =>
       new Promise<{ status?: number; location?: string; type?: string; body: string }>((resolve, reject) => {
@@ -95,7 +97,9 @@ describe('website addresses', () => {
         request.end();
       });
     for (const accept of ['text/html', 'text/plain', '*/*']) {
-      expect(await raw('/zh/\\evil.example/', accept), accept).to.deep.equal({ status: 301, location: '/%5Cevil.example/', type: 'text/plain; charset=utf-8', body: 'Moved to /%5Cevil.example/\n' });
+      expect(await raw('/zh/\\evil.example/timeline/', accept), accept).to.deep.equal({ status: 301, location: '/%5Cevil.example/timeline/', type: 'text/plain; charset=utf-8', body: 'Moved to /%5Cevil.example/timeline/\n' });
+      // A name ending like a file loses its slash first, escaped as well.
+      expect(await raw('/zh/\\evil.example/', accept), accept).to.deep.include({ status: 301, location: '/zh/%5Cevil.example' });
     }
   });
 
@@ -130,6 +134,24 @@ describe('website addresses', () => {
     // The probes answer JSON to everyone, a browser too.
     const probe = await server.get('/readyz/deeper', { headers: { Accept: 'text/html' } });
     expect([probe.status, probe.headers.get('content-type')]).to.deep.equal([404, 'application/problem+json']);
+  });
+
+  it('gives every resource one address: a file or API resource with a trailing slash, any address in capitals or with doubled slashes, redirected in one step', async () => {
+    for (const [asked, location] of [
+      ['/api/v1/specimens/?lang=en', '/api/v1/specimens?lang=en'],
+      ['/API/V1/Specimens?lang=en', '/api/v1/specimens?lang=en'],
+      ['/openapi.json/', '/openapi.json'],
+      ['/healthz/', '/healthz'],
+      ['/EN/llms.txt', '/en/llms.txt'],
+      ['/Data/Catalog.csv', '/data/catalog.csv'],
+      ['/en//', '/en/'],
+      ['/en//Timeline', '/en/timeline/'],
+    ]) {
+      expect(await redirected(asked ?? ''), asked).to.deep.equal({ status: 301, location });
+    }
+    // What is written as linked is served, and other methods reach the routes as before.
+    expect((await server.get('/api/v1/specimens?lang=en')).status).to.equal(200);
+    expect((await server.get('/api/v1/specimens/', { method: 'POST' })).status).to.equal(405);
   });
 
   it('keeps the English folder redirect', async () => {

@@ -27,6 +27,7 @@ import { readOnly, sendWithEntityTag } from '../read-route.ts';
 import { entityTag } from '../response-cache.ts';
 import type { ResponseCache } from '../response-cache.ts';
 import type { AnswersVersion } from '../answers-version.ts';
+import { redirectOnSite } from '../middlewares/canonical-address.ts';
 
 /** Works per page on the website. */
 export const PAGE_SIZE = 24;
@@ -117,23 +118,6 @@ function offeredYears(facets: Facets, params: SearchParams): string[] {
   return years.filter((value) => (facets.year[value] ?? 0) > 0 || params.year?.includes(value));
 }
 
-/**
- * Answers 301 to another address of this site, keeping the query, with a body that does not
- * depend on Accept (Koa's would, without saying so in Vary). The address can never lead to another
- * site: its leading slashes are collapsed (//host is protocol-relative), and a raw backslash is
- * escaped, since a browser reads `\` in a Location as `/` (so /\host would be //host).
- */
-function redirectOnSite(ctx: Context, path: string): void {
-  const location = `/${path.replace(/\\/g, '%5C').replace(/^\/+/, '')}${ctx.querystring ? `?${ctx.querystring}` : ''}`;
-  ctx.status = 301;
-  ctx.set('Location', location);
-  ctx.type = 'text/plain; charset=utf-8';
-  ctx.body = `Moved to ${location}\n`;
-}
-
-/** The addresses of pages (folders) written without their trailing slash. */
-const FOLDER_WITHOUT_SLASH = /^(?:\/en)?\/(?:timeline|developers|specimens\/[^/]+)$|^\/en$/;
-
 /** Runs a record route; a record that moved answers 301 to its current address instead. */
 async function followMoves(ctx: Context, route: () => Promise<void>, urlOf: (id: string) => string, maxAgeSeconds: number): Promise<void> {
   try {
@@ -166,15 +150,6 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
   const router = new Router();
   const { store } = context;
   const maxOffset = Math.min(options.maxOffset ?? MAX_OFFSET, MAX_OFFSET);
-  // Routes match whatever the case; every address of the site is lower-case, so /EN/ is sent to
-  // /en/ instead of answering as a second copy of it (with itself as canonical address).
-  router.use(async (ctx, next) => {
-    if (ctx.path === ctx.path.toLowerCase()) return next();
-    if (readOnly(ctx) === 'handled') return;
-    const lower = ctx.path.toLowerCase();
-    // A page's folder slash is added in the same step: /en/Timeline goes to /en/timeline/ at once.
-    redirectOnSite(ctx, FOLDER_WITHOUT_SLASH.test(lower) ? `${lower}/` : lower);
-  });
   const address = (ctx: Context): SiteAddress => ({ baseUrl: context.baseUrl, path: ctx.url });
 
   /** Renders (or reuses) a page for this URL at the current catalog version; `render` is told the change number. */

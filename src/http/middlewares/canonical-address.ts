@@ -1,0 +1,48 @@
+import type { Context, Middleware } from 'koa';
+
+/**
+ * Answers 301 to another address of this site, keeping the query, with a body that does not
+ * depend on Accept (Koa's would, without saying so in Vary). The address can never lead to another
+ * site: its leading slashes are collapsed (//host is protocol-relative), and a raw backslash is
+ * escaped, since a browser reads `\` in a Location as `/` (so /\host would be //host).
+ */
+export function redirectOnSite(ctx: Context, path: string): void {
+  const location = `/${path.replace(/\\/g, '%5C').replace(/^\/+/, '')}${ctx.querystring ? `?${ctx.querystring}` : ''}`;
+  ctx.status = 301;
+  ctx.set('Location', location);
+  ctx.type = 'text/plain; charset=utf-8';
+  ctx.body = `Moved to ${location}\n`;
+}
+
+/** The addresses of pages (folders) written without their trailing slash. */
+const FOLDER_WITHOUT_SLASH = /^(?:\/en)?\/(?:timeline|developers|specimens\/[^/]+)$|^\/en$/;
+
+/** Addresses of a resource that is not a page: the API, MCP, the probes, problem types, stored files, and any file name. */
+const NOT_A_FOLDER = /^\/(?:api|mcp|healthz|readyz|problems|media|assets)(?:\/|$)|\.[a-z0-9]+$/;
+
+/**
+ * The one address of what a GET or HEAD asks for: lower case (every address of the site is), one
+ * slash between segments, and a trailing slash on pages (folders) and on nothing else.
+ */
+export function canonicalPath(path: string): string {
+  let canonical = path.toLowerCase().replace(/\/{2,}/g, '/');
+  if (canonical.length > 1 && canonical.endsWith('/') && NOT_A_FOLDER.test(canonical.slice(0, -1))) canonical = canonical.slice(0, -1);
+  return canonical;
+}
+
+/**
+ * One address per resource. Routes match whatever the case and with or without a trailing slash,
+ * so `/EN/`, `/api/v1/specimens/`, `/openapi.json/` and `/en//` were each a second copy of a
+ * resource: a cache kept them apart, and a page claimed itself canonical under each. A GET or
+ * HEAD of such an address answers 301 to the one every link names, in one step (a page's folder
+ * slash added with the rest: `/en/Timeline` goes to `/en/timeline/`), keeping the query. Other
+ * methods go on to the routes, which answer them as before.
+ */
+export function canonicalAddresses(): Middleware {
+  return async function canonicalAddress(ctx, next) {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    const canonical = canonicalPath(ctx.path);
+    if (canonical === ctx.path) return next();
+    redirectOnSite(ctx, FOLDER_WITHOUT_SLASH.test(canonical) ? `${canonical}/` : canonical);
+  };
+}
