@@ -14,6 +14,7 @@ import { compressHeadAsGet, identityWhenNoCodingAccepted, isCompressibleType } f
 import { problems } from './middlewares/problems.ts';
 import { closeWhenBodyUnread } from './middlewares/close-unread-body.ts';
 import { canonicalAddresses } from './middlewares/canonical-address.ts';
+import { requireOneHost } from './middlewares/one-host.ts';
 import { noteWriteRefusals } from './middlewares/write-refusals.ts';
 import { requestLog } from './middlewares/request-log.ts';
 import { limitByClient } from './middlewares/rate-limit.ts';
@@ -77,6 +78,7 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
   app.use(securityHeaders(config.baseUrl));
   app.use(closeWhenBodyUnread());
   app.use(problems(config.baseUrl, logger, (error) => backend.isUnavailable(error), problemPageHtml));
+  app.use(requireOneHost());
   app.use(noteWriteRefusals(backend.writeRefusals));
   app.use(openCors());
   if (config.rateLimitReads) app.use(limitByClient(limiter, { name: 'client', limit: config.rateLimitReads, windowMs: 60_000 }, refused));

@@ -14,6 +14,8 @@ const HEADERS_TIMEOUT_MS = 20_000;
 export function serverLimits(config: Pick<Config, 'requestTimeoutMs'>): ServerOptions & { headersTimeout: number; requestTimeout: number } {
   return {
     maxHeaderSize: MAX_HEADER_BYTES,
+    // The app answers a request without a Host field itself, as problem+json (requireOneHost).
+    requireHostHeader: false,
     requestTimeout: config.requestTimeoutMs,
     headersTimeout: Math.min(config.requestTimeoutMs, HEADERS_TIMEOUT_MS),
     connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs / 2),

@@ -78,6 +78,13 @@ describe('limits of the server process', function () {
     const unknownMethod = answer(await rawExchange(server.port, 'FOO /api/v1/specimens HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', 10_000));
     expect(unknownMethod.statusLine).to.match(/^HTTP\/1\.1 501 /);
     expect(unknownMethod.problem).to.include({ type: `${server.url}/problems/method-not-implemented`, status: 501 });
+    // One Host field in HTTP/1.1 (RFC 9112 §3.2): none, or two, is a 400 problem; HTTP/1.0 may leave it out.
+    for (const head of ['GET /healthz HTTP/1.1\r\n', 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n']) {
+      const hosts = answer(await rawExchange(server.port, `${head}Connection: close\r\n\r\n`, 10_000));
+      expect(hosts.statusLine, head).to.match(/^HTTP\/1\.1 400 /);
+      expect(hosts.problem, head).to.include({ type: `${server.url}/problems/malformed-request`, status: 400 });
+    }
+    expect(await rawExchange(server.port, 'GET /healthz HTTP/1.0\r\n\r\n', 10_000)).to.match(/^HTTP\/1\.1 200 /);
     const expectation = answer(await rawExchange(server.port, 'GET /api/v1/specimens HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: foo\r\n\r\n', 10_000));
     expect(expectation.statusLine).to.match(/^HTTP\/1\.1 417 /);
     expect(expectation.problem).to.include({ type: `${server.url}/problems/expectation-failed`, status: 417 });
