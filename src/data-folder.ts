@@ -43,20 +43,13 @@ export function ensureWritableDataFolder(folder: DataFolder): void {
  * file in the way is EEXIST.
  */
 export function makeFolder(path: string): void {
+  const parent = dirname(path);
+  if (parent !== path && !existsSync(parent)) makeFolder(parent);
   try {
     mkdirSync(path);
   } catch (error) {
-    const code = codeOf(error);
-    if (code === 'EEXIST' && statSync(path).isDirectory()) return;
-    const parent = dirname(path);
-    if (code !== 'ENOENT' || parent === path) throw error;
-    makeFolder(parent);
-    try {
-      mkdirSync(path);
-    } catch (again) {
-      if (codeOf(again) === 'EEXIST' && statSync(path).isDirectory()) return;
-      throw again;
-    }
+    if (codeOf(error) === 'EEXIST' && statSync(path).isDirectory()) return;
+    throw error;
   }
 }
 
