@@ -29,10 +29,15 @@ function opaqueTag(tag: string): string {
   return tag.trim().replace(/^W\//, '');
 }
 
+/** The entity tags the request's If-None-Match lists (`*` among them when sent), none without one. */
+export function tagsHeld(ctx: Context): string[] {
+  const ifNoneMatch = ctx.get('If-None-Match');
+  return ifNoneMatch === '' ? [] : ifNoneMatch.split(',').map((tag) => tag.trim());
+}
+
 /** Whether the request's If-None-Match names this entity tag (weak comparison, RFC 9110 §13.1.2) or is `*`. */
 export function clientHoldsTag(ctx: Context, etag: string): boolean {
-  const ifNoneMatch = ctx.get('If-None-Match');
-  return ifNoneMatch !== '' && ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaqueTag(tag) === opaqueTag(etag));
+  return tagsHeld(ctx).some((tag) => tag === '*' || opaqueTag(tag) === opaqueTag(etag));
 }
 
 /** Sets the entity tag and answers 304 when the client already holds this version. */
