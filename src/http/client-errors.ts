@@ -49,11 +49,18 @@ export function answerClientErrors(baseUrl: string, timeouts: RequestTimeouts): 
       socket.destroy();
       return;
     }
-    const { status, body } = problemBody(problemOf(error, timeouts), baseUrl);
-    const text = JSON.stringify(body);
-    const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, `Date: ${new Date().toUTCString()}`, 'Content-Type: application/problem+json', `Content-Length: ${Buffer.byteLength(text)}`, 'Cache-Control: no-store', 'Access-Control-Allow-Origin: *', 'Connection: close'];
+    const { status, headers, text } = closingAnswer(problemOf(error, timeouts), baseUrl);
+    const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, `Date: ${new Date().toUTCString()}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
     socket.end(`${head.join('\r\n')}\r\n\r\n${text}`);
   };
+}
+
+/** A problem answered before the app, as problem+json that is never cached, open to any origin, and closes the connection. */
+function closingAnswer(problem: ProblemError, baseUrl: string): { status: number; headers: Record<string, string>; text: string } {
+  const { status, body } = problemBody(problem, baseUrl);
+  const text = JSON.stringify(body);
+  const headers = { 'Content-Type': 'application/problem+json', 'Content-Length': String(Buffer.byteLength(text)), 'Cache-Control': 'no-store', 'Access-Control-Allow-Origin': '*', Connection: 'close' };
+  return { status, headers, text };
 }
 
 /**
@@ -64,9 +71,8 @@ export function answerClientErrors(baseUrl: string, timeouts: RequestTimeouts): 
 export function answerUnmetExpectations(baseUrl: string): (request: IncomingMessage, response: ServerResponse) => void {
   return (request, response) => {
     const problem = new ProblemError('expectation-failed', `The service meets no expectation but 100-continue; this request's Expect field asks for "${request.headers.expect ?? ''}". Send it without Expect.`);
-    const { status, body } = problemBody(problem, baseUrl);
-    const text = JSON.stringify(body);
-    response.writeHead(status, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store', 'Access-Control-Allow-Origin': '*', Connection: 'close' });
+    const { status, headers, text } = closingAnswer(problem, baseUrl);
+    response.writeHead(status, headers);
     response.end(text);
   };
 }
