@@ -66,7 +66,8 @@ export class TermExpansion {
    * Words joined by punctuation (`deepsek-r1`, `gemini2.5`) with typos: the phrase again with one
    * or more of its words replaced by their typo candidates, or a word the index lacks by the two
    * it holds that it splits into (`gemini2` as `gemini 2`), at most PHRASE_TYPO_ALTERNATIVES of
-   * them, nearest candidates first. A last word that is also a prefix stays one only as written.
+   * them, nearest candidates first. A last word that is also a prefix stays one only as written,
+   * or as the second word of its split.
    */
   private phraseTypos(tokens: readonly string[], lang: Lang, prefix: boolean): Alternative[] {
     const vocabulary = this.vocabulary(lang);
