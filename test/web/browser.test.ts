@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, openPage } from '../helpers/chromium.ts';
 import type { OpenOptions } from '../helpers/chromium.ts';
+import { withdrawRecords } from '../../src/domain/withdrawal.ts';
 import { makeRecord } from '../helpers/factories.ts';
 import { startTestServer } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
@@ -12,11 +13,23 @@ describe('the website in headless Chromium', function () {
   let server: TestServer;
   let browser: Browser;
   const consoleErrors: string[] = [];
+  // Unbroken text as real records hold it: a prompt quoting an image's address, a title naming a
+  // file, an author's long handle, and a source address of many segments.
+  const longAddress = 'https://raw.githubusercontent.com/some-long-account-name/some-long-repository-name/refs/heads/main/images/pelican_riding_a_bicycle_v2_final.png';
+  const unbroken = makeRecord({
+    date: '2026-10-30',
+    sourceUrl: 'https://github.com/an-author-with-a-long-account-name/a-repository-whose-name-goes-on-and-on-without-any-break',
+    author: '@an_author_handle_that_goes_on_and_on_without_a_break',
+    title: { zh: '参考图画的鹈鹕 pelican_riding_a_bicycle_v2_final_render.svg', en: 'Pelican from pelican_riding_a_bicycle_v2_final_render.svg' },
+    prompt: `参考这张图 ${longAddress} 画一只骑自行车的鹈鹕`,
+  });
+  const unbrokenGone = makeRecord({ date: '2026-10-29', sourceUrl: `https://github.com/an-author-with-a-long-account-name/${'another-repository-name-'.repeat(4)}end`, title: { zh: '撤下的作品', en: 'A withdrawn work' } });
   const hostile = makeRecord({ date: '2026-11-01', title: { zh: '<script>window.__pwned = 1</script>恶意标题', en: '<script>window.__pwned = 1</script> hostile "title" & more' }, notes: { zh: '<img src=x onerror="window.__pwned=2">', en: '<img src=x onerror="window.__pwned=2">' } });
 
   before(async () => {
     server = await startTestServer({ demo: true });
-    await server.backend.store.putRecords([hostile]);
+    await server.backend.store.putRecords([hostile, unbroken, unbrokenGone]);
+    await withdrawRecords(server.backend.store, { ids: [unbrokenGone.id], reason: 'The author asked for it.', wholeWork: true, followMoves: false });
     await server.syncSearch();
     browser = await launchChromium();
   });
@@ -251,6 +264,43 @@ describe('the website in headless Chromium', function () {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow, path).to.be.at.most(0);
     }
+    await context.close();
+  });
+
+  it('keeps long unbroken text (addresses, file names, handles) within the width of a phone', async () => {
+    const context = await browser.newContext({ viewport: { width: 360, height: 780 } });
+    const page = await context.newPage();
+    const author = encodeURIComponent(unbroken.author);
+    for (const path of [`/specimens/${unbroken.id}/`, `/en/specimens/${unbroken.id}/`, '/?q=pelican_riding_a_bicycle_v2_final_render', `/en/?author=${author}`, `/specimens/${unbrokenGone.id}/`, `/en/specimens/${unbrokenGone.id}/`]) {
+      const response = await page.goto(`${server.baseUrl}${path}`);
+      expect(response?.status(), path).to.be.oneOf([200, 410]);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, path).to.be.at.most(0);
+    }
+    await page.goto(`${server.baseUrl}/specimens/${unbroken.id}/`);
+    expect(await page.locator('.prompt blockquote').textContent()).to.include(longAddress);
+    await context.close();
+  });
+
+  it('sets Chinese upright: browsers slant it by force, which Chinese type never is', async () => {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    const page = await context.newPage();
+    for (const [path, selector] of [['/timeline/', '.intro'], ['/?q=%E6%B2%A1%E6%9C%89%E8%BF%99%E4%B8%AA%E8%AF%8D', '.empty'], [`/specimens/${unbrokenGone.id}/`, 'cite']] as const) {
+      await page.goto(`${server.baseUrl}${path}`);
+      expect(await page.locator(selector).first().evaluate((element) => getComputedStyle(element).fontStyle), `${path} ${selector}`).to.equal('normal');
+    }
+    // Title marks stand for the italic a Chinese title cannot take.
+    expect(await page.locator('cite').textContent()).to.equal('《撤下的作品》');
+    await page.goto(`${server.baseUrl}/en/timeline/`);
+    expect(await page.locator('.intro').evaluate((element) => getComputedStyle(element).fontStyle)).to.equal('italic');
+    await page.goto(`${server.baseUrl}/en/specimens/${unbrokenGone.id}/`);
+    expect(await page.locator('cite').textContent()).to.equal('A withdrawn work');
+    await context.close();
+  });
+
+  it('lays the timeline out in one column on a phone', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
     // The timeline is one column on a phone: every entry starts at the same left edge.
     await page.goto(`${server.baseUrl}/en/timeline/`);
     const lefts = await page.locator('.timeline-grid .card').evaluateAll((cards) => cards.map((card) => Math.round(card.getBoundingClientRect().left)));

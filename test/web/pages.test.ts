@@ -74,7 +74,7 @@ describe('what the website pages say (served HTML)', () => {
     expect(en.html).to.include(`Reason given (as written): <span class="withdrawal-reason" lang>${reason}</span>`);
     const zh = await page(`/specimens/${withdrawn.id}/`);
     expect(zh.status).to.equal(410);
-    expect(zh.html).to.include('作品：<cite>被撤回的鹈鹕</cite>').and.not.include('The withdrawn pelican');
+    expect(zh.html).to.include('作品：<cite>《被撤回的鹈鹕》</cite>').and.not.include('The withdrawn pelican');
     expect(zh.html).to.include(`撤回理由（原文）：<span class="withdrawal-reason" lang>${reason}</span>`);
     expect(zh.html).to.include(`<a href="${withdrawn.sourceUrl}" rel="nofollow noopener">`);
   });

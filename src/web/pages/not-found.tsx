@@ -23,7 +23,7 @@ export function NotFoundPage({ lang, otherLanguagePath, withdrawn }: { lang: Lan
           <>
             <p>
               {text.withdrawnWork}
-              <cite>{withdrawn.workTitle}</cite>
+              <cite>{text.workTitle(withdrawn.workTitle)}</cite>
             </p>
             <p>
               {text.withdrawnReason}
