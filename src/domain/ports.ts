@@ -11,6 +11,14 @@ export interface CatalogState {
   updated: string | null;
   /** Highest change number written so far; changes whenever any record or the source table does. */
   changeNumber: number;
+  /**
+   * A random mark written with every change number (newChangeStamp). Change numbers count per
+   * database, so another history reaches the same number (a backup restored and then written to,
+   * another archive under the same address); it does so with another mark, so that a number and
+   * its mark never name two states of the catalog. Empty in a store that has taken no change
+   * number since it began keeping the mark.
+   */
+  changeStamp: string;
   total: number;
 }
 

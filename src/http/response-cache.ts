@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { BoundedCache } from '../bounded-cache.ts';
 import { SERVICE_VERSION } from './service-version.ts';
+import type { CatalogState } from '../domain/ports.ts';
 
 /** What a cached answer was computed from: a change number, or a change number and how far the search index has followed. */
 export type CatalogVersion = number | string;
@@ -24,11 +25,12 @@ export function entityTag(body: string | Buffer): string {
 
 /**
  * The entity tag of a body streamed from the store, which is sent before it could be hashed:
- * named by what the body is, the catalog's change number, and `writtenWith` (writtenWithOf), so
- * that it changes whenever the body can. Weak, as entityTag's.
+ * named by what the body is, the catalog's change number with its mark (CatalogState.changeStamp:
+ * the number alone repeats in another database, or after a backup is restored), and `writtenWith`
+ * (writtenWithOf), so that it changes whenever the body can. Weak, as entityTag's.
  */
-export function streamedEntityTag(name: string, changeNumber: number, writtenWith: string): string {
-  return `W/"${name}-${changeNumber}-${writtenWith}"`;
+export function streamedEntityTag(name: string, catalog: Pick<CatalogState, 'changeNumber' | 'changeStamp'>, writtenWith: string): string {
+  return `W/"${name}-${catalog.changeNumber}${catalog.changeStamp ? `.${catalog.changeStamp}` : ''}-${writtenWith}"`;
 }
 
 /**

@@ -46,6 +46,35 @@ export function recordStoreContract(name: string, open: StoreFactory): void {
       expect(all.map((record) => record.id)).to.deep.equal([second.id, first.id]);
     });
 
+    it('writes a new mark with every change number, so that another store at the same number is told apart', async () => {
+      const stamps = [(await store.catalogState()).changeStamp];
+      const record = makeRecord();
+      const [source] = BUILT_IN_SOURCES;
+      if (!source) throw new Error('no built-in source');
+      const steps = [
+        () => store.putRecords([record]),
+        () => store.setCatalogUpdated('2026-11-26'),
+        () => sources.putSource({ ...source, label: { zh: '改过的名字', en: 'A changed label' } }),
+        () => store.deleteRecords([record.id]),
+      ];
+      for (const step of steps) {
+        await step();
+        stamps.push((await store.catalogState()).changeStamp);
+      }
+      expect(stamps.slice(1).every((stamp) => /^[0-9a-f]{12}$/.test(stamp)), stamps.join(' ')).to.equal(true);
+      expect(new Set(stamps).size, stamps.join(' ')).to.equal(stamps.length);
+      // Two databases reaching the same change number (a backup restored and written to, another archive) under other marks.
+      const others = [await open(), await open()];
+      try {
+        for (const other of others) await other.store.putRecords([record]);
+        const [first, second] = await Promise.all(others.map((other) => other.store.catalogState()));
+        expect(first?.changeNumber).to.equal(second?.changeNumber);
+        expect(first?.changeStamp).to.not.equal(second?.changeStamp);
+      } finally {
+        for (const other of others) await other.dispose();
+      }
+    });
+
     it('lists the records of a kind written last, newest first', async () => {
       const [older, timeline, newer] = [makeRecord(), makeRecord({ kind: 'timeline' }), makeRecord()];
       await store.putRecords([older]);

@@ -73,7 +73,7 @@ export function discoveryRouter(context: ReadContext, options: DiscoveryOptions)
     const first = recordsFileStart(file);
     const body = first === undefined ? undefined : await recordsSitemapXml(store, baseUrl, first, recordsPerSitemap);
     if (!body) throw new ProblemError('not-found', `No sitemap file is named "${file.slice(0, 64)}"; the index is ${baseUrl}/sitemap.xml.`);
-    const etag = streamedEntityTag(`sitemap-${file}`, state.changeNumber, writtenWith);
+    const etag = streamedEntityTag(`sitemap-${file}`, state, writtenWith);
     ctx.set('ETag', etag);
     ctx.set('Cache-Control', `public, max-age=${options.maxAgeSeconds}`);
     const notModified = clientHoldsTag(ctx, etag);

@@ -21,7 +21,7 @@ function publicStream(store: RecordStore, route: PublicExport, baseUrl: string, 
   return catalogCsv(store, route.lang, baseUrl, csv);
 }
 
-/** The public bulk exports, streamed; the ETag follows the catalog's change number (streamedEntityTag). */
+/** The public bulk exports, streamed; the ETag follows the catalog's change number and its mark (streamedEntityTag). */
 export function exportsRouter(store: RecordStore, baseUrl: string, maxAgeSeconds: number): Router {
   const router = new Router();
   const writtenWith = writtenWithOf(baseUrl);
@@ -30,10 +30,10 @@ export function exportsRouter(store: RecordStore, baseUrl: string, maxAgeSeconds
       if (readOnly(ctx) === 'handled') return;
       const { excel, bom } = parsePublicExportParams(queryOf(ctx), route.format);
       const csv: CsvExportOptions = { byteOrderMark: excel || bom, neutralizeFormulas: excel };
-      const { changeNumber } = await store.catalogState();
+      const catalog = await store.catalogState();
       const variant = excel ? '-excel' : bom ? '-bom' : '';
       // Weak: the same tag goes with every content coding of the stream (see entityTag).
-      const etag = streamedEntityTag(`catalog-${route.lang}-${route.format}${variant}`, changeNumber, writtenWith);
+      const etag = streamedEntityTag(`catalog-${route.lang}-${route.format}${variant}`, catalog, writtenWith);
       ctx.set('ETag', etag);
       ctx.set('Cache-Control', `public, max-age=${maxAgeSeconds}`);
       if (clientHoldsTag(ctx, etag)) {

@@ -26,6 +26,8 @@ export interface RemovalDocument {
 export interface CatalogCounterDocument {
   _id: 'catalog';
   changeNumber: number;
+  /** CatalogState.changeStamp: written with every change number; absent until the first since it was kept. */
+  changeStamp?: string;
   total: number;
 }
 

@@ -10,6 +10,7 @@ import { allocatedChangeNumbers, inBatches } from './change-feed.ts';
 import { fromRecordDocument, fromRecordFateDocument, fromWithdrawnFateDocument, toRecordDocument } from './documents.ts';
 import type { RecordDocument } from './documents.ts';
 import type { MongoArchiveDatabase } from './mongo-database.ts';
+import { newChangeStamp } from '../change-stamp.ts';
 
 /** Records written per transaction: well inside MongoDB's transaction size and time limits. */
 export const RECORDS_PER_TRANSACTION = 1000;
@@ -53,7 +54,7 @@ export class MongoRecordStore implements RecordStore, SourceStore {
   private async takeChangeNumbers(session: ClientSession, count: number, totalDelta: number): Promise<number[]> {
     const counter = await this.collections.catalogCounter.findOneAndUpdate(
       { _id: 'catalog' },
-      { $inc: { changeNumber: count, total: totalDelta } },
+      { $inc: { changeNumber: count, total: totalDelta }, $set: { changeStamp: newChangeStamp() } },
       { upsert: true, returnDocument: 'after', session },
     );
     if (!counter) throw new Error('the catalog counter was not returned after its update');
@@ -200,7 +201,7 @@ export class MongoRecordStore implements RecordStore, SourceStore {
     });
     this.noteFeedTime(operationTime);
     const { counter, date } = result;
-    return { version: CATALOG_VERSION, updated: date?.updated ?? null, changeNumber: counter?.changeNumber ?? 0, total: counter?.total ?? 0 };
+    return { version: CATALOG_VERSION, updated: date?.updated ?? null, changeNumber: counter?.changeNumber ?? 0, changeStamp: counter?.changeStamp ?? '', total: counter?.total ?? 0 };
   }
 
   async findByModel(model: string): Promise<StoredRecord[]> {

@@ -358,6 +358,12 @@ export const MIGRATIONS: readonly Migration[] = [
     description: "the row sets a process reads ahead at start (the terms held by 1/64 to 1/2 of the rows), each with the search change-log position it was read at, so the processes starting next, or beside it, read them back instead of from FTS5 (about 1,400 sets of 10-30 ms each at a million records); a set is a bitset's words or its members ascending, as little-endian 32-bit words",
     sql: `CREATE TABLE search_read_ahead (seq INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, at_change INTEGER NOT NULL, form TEXT NOT NULL CHECK (form IN ('bits', 'list')), count INTEGER NOT NULL, members BLOB NOT NULL);`,
   },
+  {
+    area: 'store',
+    version: 7,
+    description: "a random mark beside the change number (meta 'change_stamp', twelve hex digits), written anew with every change number, so that the number reached again in another history (a backup restored and written to, another archive) does not name the same state; entity tags of streamed bodies carry both",
+    sql: `INSERT OR REPLACE INTO meta (key, value) VALUES ('change_stamp', lower(hex(randomblob(6))));`,
+  },
   // Append new migrations here: { area, version: that area's next version, description, sql }.
 ];
 

@@ -9,6 +9,7 @@ import type { IndexRow } from '../../search/sqlite/index-row.ts';
 import type { SqliteDatabase } from './database.ts';
 import { prepareRecord } from './prepared-record.ts';
 import type { PreparedRecord, PreparedRecordWriter } from './prepared-record.ts';
+import { newChangeStamp } from '../change-stamp.ts';
 
 /** Writes that must happen in the same transaction as a record write (the embedded search index). */
 export interface SameTransactionIndex {
@@ -139,7 +140,7 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
         if (index) written.push({ ...index, seq: changeNumber });
         if (forgetFates) this.statements.forgetFate.run(columns[0]);
       }
-      this.statements.writeMeta.run('change_number', String(changeNumber));
+      this.writeChangeNumber(changeNumber);
       if (this.index && written.length !== records.length) throw new Error('prepared records lack their search-index rows');
       this.index?.upsertInTransaction(written);
     }).immediate();
@@ -185,7 +186,7 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
         this.statements.recordRemoval.run(changeNumber, id);
         this.statements.writeFate.run(id, movedTo ?? null, reason, at, record.sourceUrl, JSON.stringify(record.title), workKey(record.sourceUrl));
       }
-      this.statements.writeMeta.run('change_number', String(changeNumber));
+      this.writeChangeNumber(changeNumber);
       this.index?.removeInTransaction(retire.map((entry) => entry.id));
     }).immediate();
     this.localWrites += 1;
@@ -225,7 +226,7 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
     const changed = this.db
       .transaction(() => {
         if (!change()) return false;
-        this.statements.writeMeta.run('change_number', String(Number(this.statements.readMeta.get('change_number')?.value ?? 0) + 1));
+        this.writeChangeNumber(Number(this.statements.readMeta.get('change_number')?.value ?? 0) + 1);
         return true;
       })
       .immediate();
@@ -337,6 +338,12 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
     this.localWrites += 1;
   }
 
+  /** Writes the catalog's change number, and a new mark with it (CatalogState.changeStamp); inside the write's transaction. */
+  private writeChangeNumber(changeNumber: number): void {
+    this.statements.writeMeta.run('change_number', String(changeNumber));
+    this.statements.writeMeta.run('change_stamp', newChangeStamp());
+  }
+
   /** The catalog state, re-read only when this or another connection has written since the last call. */
   async catalogState(): Promise<CatalogState> {
     return this.catalogStateNow();
@@ -351,6 +358,7 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
       version: CATALOG_VERSION,
       updated: this.statements.readMeta.get('catalog_updated')?.value ?? null,
       changeNumber: Number(this.statements.readMeta.get('change_number')?.value ?? 0),
+      changeStamp: this.statements.readMeta.get('change_stamp')?.value ?? '',
       total: this.statements.count.get()?.total ?? 0,
     };
     this.cachedState = { dataVersion, localWrites: this.localWrites, state };
@@ -363,7 +371,7 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
         const held = this.statements.readMeta.get('catalog_updated')?.value;
         if (held !== undefined && held >= date) return;
         this.statements.writeMeta.run('catalog_updated', date);
-        this.statements.writeMeta.run('change_number', String(Number(this.statements.readMeta.get('change_number')?.value ?? 0) + 1));
+        this.writeChangeNumber(Number(this.statements.readMeta.get('change_number')?.value ?? 0) + 1);
       })
       .immediate();
     this.localWrites += 1;
