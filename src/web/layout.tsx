@@ -136,10 +136,11 @@ export function Layout(props: LayoutProps) {
           </nav>
         </header>
         <main id="content">{props.children}</main>
+        {/* A reader who clicks a CSV opens it in a spreadsheet: the link is the spreadsheet's variant (byte-order mark, formulas neutralised); programs take the plain file, which the developers page and the guides name. */}
         <footer class="colophon">
           <p>{text.untrusted}</p>
           <p>
-            <a href={`${prefix}/data/catalog.json`}>catalog.json</a> · <a href={`${prefix}/data/catalog.csv`}>catalog.csv</a> · <a href={`${prefix}/feed.atom`} type="application/atom+xml">{text.feed}</a> · <a href={`${prefix}/llms.txt`}>llms.txt</a> · <a href="/openapi.json">openapi.json</a>
+            <a href={`${prefix}/data/catalog.json`}>catalog.json</a> · <a href={`${prefix}/data/catalog.csv?excel=1`}>catalog.csv</a> · <a href={`${prefix}/feed.atom`} type="application/atom+xml">{text.feed}</a> · <a href={`${prefix}/llms.txt`}>llms.txt</a> · <a href="/openapi.json">openapi.json</a>
           </p>
         </footer>
       </body>

@@ -251,6 +251,9 @@ describe('discoverability: robots.txt, sitemaps, feeds and structured data', fun
       const head = html.slice(0, html.indexOf('</head>'));
       expect(head, path).to.include(`<link rel="alternate" type="application/atom+xml"`);
       expect(head, path).to.include(`href="${feed}"`);
+      // The footer's CSV is the one a spreadsheet opens safely: a reader who clicks it opens it in one.
+      const footer = html.slice(html.indexOf('<footer'));
+      expect(footer, path).to.include(`href="${feed.replace('feed.atom', 'data/catalog.csv?excel=1')}"`).and.not.include('catalog.csv"');
     }
   });
 

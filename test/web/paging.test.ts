@@ -55,7 +55,7 @@ describe('list pages stop where offsets do', () => {
 
   for (const [list, path] of [['gallery', '/en/'], ['timeline', '/en/timeline/']] as const) {
     it(`names the deepest reachable page of the ${list} as its last, with no Next link, and answers 404 past it`, async () => {
-      const exportsNote = 'The pages stop at page 3 (the first 72 works); the whole catalog is in the bulk exports: <a href="/en/data/catalog.json">JSON</a>, <a href="/en/data/catalog.csv">CSV</a>.';
+      const exportsNote = 'The pages stop at page 3 (the first 72 works); the whole catalog is in the bulk exports: <a href="/en/data/catalog.json">JSON</a>, <a href="/en/data/catalog.csv?excel=1">CSV</a>.';
       const second = await fetch(`${baseUrl}${path}?page=2`);
       expect(second.status).to.equal(200);
       const secondHtml = await second.text();

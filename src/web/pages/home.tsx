@@ -247,7 +247,7 @@ export function ListPage(props: ListPageProps) {
           {text.punctuationSpace}
           <a href={`${langPrefix(lang)}/data/catalog.json`}>JSON</a>
           {text.listSeparator}
-          <a href={`${langPrefix(lang)}/data/catalog.csv`}>CSV</a>
+          <a href={`${langPrefix(lang)}/data/catalog.csv?excel=1`}>CSV</a>
           {text.fullStop}
         </p>
       ) : null}
