@@ -6,6 +6,7 @@ import type { ReviewDecision, SubmissionRecord } from '../domain/submission.ts';
 import { CSV_COLUMNS, csvLine, csvRow } from './csv.ts';
 import type { CsvOptions } from './csv.ts';
 import type { CsvExportOptions } from './public-export.ts';
+import { exportJson } from './json-text.ts';
 
 export type ExportFormat = 'json' | 'ndjson' | 'csv';
 export type ExportLang = Lang | 'all';
@@ -94,8 +95,8 @@ export async function* fullExport(store: RecordStore, submissions: SubmissionQue
   let chunk = '';
   for await (const record of store.streamRecords()) {
     const row = await item(record, lang, baseUrl, submissions);
-    if (format === 'json') chunk += `${total === 0 ? '\n' : ',\n'}${JSON.stringify(row)}`;
-    else if (format === 'ndjson') chunk += `${JSON.stringify(row)}\n`;
+    if (format === 'json') chunk += `${total === 0 ? '\n' : ',\n'}${exportJson(row)}`;
+    else if (format === 'ndjson') chunk += `${exportJson(row)}\n`;
     else if (lang === 'all') chunk += canonicalCsvRow(row, csv);
     else chunk += `${csvRow(row as unknown as Parameters<typeof csvRow>[0], csv).slice(0, -2)},${csvLine(submissionCells(row.submission as SubmissionHistory | null), csv)}`;
     total += 1;
@@ -109,7 +110,7 @@ export async function* fullExport(store: RecordStore, submissions: SubmissionQue
     chunk += `\n],"total":${total},"decisions":[`;
     let decisions = 0;
     for await (const decision of reviewDecisions(submissions)) {
-      chunk += `${decisions === 0 ? '\n' : ',\n'}${JSON.stringify(decision)}`;
+      chunk += `${decisions === 0 ? '\n' : ',\n'}${exportJson(decision)}`;
       decisions += 1;
       if (chunk.length > 65536) {
         yield chunk;

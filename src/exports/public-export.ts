@@ -4,6 +4,7 @@ import { CATALOG_VERSION } from '../domain/record.ts';
 import type { Lang } from '../domain/record.ts';
 import { bilingualCsvHeader, bilingualCsvRow, csvHeader, csvRow } from './csv.ts';
 import type { CsvOptions } from './csv.ts';
+import { exportJson } from './json-text.ts';
 
 /** How a CSV export is written for its reader. */
 export interface CsvExportOptions extends CsvOptions {
@@ -54,7 +55,7 @@ export async function* catalogJson(store: RecordStore, lang: Lang, baseUrl: stri
   let total = 0;
   async function* items(): AsyncGenerator<string> {
     for await (const record of store.streamRecords()) {
-      yield `${total === 0 ? '\n' : ',\n'}${JSON.stringify(localizeRecord(record, lang, baseUrl))}`;
+      yield `${total === 0 ? '\n' : ',\n'}${exportJson(localizeRecord(record, lang, baseUrl))}`;
       total += 1;
     }
   }
@@ -65,7 +66,7 @@ export async function* catalogJson(store: RecordStore, lang: Lang, baseUrl: stri
 /** The public catalog in one language as NDJSON: one record (the API's object) per line. */
 export async function* catalogNdjson(store: RecordStore, lang: Lang, baseUrl: string): AsyncGenerator<string> {
   async function* lines(): AsyncGenerator<string> {
-    for await (const record of store.streamRecords()) yield `${JSON.stringify(localizeRecord(record, lang, baseUrl))}\n`;
+    for await (const record of store.streamRecords()) yield `${exportJson(localizeRecord(record, lang, baseUrl))}\n`;
   }
   yield* chunked(lines());
 }

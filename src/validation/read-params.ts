@@ -210,13 +210,21 @@ export interface ExportParams {
   lang: Lang | 'all';
   /** '1': a CSV for spreadsheets (byte-order mark, formula-like cells neutralised). */
   excel: '0' | '1';
+  /** '1': a CSV with a byte-order mark alone. */
+  bom: '0' | '1';
 }
 
-/** Validates the authenticated export's format, lang and excel; throws a 400 problem naming every bad parameter. */
+/** The parameters that shape a CSV alone, which a JSON or NDJSON export refuses rather than ignores. */
+const CSV_ONLY_PARAMETERS = ['excel', 'bom'] as const;
+
+/** Validates the authenticated export's format, lang, excel and bom; throws a 400 problem naming every bad parameter. */
 export function parseExportParams(raw: RawQuery): ExportParams {
   const errors: FieldError[] = [];
   const params = fromQueryString(raw, exportParamsSchema.properties as Properties, errors);
   if (!exportValidator(params)) errors.push(...describeErrors(exportValidator.errors, Object.keys(exportParamsSchema.properties), 'parameter'));
+  else if (params.format !== 'csv') {
+    for (const name of CSV_ONLY_PARAMETERS) if (Object.hasOwn(raw, name)) errors.push({ parameter: name, message: `shapes a CSV alone: add format=csv, or leave ${name} out of a ${String(params.format)} export` });
+  }
   if (errors.length) throw invalid(errors, '');
   return params as unknown as ExportParams;
 }

@@ -81,6 +81,22 @@ describe('GET /api/v1/export (authenticated)', () => {
     }
   });
 
+  it('takes bom=1 for a CSV as the public exports do, and refuses excel or bom for JSON and NDJSON instead of ignoring them', async () => {
+    const bom = await get('?format=csv&lang=en&bom=1');
+    expect(bom.status).to.equal(200);
+    const bytes = Buffer.from(await bom.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).to.deep.equal([0xef, 0xbb, 0xbf]);
+    const author = parseCsv(bytes.subarray(3).toString('utf8'));
+    expect(author.some((row) => row.includes('@demo_mira'))).to.equal(true);
+    for (const query of ['?format=json&excel=1', '?format=ndjson&bom=1&excel=0', '?bom=1']) {
+      const refused = await get(query);
+      expect(refused.status, query).to.equal(400);
+      const body = (await refused.json()) as { errors: { parameter: string; message: string }[] };
+      expect(body.errors.map((error) => error.parameter).sort(), query).to.deep.equal(query.includes('excel') && query.includes('bom') ? ['bom', 'excel'] : [query.includes('bom') ? 'bom' : 'excel']);
+      expect(body.errors[0]?.message, query).to.match(/^shapes a CSV alone: add format=csv/);
+    }
+  });
+
   it('names bad parameters', async () => {
     const response = await get('?format=xml&lang=fr&x=1');
     expect(response.status).to.equal(400);

@@ -11,7 +11,8 @@ describe('public bulk exports', () => {
   let server: TestServer;
   const hostile = makeRecord({
     date: '2026-01-01',
-    title: { zh: '标题，含"引号"与\n换行', en: 'Title, with "quotes",\r\nand a line break' },
+    // U+2028 and U+2029 too: JSON allows them raw, and line splitters (Python's splitlines) break a line there.
+    title: { zh: '标题，含"引号"与\n换行\u2028分行\u2029分段', en: 'Title, with "quotes",\r\nand a line break' },
     notes: { zh: '=HYPERLINK("http://evil")', en: '+1 and @mention' },
     prompt: '-rm everything',
   });
@@ -75,6 +76,7 @@ describe('public bulk exports', () => {
       expect(response.headers.get('content-type')).to.match(/^application\/x-ndjson/);
       const text = await response.text();
       expect(text.endsWith('\n')).to.equal(true);
+      expect(text, 'U+2028 and U+2029 escaped').to.not.match(/[\u2028\u2029]/);
       const lines = text.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
       const json = await jsonExport(lang);
       expect(lines).to.have.length(json.size);

@@ -56,8 +56,8 @@ export function fullExportRouter(deps: { store: RecordStore; submissions: Submis
   router.all('/api/v1/export', async (ctx) => {
     if (readOnly(ctx) === 'handled') return;
     await authorize(ctx, deps.tokens, 'export');
-    const { format, lang, excel } = parseExportParams(queryOf(ctx));
-    const spreadsheet = format === 'csv' && excel === '1';
+    const { format, lang, excel, bom } = parseExportParams(queryOf(ctx));
+    const spreadsheet = excel === '1';
     ctx.set('Cache-Control', 'private, no-store');
     ctx.set('Content-Disposition', `attachment; filename="archive-export-${lang}${spreadsheet ? '-excel' : ''}.${format}"`);
     ctx.type = CONTENT_TYPES[format];
@@ -66,7 +66,7 @@ export function fullExportRouter(deps: { store: RecordStore; submissions: Submis
       ctx.body = Readable.from([]);
       return;
     }
-    ctx.body = Readable.from(fullExport(deps.store, deps.submissions, format, lang, deps.baseUrl, { byteOrderMark: spreadsheet, neutralizeFormulas: spreadsheet }));
+    ctx.body = Readable.from(fullExport(deps.store, deps.submissions, format, lang, deps.baseUrl, { byteOrderMark: spreadsheet || bom === '1', neutralizeFormulas: spreadsheet }));
   });
   return router;
 }
