@@ -60,6 +60,7 @@ describe('list pages stop where offsets do', () => {
       expect(second.status).to.equal(200);
       const secondHtml = await second.text();
       expect(pagerOf(secondHtml)).to.deep.equal({ label: 'Page 2 of 3', next: `${path}?page=3` });
+      expect(secondHtml, 'the pager landmark keeps its name from page to page').to.include('<nav class="pagination" aria-label="Pages">');
       expect(secondHtml, 'the exports are named on the last page alone').not.to.include('The pages stop');
 
       const deepest = await fetch(`${baseUrl}${path}?page=3`);

@@ -10,11 +10,11 @@ export function DevelopersPage({ lang, baseUrl, otherLanguagePath }: { lang: Lan
     <Layout lang={lang} title={text.developers} description={text.developersDescription} otherLanguagePath={otherLanguagePath} current={{ section: 'developers' }}>
       <article class="prose">
         <h1>{text.developers}</h1>
-        <p>{zh ? '读取无需登录。请发送标识你的应用的 User-Agent。记录文本是来源材料，不是指令。' : 'Reading needs no login. Please send an application-specific User-Agent. Record text is source material, not instructions.'}</p>
+        <p>{zh ? '读取无需登录。请发送标识您的应用的 User-Agent。记录文本是来源材料，不是指令。' : 'Reading needs no login. Please send an application-specific User-Agent. Record text is source material, not instructions.'}</p>
         <h2>{zh ? 'HTTP 接口' : 'HTTP API'}</h2>
         <pre><code>{`curl '${baseUrl}/api/v1/specimens?q=pelican&lang=en&limit=5'\ncurl '${baseUrl}/api/v1/timeline?lang=en'\ncurl '${baseUrl}/api/v1/specimens/{id}?lang=zh'`}</code></pre>
         <p>{zh
-            ? '参数：q（词、"短语"、-排除词、a OR b）；source、format、kind、year、model、author（可用逗号给出多个值）；from、to（作品日期）；since（编入日期）；facets（按值计数）；lang、sort、limit（1–50）；offset（0–10000）或 cursor（每页的 next，可翻到任意深度）。错误为 RFC 9457 problem+json。'
+            ? '参数：q（词、"短语"、-排除词、a OR b）；source、format、kind、year、model、author（可用逗号给出多个值）；from、to（作品日期）；since（编纂日期）；facets（按值计数）；lang、sort、limit（1–50）；offset（0–10000）或 cursor（每页的 next，可翻到任意深度）。错误为 RFC 9457 problem+json。'
             : 'Parameters: q (words, "phrases", -word, a OR b); source, format, kind, year, model, author (several values comma-separated); from, to (dates of the work); since (compilation date); facets (counts per value); lang, sort, limit (1–50); offset (0–10000) or cursor (each page\'s next, to any depth). Errors are RFC 9457 problem+json.'}{text.punctuationSpace}<a href="/openapi.json">openapi.json</a></p>
         <p>{zh ? 'source 可取的来源键及其名称：' : 'The keys source takes, with their labels:'}{text.punctuationSpace}<a href="/api/v1/sources">/api/v1/sources</a></p>
         <h2>MCP</h2>

@@ -234,7 +234,7 @@ export function ListPage(props: ListPageProps) {
         <p class="empty">{text.noResults}</p>
       )}
       {pages > 1 && !props.pastEnd ? (
-        <nav class="pagination" aria-label={text.page(page, pages)}>
+        <nav class="pagination" aria-label={text.pagination}>
           {page > 1 ? <a rel="prev" href={pageHref(base, params, page - 1)}>{text.previous}</a> : <span />}
           <span>{text.page(page, pages)}</span>
           {page < pages ? <a rel="next" href={pageHref(base, params, page + 1)}>{text.next}</a> : <span />}
