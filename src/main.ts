@@ -15,7 +15,7 @@ import { createApp } from './http/app.ts';
 import { Drain } from './http/drain.ts';
 import { listenOn } from './http/listen.ts';
 import { serverLimits } from './http/server-limits.ts';
-import { answerClientErrors, answerUnmetExpectations } from './http/client-errors.ts';
+import { answerClientErrors, answerUnmetExpectations, continueWhenBodyRead } from './http/client-errors.ts';
 import { createLogger } from './logger.ts';
 import type { Logger } from './logger.ts';
 import { loadDemoIfEmpty } from './demo/seed.ts';
@@ -56,6 +56,7 @@ async function serve(config: Config, logger: Logger, registry: Registry, signals
   const server: Server = createServer(limits, drain.listener(app.callback()));
   server.on('clientError', answerClientErrors(config.baseUrl, { headersTimeoutMs: limits.headersTimeout, requestTimeoutMs: limits.requestTimeout }));
   server.on('checkExpectation', answerUnmetExpectations(config.baseUrl));
+  continueWhenBodyRead(server);
   server.keepAliveTimeout = 65_000;
   await listenOn(server, { host: config.host, port: config.port, hostVariable: 'HOST', portVariable: 'PORT' });
   logger.info('listening', { address: server.address(), baseUrl: config.baseUrl });

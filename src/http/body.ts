@@ -1,10 +1,12 @@
 import type { Context } from 'koa';
 import { BODY_FIELD, ProblemError } from '../errors.ts';
+import { inviteBody } from './client-errors.ts';
 
 /** Reads the raw request body, refusing (413) more than limit bytes, by declared length or as it streams. */
 export async function readRawBody(ctx: Context, limit: number): Promise<Buffer> {
   const tooLarge = (): ProblemError => new ProblemError('payload-too-large', `The request body may be at most ${limit} bytes.`);
   if (Number(ctx.get('Content-Length') || 0) > limit) throw tooLarge();
+  inviteBody(ctx.req, ctx.res);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of ctx.req as AsyncIterable<Buffer>) {

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { problemBody, ProblemError } from '../errors.ts';
 import { MAX_HEADER_BYTES } from './server-limits.ts';
@@ -75,4 +75,19 @@ export function answerUnmetExpectations(baseUrl: string): (request: IncomingMess
     response.writeHead(status, headers);
     response.end(text);
   };
+}
+
+/**
+ * Node answers `Expect: 100-continue` with 100 Continue as soon as the head arrives, before the app
+ * has seen it: a client then sent a body of megabytes to be refused from its headers (a 401 without
+ * a token, a 413 by its Content-Length). Such requests are served as any other instead, and the
+ * 100 is sent when the app begins to read the body (inviteBody), so a refusal comes before it.
+ */
+export function continueWhenBodyRead(server: Server): void {
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => server.emit('request', request, response));
+}
+
+/** Sends 100 Continue to a client that waits for it before sending its body (see continueWhenBodyRead); called where the body is read, never after the answer began. */
+export function inviteBody(request: IncomingMessage, response: ServerResponse): void {
+  if (request.headers.expect?.toLowerCase() === '100-continue' && !response.headersSent) response.writeContinue();
 }

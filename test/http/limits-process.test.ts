@@ -91,6 +91,19 @@ describe('limits of the server process', function () {
     expect((await fetch(`${server.url}/healthz`)).status).to.equal(200);
   });
 
+  it('sends 100 Continue when the body is read, so that a request refused from its headers never sends its body', async () => {
+    server = await startServerProcess(dataDir);
+    const statusLines = (raw: string) => raw.match(/HTTP\/1\.1 \d{3}/g);
+    const head = (path: string, length: number, more = '') => `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\n${more}\r\n`;
+    // Refused from the headers: no token (401), a body longer than the address takes (413). The client, waiting for 100, sends nothing.
+    expect(statusLines(await rawExchange(server.port, head('/api/v1/ingest', 100), 10_000))).to.deep.equal(['HTTP/1.1 401']);
+    expect(statusLines(await rawExchange(server.port, head('/mcp', 10_000_000), 10_000))).to.deep.equal(['HTTP/1.1 413']);
+    // Read: 100 Continue, then the answer.
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'continue-test', version: '1' } } });
+    const read = await rawExchange(server.port, `${head('/mcp', Buffer.byteLength(body), 'Connection: close\r\n')}${body}`, 10_000);
+    expect(statusLines(read), read.slice(0, 300)).to.deep.equal(['HTTP/1.1 100', 'HTTP/1.1 200']);
+  });
+
   it('closes the connection after answering a request before its body arrived, so that a body that never comes gets no second answer', async () => {
     server = await startServerProcess(dataDir, { ARCHIVE_REQUEST_TIMEOUT_MS: '1000' });
     // No token: refused (401) from the headers, with 90 of the 100 bytes announced never sent.
