@@ -146,12 +146,19 @@ describe('website addresses', () => {
       ['/Data/Catalog.csv', '/data/catalog.csv'],
       ['/en//', '/en/'],
       ['/en//Timeline', '/en/timeline/'],
+      // Unreserved characters percent-encoded are the same address (RFC 3986 §6.2.2.2); other escapes stay escapes.
+      ['/api/v1/%73pecimens?q=%70elican', '/api/v1/specimens?q=%70elican'],
+      ['/%65n/%54imeline', '/en/timeline/'],
+      ['/en/%7e%2D%5f', '/en/~-_'],
+      // Other escapes stay escapes, their hexadecimal digits in capitals (RFC 3986 §6.2.2.1).
+      ['/en/%e9%b9%88', '/en/%E9%B9%88'],
     ]) {
       expect(await redirected(asked ?? ''), asked).to.deep.equal({ status: 301, location });
     }
     // What is written as linked is served, and other methods reach the routes as before.
     expect((await server.get('/api/v1/specimens?lang=en')).status).to.equal(200);
     expect((await server.get('/api/v1/specimens/', { method: 'POST' })).status).to.equal(405);
+    expect(await redirected('/en/%E9%B9%88'), 'an escape of another character is no second address').to.deep.equal({ status: 404, location: null });
   });
 
   it('keeps the English folder redirect', async () => {

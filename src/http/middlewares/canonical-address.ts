@@ -20,12 +20,21 @@ const FOLDER_WITHOUT_SLASH = /^(?:\/en)?\/(?:timeline|developers|specimens\/[^/]
 /** Addresses of a resource that is not a page: the API, MCP, the probes, problem types, stored files, and any file name. */
 const NOT_A_FOLDER = /^\/(?:api|mcp|healthz|readyz|problems|media|assets)(?:\/|$)|\.[a-z0-9]+$/;
 
+/** A percent-encoded unreserved character (a letter, digit, `-`, `.`, `_` or `~`): the same address as the character itself (RFC 3986 §6.2.2.2). */
+const ENCODED_UNRESERVED = /%(?:[46][1-9a-f]|[57][0-9a]|3[0-9]|2[de]|5f|7e)/gi;
+
 /**
- * The one address of what a GET or HEAD asks for: lower case (every address of the site is), one
- * slash between segments, and a trailing slash on pages (folders) and on nothing else.
+ * The one address of what a GET or HEAD asks for: unreserved characters as themselves
+ * (`/api/v1/%73pecimens` is `/api/v1/specimens`), lower case (every address of the site is) but
+ * for other escapes, whose hexadecimal digits are capitals, one slash between segments, and a
+ * trailing slash on pages (folders) and on nothing else.
  */
 export function canonicalPath(path: string): string {
-  let canonical = path.toLowerCase().replace(/\/{2,}/g, '/');
+  const decoded = path.replace(ENCODED_UNRESERVED, (escape) => String.fromCharCode(Number.parseInt(escape.slice(1), 16)));
+  let canonical = decoded
+    .toLowerCase()
+    .replace(/%[0-9a-f]{2}/g, (escape) => escape.toUpperCase())
+    .replace(/\/{2,}/g, '/');
   if (canonical.length > 1 && canonical.endsWith('/') && NOT_A_FOLDER.test(canonical.slice(0, -1))) canonical = canonical.slice(0, -1);
   return canonical;
 }
