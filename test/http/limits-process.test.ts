@@ -79,8 +79,9 @@ describe('limits of the server process', function () {
     expect(unknownMethod.statusLine).to.match(/^HTTP\/1\.1 501 /);
     expect(unknownMethod.problem).to.include({ type: `${server.url}/problems/method-not-implemented`, status: 501 });
     // One Host field in HTTP/1.1 (RFC 9112 §3.2): none, or two, is a 400 problem; HTTP/1.0 may leave it out.
+    // The connection is closed after, as after every malformed-request answer: rawExchange waits for the close.
     for (const head of ['GET /healthz HTTP/1.1\r\n', 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n']) {
-      const hosts = answer(await rawExchange(server.port, `${head}Connection: close\r\n\r\n`, 10_000));
+      const hosts = answer(await rawExchange(server.port, `${head}\r\n`, 10_000));
       expect(hosts.statusLine, head).to.match(/^HTTP\/1\.1 400 /);
       expect(hosts.problem, head).to.include({ type: `${server.url}/problems/malformed-request`, status: 400 });
     }

@@ -13,8 +13,10 @@ export function requireOneHost(): Middleware {
     let hosts = 0;
     for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]?.toLowerCase() === 'host') hosts += 1;
     const needsOne = httpVersionMajor > 1 || (httpVersionMajor === 1 && httpVersionMinor >= 1);
-    if (hosts > 1) throw new ProblemError('malformed-request', `The request has ${hosts} Host fields; send one, naming the host of the address.`);
-    if (hosts === 0 && needsOne) throw new ProblemError('malformed-request', 'An HTTP/1.1 request names its host in a Host field; this one has none.');
+    // Closed after, as every malformed-request answer is (its help says so): what else the client sends on it is suspect too.
+    const closing = { headers: { Connection: 'close' } };
+    if (hosts > 1) throw new ProblemError('malformed-request', `The request has ${hosts} Host fields; send one, naming the host of the address.`, closing);
+    if (hosts === 0 && needsOne) throw new ProblemError('malformed-request', 'An HTTP/1.1 request names its host in a Host field; this one has none.', closing);
     await next();
   };
 }
