@@ -83,6 +83,11 @@ export const PROBLEM_TYPES = {
     title: 'Idempotency key reused',
     help: 'The `Idempotency-Key` was used in the last 24 hours with a different request. A retry must send the same body; a new request needs a new key.',
   },
+  'precondition-failed': {
+    status: 412,
+    title: 'Precondition failed',
+    help: 'The request\'s `If-Match` names no version the answer has. If-Match compares entity tags strongly (RFC 9110 §13.1.1): a media file\'s strong tag can match, the weak tags (`W/"…"`) of every other answer never do. Send `If-Match: *`, or leave it out and compare the `ETag` yourself (or use `If-None-Match`, which compares weakly).',
+  },
   'range-not-satisfiable': {
     status: 416,
     title: 'Range not satisfiable',

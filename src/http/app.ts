@@ -14,6 +14,8 @@ import { compressHeadAsGet, identityWhenNoCodingAccepted, isCompressibleType } f
 import { problems } from './middlewares/problems.ts';
 import { closeWhenBodyUnread } from './middlewares/close-unread-body.ts';
 import { canonicalAddresses } from './middlewares/canonical-address.ts';
+import { evaluateIfMatch } from './middlewares/if-match.ts';
+import { answerServerOptions } from './middlewares/server-options.ts';
 import { requireOneHost } from './middlewares/one-host.ts';
 import { noteWriteRefusals } from './middlewares/write-refusals.ts';
 import { requestLog } from './middlewares/request-log.ts';
@@ -96,7 +98,9 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
     ),
   );
 
+  app.use(answerServerOptions());
   app.use(canonicalAddresses());
+  app.use(evaluateIfMatch());
 
   const guide = { readsPerMinute: config.rateLimitReads ?? 0 };
   const mcp = new Router();

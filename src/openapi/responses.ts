@@ -19,6 +19,7 @@ const PROBLEM_OF_STATUS: Record<number, { type: ProblemType; detail: string; des
   409: { type: 'not-reviewable', detail: 'Only a submission in needs_review can be reviewed; this one is published.', description: 'The submission is not in needs_review.' },
   410: { type: 'gone', detail: 'The record was withdrawn from the archive.', description: 'The record was withdrawn; the problem says why and where the work came from.' },
   406: { type: 'not-acceptable', detail: 'Accept must allow application/json.', description: 'The `Accept` header excludes every type this address answers with.' },
+  412: { type: 'precondition-failed', detail: 'If-Match names no version this answer has: it is tagged "1f4-mb0f3k2". Send If-Match: * or leave If-Match out.', description: '`If-Match` lists no tag of this version, compared strongly (RFC 9110 §13.1.1): a media file\'s strong tag can match; the weak tags of every other read never do, so there only `*` passes.' },
   413: { type: 'payload-too-large', detail: 'The request body is larger than this endpoint accepts.', description: 'Body over the limit of this address.' },
   415: { type: 'unsupported-media-type', detail: 'Send the body as application/json.', description: 'The body is not `application/json`.' },
   416: { type: 'range-not-satisfiable', detail: 'The file has 5120 bytes; the range asked for lies outside them.', description: 'The `Range` starts past the end of the file; `Content-Range: bytes */SIZE` gives its size.' },

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { request } from 'node:http';
 import { generateSecret } from '../../src/auth/secrets.ts';
 import sharp from 'sharp';
 import { validators } from '../../src/validation/schemas.ts';
@@ -234,6 +235,19 @@ describe('read API over HTTP (demo catalog)', function () {
       expect(get.headers.get('access-control-allow-origin')).to.equal('*');
     });
 
+    it('answers OPTIONS * with the methods of the server as a whole', async () => {
+      const { port } = new URL(server.baseUrl);
+      const answer = await new Promise<{ status: number | undefined; allow: string | undefined }>((resolve, reject) => {
+        const asked = request({ host: '127.0.0.1', port, method: 'OPTIONS', path: '*' }, (response) => {
+          response.resume();
+          resolve({ status: response.statusCode, allow: response.headers.allow });
+        });
+        asked.on('error', reject);
+        asked.end();
+      });
+      expect(answer).to.deep.equal({ status: 204, allow: 'GET, HEAD, POST, OPTIONS' });
+    });
+
     it('sends ETag and Cache-Control, and 304 for a matching If-None-Match', async () => {
       const first = await server.get('/api/v1/specimens?lang=en&limit=5');
       const etag = first.headers.get('etag') ?? '';
@@ -345,6 +359,35 @@ describe('read API over HTTP (demo catalog)', function () {
       expect(past.status).to.equal(416);
       expect(past.headers.get('content-range')).to.equal(`bytes */${bytes.length}`);
       expect(((await past.json()) as { type: string }).type).to.equal(`${server.baseUrl}/problems/range-not-satisfiable`);
+    });
+
+    it('answers a read whose If-Match names no version of it 412, comparing strongly: a media file by its tag, any other answer only to *', async () => {
+      const { body } = await list('/api/v1/specimens?limit=50&lang=en');
+      const url = body.items.find((item) => item.media.length > 0)?.media[0]?.url ?? '';
+      const etag = (await fetch(url)).headers.get('etag') ?? '';
+      expect(etag).to.match(/^"/);
+      const status = async (address: string, ifMatch: string, init: RequestInit = {}) => (await fetch(address, { ...init, headers: { 'If-Match': ifMatch, ...(init.headers as Record<string, string> | undefined) } })).status;
+      expect(await status(url, etag)).to.equal(200);
+      expect(await status(url, `"other", ${etag}`)).to.equal(200);
+      expect(await status(url, '*')).to.equal(200);
+      expect(await status(url, etag, { headers: { Range: 'bytes=0-9' } })).to.equal(206);
+      expect(await status(url, `W/${etag}`), 'a weak tag never matches strongly').to.equal(412);
+      const refused = await fetch(url, { headers: { 'If-Match': '"another-version"', Range: 'bytes=0-9' } });
+      expect(refused.status).to.equal(412);
+      expect(refused.headers.get('content-type')).to.equal('application/problem+json');
+      expect(refused.headers.get('content-range')).to.equal(null);
+      expect(refused.headers.get('etag')).to.equal(null);
+      expect(((await refused.json()) as { type: string }).type).to.equal(`${server.baseUrl}/problems/precondition-failed`);
+      // The API's tags are weak: its own tag does not pass If-Match, * does; If-None-Match's 304 gives way to the 412.
+      const page = `${server.baseUrl}/api/v1/specimens?lang=en&limit=3`;
+      const weak = (await fetch(page)).headers.get('etag') ?? '';
+      expect(await status(page, weak)).to.equal(412);
+      expect(await status(page, weak, { headers: { 'If-None-Match': weak } })).to.equal(412);
+      expect(await status(page, '*')).to.equal(200);
+      expect(await status(page, '*', { method: 'HEAD' })).to.equal(200);
+      // Another status than 2xx or 304 stands: the precondition is about a representation there is none of.
+      expect(await status(`${server.baseUrl}/api/v1/specimens/svg-unknown-00000000`, '"x"')).to.equal(404);
+      expect(await status(`${server.baseUrl}/api/v1/specimens?limit=0`, '"x"')).to.equal(400);
     });
 
     it('writes one JSON log line per request, without headers', async () => {

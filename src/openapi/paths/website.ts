@@ -156,6 +156,7 @@ export function websitePaths(doc: DocContext): JsonObject {
           },
           304: NOT_MODIFIED,
           404: problem(doc, 404, '/media/{path}', { detail: 'No such media file.' }),
+          412: problem(doc, 412, '/media/{path}'),
           416: problem(doc, 416, '/media/{path}', { headers: { 'Content-Range': { description: 'The file\'s size.', schema: { type: 'string' }, example: 'bytes */5120' } } }),
           405: problem(doc, 405, '/media/{path}'),
         },
