@@ -13,18 +13,15 @@ import { createPublisher } from './run-publisher.ts';
 import { startSearchSync } from './search-sync.ts';
 import { processRegistry, PublisherMetrics } from '../src/metrics/archive-metrics.ts';
 import { startMetricsServer } from '../src/metrics/metrics-server.ts';
-import { startCommandLine } from '../scripts/command.ts';
+import { readArguments } from '../scripts/arguments.ts';
+import { readCommandLine, startCommandLine } from '../scripts/command.ts';
 
 const USAGE = 'usage: npm run indexer   (no arguments: the publisher alone, configured by the environment as npm start is, ARCHIVE_DATA_DIR among it; stops on SIGTERM or SIGINT)';
 
 async function main(): Promise<void> {
   startCommandLine(USAGE);
   // It takes no argument: one given (a mistyped option) must not start a publisher on the folder.
-  const given = process.argv.slice(2).filter((argument) => argument !== '--');
-  if (given.length > 0) {
-    process.stderr.write(`npm run indexer takes no arguments (got ${given.join(' ')})\n${USAGE}\n`);
-    process.exit(1);
-  }
+  readCommandLine((args) => readArguments({ name: 'indexer', usage: USAGE, options: {}, shape: { options: [], operands: [0, 0] } }, args));
   const config = loadConfig();
   // Beside `npm start` on its folder, never on a new one: a mistyped ARCHIVE_DATA_DIR would poll an empty queue forever.
   requireArchive(config);
