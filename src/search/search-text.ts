@@ -53,7 +53,18 @@ export function wordTokens(text: string): string[] {
  */
 export type QueryTerm =
   | { type: 'word'; word: string; last: boolean }
-  | { type: 'phrase'; tokens: string[]; prefixLast: boolean; quoted?: true };
+  | {
+      type: 'phrase';
+      tokens: string[];
+      prefixLast: boolean;
+      quoted?: true;
+      /**
+       * The words of an unquoted CJK run of three or more characters, when the dictionary of
+       * cjkWords finds two or more in it (`鹈鹕骑自行车`: 鹈鹕, 骑, 自行, 车). The typo tier also
+       * matches them each anywhere (runsAsWords): readers write Chinese without spaces.
+       */
+      words?: string[];
+    };
 
 /** A query group matches when every term of one of its alternatives does (`a OR b` is a group of two). */
 export interface QueryGroup {
@@ -127,10 +138,50 @@ function tokensOf(text: string): { tokens: string[]; endsWithSingleCjk: boolean 
   return { tokens, endsWithSingleCjk };
 }
 
+/** Finds the words of CJK text (ICU's dictionary segmentation, as Node's Intl carries it). */
+const CJK_WORDS = new Intl.Segmenter('zh', { granularity: 'word' });
+
+/** The words of a CJK run, by the dictionary ICU segments Chinese and Japanese with: `黄昏的灯塔` is 黄昏, 的, 灯塔. */
+export function cjkWords(run: string): string[] {
+  return [...CJK_WORDS.segment(run)].map((segment) => segment.segment).filter((word) => CJK_CHARACTER.test(word));
+}
+
+/** The shortest unquoted CJK run whose words the typo tier also matches apart: a run of two characters is one bigram. */
+export const SPLIT_RUN_LENGTH = 3;
+
+/**
+ * The words an unquoted CJK run is also matched as in the typo tier: its distinct words
+ * (cjkWords), when it has SPLIT_RUN_LENGTH characters or more and two distinct words or more;
+ * else undefined (the run is one word, or one character again and again).
+ */
+export function runWords(run: string): string[] | undefined {
+  if ([...run].length < SPLIT_RUN_LENGTH) return undefined;
+  const words = [...new Set(cjkWords(run))];
+  return words.length > 1 ? words : undefined;
+}
+
+/** A CJK run as a term: a phrase of its bigrams, a single character a prefix; with its words when it has several (runWords). */
+function cjkRunTerm(run: string, withWords: boolean): QueryTerm {
+  const term: QueryTerm = { type: 'phrase', tokens: cjkBigrams(run), prefixLast: [...run].length === 1 };
+  const words = withWords ? runWords(run) : undefined;
+  return words ? { ...term, words } : term;
+}
+
+/**
+ * The terms with every CJK run that has words (QueryTerm.words) replaced by those words, each a
+ * run of its own matched anywhere, as if the reader had typed spaces between them; undefined when
+ * no term has words. A record holding the run holds each of its words, so this matches every
+ * record the terms do and those holding the words apart.
+ */
+export function runsAsWords(terms: readonly QueryTerm[]): QueryTerm[] | undefined {
+  if (!terms.some((term) => term.type === 'phrase' && term.words)) return undefined;
+  return terms.flatMap((term) => (term.type === 'phrase' && term.words ? term.words.map((word) => cjkRunTerm(word, false)) : [term]));
+}
+
 /**
  * The terms of one whitespace-free chunk: scripts are split apart (`鹈鹕pelican` is the phrase
  * 鹈鹕 and the word pelican), words joined by punctuation stay a phrase (`gpt-4o`), a CJK run is a
- * phrase of its bigrams (a single character a prefix). `last` marks the chunk that ends the text,
+ * phrase of its bigrams (a single character a prefix), with its words (QueryTerm.words). `last` marks the chunk that ends the text,
  * whose last word is also a prefix.
  */
 function chunkTerms(chunk: string, last: boolean): QueryTerm[] {
@@ -141,8 +192,7 @@ function chunkTerms(chunk: string, last: boolean): QueryTerm[] {
   parts.forEach((part, index) => {
     const lastPart = last && index === parts.length - 1;
     if (CJK_CHARACTER.test(part)) {
-      const characters = [...part];
-      terms.push({ type: 'phrase', tokens: cjkBigrams(part), prefixLast: characters.length === 1 });
+      terms.push(cjkRunTerm(part, true));
       return;
     }
     const words = wordTokens(part);

@@ -119,7 +119,8 @@ describe('Meilisearch adapter, pure parts', () => {
 
     it('turns a Chinese run into a quoted phrase of bigram codes and a single character into its code', () => {
       expect(texts('鹈鹕')).to.deep.equal([`"${cjkCode('鹈鹕')}" `]);
-      expect(texts('自行车的')).to.deep.equal([`"${cjkCode('自行')} ${cjkCode('行车')} ${cjkCode('车的')}" `]);
+      // A run of several words is asked again as its words apart (自行, 车, 的), as the embedded engine's typo tier matches them.
+      expect(texts('自行车的')).to.deep.equal([`"${cjkCode('自行')} ${cjkCode('行车')} ${cjkCode('车的')}" `, `"${cjkCode('自行')}" "${cjkCode('车')}" "${cjkCode('的')}"`]);
       expect(texts('鹕')).to.deep.equal([`"${cjkCode('鹕')}"`]);
       expect(texts('gpt画的 xy')).to.deep.equal([`gpt "${cjkCode('画的')}" xy`]);
     });
@@ -139,6 +140,8 @@ describe('Meilisearch adapter, pure parts', () => {
     it('sends one text per OR combination', () => {
       expect(texts('a OR b cd')).to.deep.equal(['a cd', 'b cd']);
       expect(texts('a OR b c OR d -e')).to.deep.equal(['-e a c ', '-e a d ', '-e b c ', '-e b d ']);
+      // A combination holding a run of several words, again with its runs as words; the others once.
+      expect(texts('黄昏灯塔 OR 鹈鹕 xy')).to.deep.equal([`"${cjkCode('黄昏')} ${cjkCode('昏灯')} ${cjkCode('灯塔')}" xy`, `"${cjkCode('黄昏')}" "${cjkCode('灯塔')}" xy`, `"${cjkCode('鹈鹕')}" xy`]);
     });
   });
 

@@ -45,7 +45,11 @@ describe('embedded search text handling', () => {
       { type: 'word', word: 'bicycle', last: true },
     ]);
     expect(parseQuery('gpt-4o')).to.deep.equal([{ type: 'phrase', tokens: ['gpt', '4o'], prefixLast: true }]);
-    expect(parseQuery('骑自行车')).to.deep.equal([{ type: 'phrase', tokens: ['骑自', '自行', '行车'], prefixLast: false }]);
+    // A run of three characters or more carries its words, which the typo tier also matches apart.
+    expect(parseQuery('骑自行车')).to.deep.equal([{ type: 'phrase', tokens: ['骑自', '自行', '行车'], prefixLast: false, words: ['骑', '自行', '车'] }]);
+    expect(parseQuery('黄昏的灯塔')).to.deep.equal([{ type: 'phrase', tokens: ['黄昏', '昏的', '的灯', '灯塔'], prefixLast: false, words: ['黄昏', '的', '灯塔'] }]);
+    // One word, two characters, one character again and again: nothing to take apart.
+    for (const run of ['鹈鹕', '骑车', '甲甲甲']) expect(parseQuery(run)[0], run).to.not.have.property('words');
     expect(parseQuery('鹕')).to.deep.equal([{ type: 'phrase', tokens: ['鹕'], prefixLast: true }]);
     expect(parseQuery('"*) OR (')).to.deep.equal([{ type: 'phrase', tokens: ['or'], prefixLast: false, quoted: true }]);
     expect(parseQuery('Ｐｅｌｉｃａｎ')).to.deep.equal([{ type: 'word', word: 'pelican', last: true }]);

@@ -6,7 +6,7 @@ import { dayNumber } from '../../domain/record.ts';
 import type { FacetName, SearchFilters, SearchOrder, SearchPosition } from '../../domain/search-query.ts';
 import type { ParsedQuery, QueryTerm } from '../search-text.ts';
 import { cjkCode, cjkRunStartCode } from './documents.ts';
-import { CJK_CHARACTER, PREFIX_WORD_LENGTH } from '../search-text.ts';
+import { CJK_CHARACTER, PREFIX_WORD_LENGTH, runsAsWords } from '../search-text.ts';
 
 /**
  * A Meilisearch filter string literal: double quotes, with inner quotes escaped. Meilisearch's
@@ -102,16 +102,23 @@ function termText(term: QueryTerm): string {
   return quoted(codes);
 }
 
-/** Every choice of one alternative per group: the conjunctions an OR query stands for. */
+/**
+ * Every choice of one alternative per group: the conjunctions an OR query stands for; each that
+ * holds a CJK run with words (QueryTerm.words) again with its runs as those words (runsAsWords),
+ * as the embedded engine's typo tier also matches them.
+ */
 function combinations(query: ParsedQuery): QueryTerm[][] {
   let result: QueryTerm[][] = [[]];
   for (const group of query.groups) result = result.flatMap((chosen) => group.alternatives.map((alternative) => [...chosen, ...alternative]));
-  return result;
+  return result.flatMap((terms) => {
+    const apart = runsAsWords(terms);
+    return apart ? [terms, apart] : [terms];
+  });
 }
 
 /**
- * The `q` strings Meilisearch is asked, one per OR combination (none when the text holds only
- * exclusions, which then filter every record):
+ * The `q` strings Meilisearch is asked, one per OR combination and one more for each that holds
+ * CJK runs with words (none when the text holds only exclusions, which then filter every record):
  * - a word stays a word (typos by length; the last word of the text also a prefix);
  * - a phrase is quoted (exact, consecutive), except words joined by punctuation at the end of the
  *   text, which stay words so the last one is a prefix;

@@ -230,11 +230,11 @@ export class RowSetPlanner {
     return set;
   }
 
-  /** Rows holding every term of one of the group's alternatives. */
+  /** Rows holding every term of one of the group's conjunctions in the tier (TermExpansion.conjunctions). */
   private groupSet(universe: RowUniverse, lang: Lang, group: QueryGroup, match: TermMatch, columns: string): RowSet {
     return this.union(
       universe,
-      group.alternatives.map((terms) => this.intersection(universe, terms.map((term) => this.termSet(universe, lang, term, match, columns)))),
+      this.expansion.conjunctions(group, match).map((terms) => this.intersection(universe, terms.map((term) => this.termSet(universe, lang, term, match, columns)))),
     );
   }
 

@@ -7,7 +7,7 @@ import type { Lang } from '../../domain/record.ts';
 import { asTrigramPhrase, quote, typoBudget } from './text.ts';
 import { foldAsIndexed } from './unicode61-words.ts';
 import type { QueryTerm } from './text.ts';
-import { PREFIX_WORD_LENGTH } from '../search-text.ts';
+import { PREFIX_WORD_LENGTH, runsAsWords } from '../search-text.ts';
 import type { QueryGroup } from '../search-text.ts';
 import type { Vocabulary } from './typo.ts';
 
@@ -119,9 +119,20 @@ export class TermExpansion {
     return terms.map((term) => this.termExpression(term, lang, match)).join(' AND ');
   }
 
-  /** A group (the OR of its alternatives) in one tier. */
+  /**
+   * The conjunctions a group matches in one tier, any of which will do: its alternatives, and in
+   * the typo tier each alternative again with its CJK runs as their words (runsAsWords), so that
+   * `鹈鹕骑自行车` also finds 骑着自行车的鹈鹕, after the records holding it as written.
+   */
+  conjunctions(group: QueryGroup, match: TermMatch): QueryTerm[][] {
+    if (match !== 'typo') return group.alternatives;
+    const apart = group.alternatives.map(runsAsWords).filter((terms): terms is QueryTerm[] => terms !== undefined);
+    return apart.length ? [...group.alternatives, ...apart] : group.alternatives;
+  }
+
+  /** A group (the OR of its conjunctions) in one tier. */
   groupExpression(group: QueryGroup, lang: Lang, match: TermMatch): string {
-    const alternatives = group.alternatives.map((terms) => `(${this.conjunctionExpression(terms, lang, match)})`);
+    const alternatives = this.conjunctions(group, match).map((terms) => `(${this.conjunctionExpression(terms, lang, match)})`);
     return alternatives.length === 1 ? (alternatives[0] ?? '') : `(${alternatives.join(' OR ')})`;
   }
 
