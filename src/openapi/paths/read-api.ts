@@ -57,7 +57,7 @@ export function readApiPaths(doc: DocContext): JsonObject {
         '/api/v1/specimens',
         'searchSpecimens',
         'Search archive records',
-        'Typo-tolerant words, prefix on the last word, any 2+ character Chinese substring, "quoted phrases", -word to exclude and OR, over the text of both languages. Filters take one value or several (comma-separated, any of them) and combine with AND; facets counts records per value. Ordered by relevance with q, else newest first. Pages hold at most 50 records; offsets stop at 10,000, and every page\'s next (also in Link: rel="next") pages on to the end as cursor.',
+        'Typo-tolerant words, prefix on the last word, any 2+ character Chinese substring (a longer run also as its words apart, after), "quoted phrases", -word to exclude and OR, over the text of both languages. Filters take one value or several (comma-separated, any of them) and combine with AND; facets counts records per value. Ordered by relevance with q, else newest first. Pages hold at most 50 records; offsets stop at 10,000, and every page\'s next (also in Link: rel="next") pages on to the end as cursor.',
         queryParameters(SCHEMAS.searchParams as Properties, { ...SEARCH_EXAMPLES, cursor: exampleFirstPageCursor('specimens') }),
       ),
     },
