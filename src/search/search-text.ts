@@ -59,12 +59,21 @@ export type QueryTerm =
       prefixLast: boolean;
       quoted?: true;
       /**
-       * The words of an unquoted CJK run of three or more characters, when the dictionary of
-       * cjkWords finds two or more in it (`鹈鹕骑自行车`: 鹈鹕, 骑, 自行, 车). The typo tier also
-       * matches them each anywhere (runsAsWords): readers write Chinese without spaces.
+       * An unquoted CJK run of SPLIT_RUN_LENGTH characters or more, as written: readers write
+       * Chinese without spaces, so a run no record holds as written may be matched as its words
+       * instead (wordsOfRunsHeldNowhere).
+       */
+      run?: string;
+      /**
+       * The words of such a run no record holds (runWords: `鹈鹕骑自行车` is 鹈鹕, 骑, 自行, 车),
+       * which the typo tier matches each anywhere (runsAsWords). Set by wordsOfRunsHeldNowhere,
+       * never by the parser.
        */
       words?: string[];
     };
+
+/** A phrase term: consecutive tokens, a CJK run among them. */
+export type PhraseTerm = Extract<QueryTerm, { type: 'phrase' }>;
 
 /** A query group matches when every term of one of its alternatives does (`a OR b` is a group of two). */
 export interface QueryGroup {
@@ -160,11 +169,10 @@ export function runWords(run: string): string[] | undefined {
   return words.length > 1 ? words : undefined;
 }
 
-/** A CJK run as a term: a phrase of its bigrams, a single character a prefix; with its words when it has several (runWords). */
-function cjkRunTerm(run: string, withWords: boolean): QueryTerm {
+/** A CJK run as a term: a phrase of its bigrams, a single character a prefix; `splittable`, a run that may be taken apart (QueryTerm.run). */
+function cjkRunTerm(run: string, splittable: boolean): QueryTerm {
   const term: QueryTerm = { type: 'phrase', tokens: cjkBigrams(run), prefixLast: [...run].length === 1 };
-  const words = withWords ? runWords(run) : undefined;
-  return words ? { ...term, words } : term;
+  return splittable && [...run].length >= SPLIT_RUN_LENGTH ? { ...term, run } : term;
 }
 
 /**
@@ -176,6 +184,34 @@ function cjkRunTerm(run: string, withWords: boolean): QueryTerm {
 export function runsAsWords(terms: readonly QueryTerm[]): QueryTerm[] | undefined {
   if (!terms.some((term) => term.type === 'phrase' && term.words)) return undefined;
   return terms.flatMap((term) => (term.type === 'phrase' && term.words ? term.words.map((word) => cjkRunTerm(word, false)) : [term]));
+}
+
+/**
+ * The query with its words (QueryTerm.words) given to each run (QueryTerm.run) that no record
+ * holds as written and that has two distinct words or more (runWords): `held` answers for a run's
+ * term, over every record, once per run. A run some record holds is matched as written alone, so a
+ * search for a phrase of the catalog stays as precise as it was, and costs no segmentation.
+ */
+export function wordsOfRunsHeldNowhere(query: ParsedQuery, held: (run: PhraseTerm) => boolean): ParsedQuery {
+  if (!query.groups.some((group) => group.alternatives.some((terms) => terms.some((term) => term.type === 'phrase' && term.run !== undefined)))) return query;
+  const resolved = new Map<string, string[] | undefined>();
+  const resolve = (term: QueryTerm): QueryTerm => {
+    if (term.type !== 'phrase' || term.run === undefined) return term;
+    const { run } = term;
+    if (!resolved.has(run)) resolved.set(run, held(term) ? undefined : runWords(run));
+    const words = resolved.get(run);
+    return words ? { ...term, words } : term;
+  };
+  return { ...query, groups: query.groups.map((group) => ({ alternatives: group.alternatives.map((terms) => terms.map(resolve)) })) };
+}
+
+/** The runs of a query that could be taken apart (QueryTerm.run, with two distinct words or more), each once: what an engine must ask `held` of. */
+export function splittableRuns(query: ParsedQuery): PhraseTerm[] {
+  const runs = new Map<string, PhraseTerm>();
+  for (const term of query.groups.flatMap((group) => group.alternatives.flat())) {
+    if (term.type === 'phrase' && term.run !== undefined && !runs.has(term.run) && runWords(term.run)) runs.set(term.run, term);
+  }
+  return [...runs.values()];
 }
 
 /**

@@ -125,9 +125,9 @@ export class TermExpansion {
    * `鹈鹕骑自行车` also finds 骑着自行车的鹈鹕, after the records holding it as written.
    */
   conjunctions(group: QueryGroup, match: TermMatch): QueryTerm[][] {
-    if (match !== 'typo') return group.alternatives;
+    if (match !== 'typo' || !group.alternatives.some((terms) => terms.some((term) => term.type === 'phrase' && term.words))) return group.alternatives;
     const apart = group.alternatives.map(runsAsWords).filter((terms): terms is QueryTerm[] => terms !== undefined);
-    return apart.length ? [...group.alternatives, ...apart] : group.alternatives;
+    return [...group.alternatives, ...apart];
   }
 
   /** A group (the OR of its conjunctions) in one tier. */
