@@ -1,4 +1,5 @@
 import Koa from 'koa';
+import type { Context } from 'koa';
 import compress from 'koa-compress';
 import { constants as zlib } from 'node:zlib';
 import type { Backend } from '../backend.ts';
@@ -19,7 +20,7 @@ import { answerServerOptions } from './middlewares/server-options.ts';
 import { requireOneHost } from './middlewares/one-host.ts';
 import { noteWriteRefusals } from './middlewares/write-refusals.ts';
 import { requestLog } from './middlewares/request-log.ts';
-import { limitByClient } from './middlewares/rate-limit.ts';
+import { chargeCalls, limitByClient } from './middlewares/rate-limit.ts';
 import { LocalRateLimiter } from '../rate-limit/limiter.ts';
 import type { RateLimiter } from '../rate-limit/limiter.ts';
 import { ResponseCache } from './response-cache.ts';
@@ -83,7 +84,8 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
   app.use(requireOneHost());
   app.use(noteWriteRefusals(backend.writeRefusals));
   app.use(openCors());
-  if (config.rateLimitReads) app.use(limitByClient(limiter, { name: 'client', limit: config.rateLimitReads, windowMs: 60_000 }, refused));
+  const clientPolicy = config.rateLimitReads ? { name: 'client', limit: config.rateLimitReads, windowMs: 60_000 } : undefined;
+  if (clientPolicy) app.use(limitByClient(limiter, clientPolicy, refused));
   if (config.rejectGenericUserAgents) app.use(rejectGenericUserAgents());
   app.use(identityWhenNoCodingAccepted());
   app.use(
@@ -104,7 +106,7 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
 
   const guide = { readsPerMinute: config.rateLimitReads ?? 0 };
   const mcp = new Router();
-  mcp.all('/mcp', mcpRoute(readContext, { allowedOrigins: config.allowedOrigins, version: SERVICE_VERSION, logger, guide, isUnavailable: (error) => backend.isUnavailable(error), results: { cache, version } }));
+  mcp.all('/mcp', mcpRoute(readContext, { allowedOrigins: config.allowedOrigins, version: SERVICE_VERSION, logger, guide, isUnavailable: (error) => backend.isUnavailable(error), results: { cache, version }, ...(clientPolicy ? { chargeCalls: (ctx: Context, calls: number) => chargeCalls(ctx, limiter, clientPolicy, calls, refused) } : {}) }));
   const ingest = ingestRouter({ tokens: backend.tokens, submissions: backend.submissions, store: backend.store, sources: backend.sources, baseUrl: config.baseUrl, ...(hooks.submitted ? { notify: hooks.submitted } : {}), limiter, requestsPerMinute: config.rateLimitIngest ?? 0, dailyQuota: config.ingestDailyQuota ?? 0, refused });
   for (const router of [healthRouter(backend, hooks.draining), specimensRouter(readContext, readOptions), sourcesRouter(readContext, readOptions), removalsRouter(readContext, readOptions), mcp, ingest, guidesRouter(config.baseUrl, config.cacheMaxAgeSeconds, guide), problemsRouter(config.baseUrl, config.cacheMaxAgeSeconds), exportsRouter(backend.store, config.baseUrl, config.cacheMaxAgeSeconds), fullExportRouter({ ...backend, baseUrl: config.baseUrl }), mediaRouter(config.mediaDir), discoveryRouter(readContext, { cache, maxAgeSeconds: config.cacheMaxAgeSeconds }), webRouter(readContext, { version, cache, maxAgeSeconds: config.cacheMaxAgeSeconds })]) {
     routers.push(router);

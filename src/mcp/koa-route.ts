@@ -25,6 +25,16 @@ export interface McpRouteOptions {
   isUnavailable(error: unknown): boolean;
   /** Where list tool results are kept between requests (none: every call is answered afresh). */
   results?: ToolResults;
+  /**
+   * Counts the calls of a POST against the client's rate limit, the POST itself counted once
+   * already (chargeCalls); throws the 429. Unset: calls are not counted apart.
+   */
+  chargeCalls?(ctx: Context, calls: number): Promise<void>;
+}
+
+/** The requests among a POST's messages (those with a method and an id): each one call, which a batch of up to 100 makes at once. */
+function callsIn(messages: readonly JSONRPCMessage[]): number {
+  return messages.filter((message) => 'method' in message && 'id' in message).length;
 }
 
 function jsonRpcError(ctx: Context, status: number, code: number, message: string): void {
@@ -99,6 +109,8 @@ export function mcpRoute(context: ReadContext, options: McpRouteOptions): Middle
       jsonRpcError(ctx, 400, problem.code, problem.message);
       return;
     }
+    // Each call of a batch is a request to the rate limit: a batch of 100 searches was counted once.
+    await options.chargeCalls?.(ctx, callsIn(messages));
     const server = createMcpServer(context, options.version, options.guide, { isUnavailable: options.isUnavailable, logger: options.logger }, options.results);
     const transport = new OnePostTransport();
     await server.connect(transport);

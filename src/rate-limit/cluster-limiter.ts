@@ -16,6 +16,7 @@ interface RateAsk {
   id: number;
   key: string;
   policy: RatePolicy;
+  cost: number;
 }
 
 interface RateAnswer {
@@ -45,7 +46,7 @@ export class WorkerRateLimiter implements RateLimiter {
     });
   }
 
-  take(key: string, policy: RatePolicy): Promise<RateDecision> {
+  take(key: string, policy: RatePolicy, cost = 1): Promise<RateDecision> {
     const id = this.nextId++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
@@ -57,7 +58,7 @@ export class WorkerRateLimiter implements RateLimiter {
         clearTimeout(timer);
         resolve(decision);
       });
-      const ask: RateAsk = { type: ASK, id, key, policy };
+      const ask: RateAsk = { type: ASK, id, key, policy, cost };
       this.channel.send?.(ask);
     });
   }
@@ -67,7 +68,7 @@ export class WorkerRateLimiter implements RateLimiter {
 export function answerRateAsks(limiter: LocalRateLimiter = new LocalRateLimiter()): (worker: Worker, message: unknown) => void {
   return (worker, message) => {
     if (!isAsk(message)) return;
-    void limiter.take(message.key, message.policy).then((decision) => {
+    void limiter.take(message.key, message.policy, message.cost ?? 1).then((decision) => {
       const answer: RateAnswer = { type: ANSWER, id: message.id, decision };
       if (worker.isConnected()) worker.send(answer);
     });

@@ -34,7 +34,11 @@ export class FixedWindowCounter {
   private sweepAt = SWEEP_ABOVE;
   private lastSweep = 0;
 
-  take(key: string, policy: RatePolicy, now: number): RateDecision {
+  /**
+   * Counts `cost` requests at once (an MCP batch counts each of its calls): allowed when all of
+   * them fit in what is left of the window, else refused whole and nothing counted.
+   */
+  take(key: string, policy: RatePolicy, now: number, cost = 1): RateDecision {
     const mapKey = `${policy.name}\u0000${key}`;
     let window = this.windows.get(mapKey);
     if (!window || now - window.startedAt >= policy.windowMs) {
@@ -43,8 +47,8 @@ export class FixedWindowCounter {
       if (this.windows.size > this.sweepAt || now - this.lastSweep >= policy.windowMs) this.sweep(now);
     }
     const resetMs = window.startedAt + policy.windowMs - now;
-    if (window.count >= policy.limit) return { allowed: false, remaining: 0, resetMs };
-    window.count += 1;
+    if (window.count + cost > policy.limit) return { allowed: false, remaining: policy.limit - window.count, resetMs };
+    window.count += cost;
     return { allowed: true, remaining: policy.limit - window.count, resetMs };
   }
 

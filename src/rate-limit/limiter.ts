@@ -5,7 +5,8 @@ export type { RateDecision, RatePolicy } from './fixed-window.ts';
 
 /** Counts requests against a policy. All HTTP workers of one deployment must share one count. */
 export interface RateLimiter {
-  take(key: string, policy: RatePolicy): Promise<RateDecision>;
+  /** Counts `cost` requests (1 unless said), all or none (FixedWindowCounter.take). */
+  take(key: string, policy: RatePolicy, cost?: number): Promise<RateDecision>;
 }
 
 /** Counts in this process: for a single process, and for the cluster primary answering its workers. */
@@ -14,7 +15,7 @@ export class LocalRateLimiter implements RateLimiter {
 
   constructor(private readonly clock: () => number = Date.now) {}
 
-  async take(key: string, policy: RatePolicy): Promise<RateDecision> {
-    return this.counter.take(key, policy, this.clock());
+  async take(key: string, policy: RatePolicy, cost = 1): Promise<RateDecision> {
+    return this.counter.take(key, policy, this.clock(), cost);
   }
 }

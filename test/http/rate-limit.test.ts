@@ -115,6 +115,26 @@ describe('rate limits and the daily quota', () => {
     expect((await limited.get('/api/v1/specimens?q=kite', { headers: { 'If-None-Match': '"other", *' } })).status).to.equal(429);
   });
 
+  it('counts each call of an MCP batch as a request: a batch that does not fit what is left is refused whole', async () => {
+    server = await serverWith({ rateLimitReads: 10 });
+    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search_specimens', arguments: { q: 'factory', limit: 2 } } });
+    const post = (body: unknown) => server?.get('/mcp', { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: JSON.stringify(body) }) as Promise<Response>;
+    const five = await post([1, 2, 3, 4, 5].map(call));
+    expect(five.status).to.equal(200);
+    expect(((await five.json()) as unknown[]).length).to.equal(5);
+    expect(five.headers.get('ratelimit')?.replace(/t=\d+/, 't=T')).to.equal('"client";r=5;t=T');
+    // Eight more do not fit in the 5 left (the POST counts one of them): refused whole, the rest still there.
+    const eight = await post([1, 2, 3, 4, 5, 6, 7, 8].map(call));
+    expect(eight.status).to.equal(429);
+    expect(eight.headers.get('retry-after')).to.match(/^\d+$/);
+    const problem = (await eight.json()) as Problem;
+    expect(problem.detail).to.contain('this batch makes 8 calls').and.contain('5 fit');
+    // A notification is no call: one call and a notification cost one request.
+    const one = await post([call(9), { jsonrpc: '2.0', method: 'notifications/initialized' }]);
+    expect(one.status).to.equal(200);
+    expect(one.headers.get('ratelimit')?.replace(/t=\d+/, 't=T')).to.equal('"client";r=3;t=T');
+  });
+
   it('is off when set to 0: no headers, no refusals', async () => {
     server = await serverWith({ rateLimitReads: 0 });
     for (let i = 0; i < 5; i += 1) {

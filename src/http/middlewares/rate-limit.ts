@@ -33,6 +33,24 @@ export async function enforce(ctx: Context, limiter: RateLimiter, policy: RatePo
 }
 
 /**
+ * Counts `calls - 1` more requests of the client against the policy, for a request that makes
+ * `calls` calls (an MCP batch), the request itself having been counted once by limitByClient: all
+ * or none, a 429 when they do not fit in what is left of the window. The RateLimit field then
+ * gives the standing after them.
+ */
+export async function chargeCalls(ctx: Context, limiter: RateLimiter, policy: RatePolicy, calls: number, refused?: RefusalListener): Promise<void> {
+  if (calls <= 1) return;
+  const decision = await limiter.take(clientKey(ctx.ip), policy, calls - 1);
+  const reset = seconds(decision.resetMs);
+  ctx.set('RateLimit', `"${policy.name}";r=${decision.remaining};t=${reset}`);
+  if (decision.allowed) return;
+  refused?.(policy.name);
+  throw new ProblemError('too-many-requests', `Too many requests from this address: this batch makes ${calls} calls, each counted as a request, and ${decision.remaining + 1} fit in what is left of ${policy.limit} per ${seconds(policy.windowMs)} seconds. Send fewer calls at once, or try again in ${reset} seconds.`, {
+    headers: { 'Retry-After': String(reset) },
+  });
+}
+
+/**
  * Limits every request per client address, except OPTIONS preflights, health probes and static
  * assets. A conditional read (GET or HEAD with If-None-Match naming tags) is counted only once its
  * answer is known, and not at all when it is 304: revalidating what a client already holds costs
