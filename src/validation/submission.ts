@@ -81,12 +81,52 @@ function textsInNoLanguage(value: Record<string, unknown>, prefix: string): Fiel
 }
 
 /**
+ * How large one field of a submission may be before it is checked: the JSON values it holds (a
+ * title holds 3, media at most 7) and how deep they nest (media's 2). Far larger fields are
+ * refused unread: checking each of 2,500 previews, or following 3,000 nested arrays, took seconds
+ * of the event loop for one body, or overflowed the stack.
+ */
+const FIELD_SIZE_LIMIT = { values: 64, depth: 4 } as const;
+
+/** More unknown fields than this beside the schema's are refused unread, as one problem. */
+const UNKNOWN_FIELD_LIMIT = 16;
+
+/** Why a field's value is too large to check (FIELD_SIZE_LIMIT), or undefined; walks at most the limit's values. */
+function tooLarge(value: unknown): string | undefined {
+  const pending: { value: unknown; depth: number }[] = [{ value, depth: 1 }];
+  let values = 0;
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    values += 1;
+    if (values > FIELD_SIZE_LIMIT.values) return `holds more than ${FIELD_SIZE_LIMIT.values} JSON values`;
+    if (next.depth > FIELD_SIZE_LIMIT.depth) return `nests more than ${FIELD_SIZE_LIMIT.depth} levels deep`;
+    const children = Array.isArray(next.value) ? next.value : isJsonObject(next.value) ? Object.values(next.value) : [];
+    for (const child of children.slice(0, FIELD_SIZE_LIMIT.values)) pending.push({ value: child, depth: next.depth + 1 });
+    if (children.length > FIELD_SIZE_LIMIT.values) return `holds more than ${FIELD_SIZE_LIMIT.values} JSON values`;
+  }
+  return undefined;
+}
+
+/**
  * Checks one submission against schemas/submission.schema.json, and its previews for repeats once
  * parsed; every problem is named by its field path. A value that is no JSON object at all is one
- * problem, named by the prefix (the batch item) or, for a whole body, `body`.
+ * problem, named by the prefix (the batch item) or, for a whole body, `body`. A field far larger
+ * than any submission's (FIELD_SIZE_LIMIT) is named as such and not checked further, the other
+ * fields are; a body of many unknown fields is one problem.
  */
 export function checkSubmission(value: unknown, prefix = ''): { ok: true; submission: Submission } | { ok: false; errors: FieldError[] } {
   if (!isJsonObject(value)) return { ok: false, errors: [{ field: prefix || BODY_FIELD, message: `must be a JSON object: a submission, { ${REQUIRED_FIELDS} }` }] };
+  const names = Object.keys(value);
+  if (names.length > FIELDS.length + UNKNOWN_FIELD_LIMIT) return { ok: false, errors: [{ field: prefix || BODY_FIELD, message: `holds ${names.length} fields, where a submission takes these ${FIELDS.length}: ${FIELDS.join(', ')}` }] };
+  const oversized = names.flatMap((name) => {
+    const why = tooLarge(value[name]);
+    return why ? [{ field: fieldPath(`/${name}`, prefix), message: `${why}: far more than a submission's ${name} may (media holds at most 6 previews); not checked further` }] : [];
+  });
+  if (oversized.length) {
+    const large = new Set(oversized.map((error) => error.field));
+    const rest = Object.fromEntries(Object.entries(value).filter(([name]) => !large.has(fieldPath(`/${name}`, prefix))));
+    const checked = checkSubmission(rest, prefix);
+    return { ok: false, errors: [...oversized, ...(checked.ok ? [] : checked.errors.filter((error) => !large.has(error.field ?? '')))] };
+  }
   const valid = validateSubmission(value);
   // Repeats are named by repeatedPreviews, which sees every one of them; ajv's uniqueItems names the first pair written alike.
   const schemaErrors = valid ? [] : describeErrors(validateSubmission.errors?.filter((error) => error.keyword !== 'uniqueItems'), FIELDS, 'field', prefix);

@@ -388,6 +388,26 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
     }
   });
 
+  it('refuses fields far larger than a submission holds unread, naming them and the other bad fields, and nesting of any depth with a 400', async () => {
+    const wide = await post('/api/v1/ingest', validSubmission({ media: Array.from({ length: 2500 }, (_, i) => `h${i}`), date: 'yesterday' }));
+    expect(wide.status).to.equal(400);
+    const wideErrors = ((await wide.json()) as { errors: { field: string; message: string }[] }).errors;
+    expect(wideErrors.map((error) => error.field)).to.have.members(['media', 'date']);
+    expect(wideErrors.find((error) => error.field === 'media')?.message).to.match(/^holds more than 64 JSON values: .*not checked further$/);
+    // Nesting deeper than any stack: a 400 naming the field, not a 500.
+    const deep = await post('/api/v1/ingest', `${JSON.stringify(validSubmission()).slice(0, -1)},"notes":${'['.repeat(5000)}${']'.repeat(5000)}}`);
+    expect(deep.status).to.equal(400);
+    expect(((await deep.json()) as { errors: { field: string; message: string }[] }).errors).to.deep.equal([{ field: 'notes', message: "nests more than 4 levels deep: far more than a submission's notes may (media holds at most 6 previews); not checked further" }]);
+    // Many unknown fields are one problem, not one each; in a batch, named by the item.
+    const fields = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`x${i}`, i]));
+    const many = await post('/api/v1/ingest/batch', { submissions: [{ ...validSubmission(), ...fields }] });
+    expect(many.status).to.equal(400);
+    const manyErrors = ((await many.json()) as { errors: { field: string; message: string }[] }).errors;
+    expect(manyErrors).to.have.length(1);
+    expect(manyErrors[0]?.field).to.equal('submissions[0]');
+    expect(manyErrors[0]?.message).to.match(/^holds 1008 fields, where a submission takes these 9: sourceUrl, /);
+  });
+
   it('refuses a batch with no valid item, an empty batch and one over 100', async () => {
     const none = await post('/api/v1/ingest/batch', { submissions: [validSubmission({ format: 'gif' })] });
     expect(none.status).to.equal(400);
