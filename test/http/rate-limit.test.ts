@@ -53,6 +53,10 @@ describe('rate limits and the daily quota', () => {
       expect(page, path).to.include(`<html lang="${lang}">`).and.include(says).and.include('<meta name="robots" content="noindex"/>');
       expect(page, path).to.include(`${page.includes('秒后再试') ? '请 ' : 'Try again in '}${refused.headers.get('retry-after')}`);
     }
+    // The page's "try again" link names the address asked, on this site whatever it was written as.
+    const retry = (page: string) => /<a href="([^"]*)">(?:Try again|再试一次)<\/a>/.exec(page)?.[1];
+    expect(retry(await (await server.get('/en/timeline/?year=2025', { headers: html })).text())).to.equal('/en/timeline/?year=2025');
+    expect(retry(await (await server.get('//evil.example/x?a=1', { headers: html })).text())).to.equal('/evil.example/x?a=1');
     const api = await server.get('/api/v1/specimens?lang=en', { headers: html });
     expect(api.status).to.equal(429);
     expect(api.headers.get('content-type')).to.match(/^application\/problem\+json/);

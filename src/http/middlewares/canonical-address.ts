@@ -1,13 +1,21 @@
 import type { Context, Middleware } from 'koa';
 
 /**
- * Answers 301 to another address of this site, keeping the query, with a body that does not
- * depend on Accept (Koa's would, without saying so in Vary). The address can never lead to another
- * site: its leading slashes are collapsed (//host is protocol-relative), and a raw backslash is
- * escaped, since a browser reads `\` in a Location as `/` (so /\host would be //host).
+ * A path of this site, with the query when there is one, as a link or a Location may name it: it
+ * can never lead to another site, its leading slashes being collapsed (//host is
+ * protocol-relative) and a raw backslash escaped, since a browser reads `\` in an address as `/`
+ * (so /\host would be //host).
+ */
+export function onSiteAddress(path: string, querystring: string): string {
+  return `/${path.replace(/\\/g, '%5C').replace(/^\/+/, '')}${querystring ? `?${querystring}` : ''}`;
+}
+
+/**
+ * Answers 301 to another address of this site (onSiteAddress), keeping the query, with a body
+ * that does not depend on Accept (Koa's would, without saying so in Vary).
  */
 export function redirectOnSite(ctx: Context, path: string): void {
-  const location = `/${path.replace(/\\/g, '%5C').replace(/^\/+/, '')}${ctx.querystring ? `?${ctx.querystring}` : ''}`;
+  const location = onSiteAddress(path, ctx.querystring);
   ctx.status = 301;
   ctx.set('Location', location);
   ctx.type = 'text/plain; charset=utf-8';

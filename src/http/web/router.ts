@@ -27,7 +27,7 @@ import { readOnly, sendWithEntityTag } from '../read-route.ts';
 import { entityTag } from '../response-cache.ts';
 import type { ResponseCache } from '../response-cache.ts';
 import type { AnswersVersion } from '../answers-version.ts';
-import { redirectOnSite } from '../middlewares/canonical-address.ts';
+import { onSiteAddress, redirectOnSite } from '../middlewares/canonical-address.ts';
 
 /** Works per page on the website. */
 export const PAGE_SIZE = 24;
@@ -288,5 +288,5 @@ export function problemPageHtml(ctx: Context, problem: ProblemError): string | u
   if ((reason !== 'too-many-requests' && reason !== 'service-unavailable') || !negotiateErrorPage(ctx)) return undefined;
   const lang = languageOfPath(ctx.path);
   const retryAfterSeconds = Number(problem.options.headers?.['Retry-After'] ?? 60);
-  return renderDocument(h(TryAgainLaterPage, { lang, otherLanguagePath: lang === 'zh' ? '/en/' : '/', retryPath: ctx.url, retryAfterSeconds, reason }));
+  return renderDocument(h(TryAgainLaterPage, { lang, otherLanguagePath: lang === 'zh' ? '/en/' : '/', retryPath: onSiteAddress(ctx.path, ctx.querystring), retryAfterSeconds, reason }));
 }
