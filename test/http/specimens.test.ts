@@ -401,14 +401,16 @@ describe('read API over HTTP (demo catalog)', function () {
       expect(JSON.stringify(server.logs)).to.not.include('secret-token-value');
     });
 
-    it('logs a token a client put in the query string as mwa_… alone', async () => {
+    it('logs a token a client put in the query string or the path as mwa_… alone', async () => {
       const secret = generateSecret();
       await server.get(`/api/v1/ingest?access_token=${secret}&limit=2`);
       await server.get(`/api/v1/specimens?q=${encodeURIComponent(secret)}`);
+      await server.get(`/api/v1/ingest/${secret}`, { method: 'POST' });
       await new Promise((resolve) => setTimeout(resolve, 20));
       const logged = JSON.stringify(server.logs);
       expect(logged).to.not.include(secret.slice(4, 20));
       expect(server.logs.filter((entry) => entry.msg === 'request').map((entry) => entry.query)).to.include.members(['access_token=mwa_…&limit=2', 'q=mwa_…']);
+      expect(server.logs.filter((entry) => entry.msg === 'request').map((entry) => entry.path)).to.include('/api/v1/ingest/mwa_…');
     });
   });
 

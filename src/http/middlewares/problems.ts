@@ -1,5 +1,6 @@
 import type { Context, Next } from 'koa';
 import { ProblemError, UNAVAILABLE_RETRY_SECONDS, problemBody } from '../../errors.ts';
+import { withoutSecrets } from '../../auth/secrets.ts';
 import type { Logger } from '../../logger.ts';
 
 /** The HTML page a request gets for a problem instead of problem+json (a browser's 429), or undefined. */
@@ -15,9 +16,9 @@ export function problems(baseUrl: string, logger: Logger, isUnavailable: (error:
       await next();
     } catch (error) {
       const unavailable = !(error instanceof ProblemError) && isUnavailable(error);
-      if (unavailable) logger.warn('backing service unavailable', { method: ctx.method, path: ctx.path, error });
+      if (unavailable) logger.warn('backing service unavailable', { method: ctx.method, path: withoutSecrets(ctx.path), error });
       const known = error instanceof ProblemError ? error : unavailable ? unavailableProblem(error) : toProblem(error);
-      if (!known) logger.error('request failed', { method: ctx.method, path: ctx.path, error });
+      if (!known) logger.error('request failed', { method: ctx.method, path: withoutSecrets(ctx.path), error });
       const { status, body, headers } = problemBody(known ?? error, baseUrl, ctx.path);
       ctx.status = status;
       ctx.set(headers);

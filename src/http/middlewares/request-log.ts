@@ -4,7 +4,8 @@ import { withoutSecrets } from '../../auth/secrets.ts';
 
 /**
  * One JSON log line per request: method, path, status, time and size. No headers, tokens or
- * bodies; a token a client put in the query string (`?access_token=mwa_…`) is logged as `mwa_…`.
+ * bodies; a token a client put in the address (`?access_token=mwa_…`, `/api/v1/ingest/mwa_…`) is
+ * logged as `mwa_…`.
  */
 export function requestLog(logger: Logger) {
   return async function requestLogMiddleware(ctx: Context, next: Next): Promise<void> {
@@ -15,7 +16,7 @@ export function requestLog(logger: Logger) {
       const done = (): void => {
         logger.info('request', {
           method: ctx.method,
-          path: ctx.path,
+          path: withoutSecrets(ctx.path),
           query: ctx.querystring ? withoutSecrets(ctx.querystring) : undefined,
           status: ctx.status,
           ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
