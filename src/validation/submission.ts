@@ -80,6 +80,20 @@ function textsInNoLanguage(value: Record<string, unknown>, prefix: string): Fiel
   return errors;
 }
 
+/** A line break: what a field of one line (a model label, an author, a title) may not hold. */
+const LINE_BREAK = /[\r\n\u2028\u2029]/;
+
+/**
+ * Each field of one line holding a line break: model, author and the title in either language.
+ * `Author\r\nInjected: header` broke the fact list of the record's Markdown twin into a fact of
+ * its own.
+ */
+function textsOffTheirLine(value: Record<string, unknown>, prefix: string): FieldError[] {
+  const oneLine: [string, unknown][] = [['/model', value.model], ['/author', value.author]];
+  if (isJsonObject(value.title)) oneLine.push(['/title/zh', value.title.zh], ['/title/en', value.title.en]);
+  return oneLine.filter(([, text]) => typeof text === 'string' && LINE_BREAK.test(text)).map(([pointer]) => ({ field: fieldPath(pointer, prefix), message: 'must be one line: it holds a line break' }));
+}
+
 /**
  * How large one field of a submission may be before it is checked: the JSON values it holds (a
  * title holds 3, media at most 7) and how deep they nest (media's 2). Far larger fields are
@@ -131,7 +145,7 @@ export function checkSubmission(value: unknown, prefix = ''): { ok: true; submis
   // Repeats are named by repeatedPreviews, which sees every one of them; ajv's uniqueItems names the first pair written alike.
   const schemaErrors = valid ? [] : describeErrors(validateSubmission.errors?.filter((error) => error.keyword !== 'uniqueItems'), FIELDS, 'field', prefix);
   const named = new Set(schemaErrors.map((error) => error.field));
-  const errors = [...schemaErrors, ...[...repeatedPreviews(value.media, prefix), ...textsNotUnicode(value, prefix), ...textsInNoLanguage(value, prefix)].filter((error) => !named.has(error.field))];
+  const errors = [...schemaErrors, ...[...repeatedPreviews(value.media, prefix), ...textsNotUnicode(value, prefix), ...textsInNoLanguage(value, prefix), ...textsOffTheirLine(value, prefix)].filter((error) => !named.has(error.field))];
   if (valid && errors.length === 0) return { ok: true, submission: value };
   return { ok: false, errors: errors.length ? errors : describeErrors(validateSubmission.errors, FIELDS, 'field', prefix) };
 }

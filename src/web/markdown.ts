@@ -17,6 +17,7 @@ function startsMarkup(text: string, at: number): boolean {
     case '&': return /^&(#\d{1,7}|#[xX][\da-fA-F]{1,6}|[A-Za-z][A-Za-z\d]{1,31});/.test(text.slice(at)); // a character reference
     case '`':
     case '[':
+    case ']': // would end an image's alt text early, so that the rest of a title became its address
     case '|': return true;
     default: return false;
   }
@@ -31,9 +32,14 @@ function escapeMarkdown(text: string): string {
   let inline = '';
   for (let at = 0; at < text.length; at++) inline += startsMarkup(text, at) ? `\\${text[at]}` : text[at];
   return inline
-    .replace(/^([ \t]*)([#>+=-])/gm, '$1\\$2')
+    .replace(/^([ \t]*)([#>+=*-])/gm, '$1\\$2')
     .replace(/^([ \t]*\d+)([.)])/gm, '$1\\$2')
     .replace(/(\s)(#+)(?=[ \t]*$)/gm, '$1\\$2');
+}
+
+/** Text that must stay on its line (a heading, a list item, an image's alt text): its line breaks as spaces, then escaped. */
+function escapeLine(text: string): string {
+  return escapeMarkdown(text.replace(/[\r\n\u2028\u2029]+/g, ' '));
 }
 
 /**
@@ -54,24 +60,24 @@ function literalBlock(text: string): string[] {
 export function recordMarkdown(record: LocalizedRecord, lang: Lang): string {
   const text = TEXT[lang];
   const lines = [
-    `# ${escapeMarkdown(record.title)}`,
+    `# ${escapeLine(record.title)}`,
     '',
     escapeMarkdown(record.notes),
     '',
-    `- ${text.model}${text.colon}${escapeMarkdown(record.model)}`,
-    `- ${text.author}${text.colon}${escapeMarkdown(record.author)}`,
+    `- ${text.model}${text.colon}${escapeLine(record.model)}`,
+    `- ${text.author}${text.colon}${escapeLine(record.author)}`,
     `- ${text.date}${text.colon}${record.date}`,
     `- ${text.format}${text.colon}${text.formats[record.format]}`,
     `- ${text.kind}${text.colon}${text.kinds[record.kind]}`,
     `- ${text.source}${text.colon}<${record.sourceUrl}>`,
-    `- ${text.promptCategory}${text.colon}${escapeMarkdown(promptCategoryLabel(record.promptCategory, lang))}`,
+    `- ${text.promptCategory}${text.colon}${escapeLine(promptCategoryLabel(record.promptCategory, lang))}`,
     `- ${text.mediaStatus}${text.colon}${text.mediaStatuses[record.mediaStatus]}`,
     `- ${text.updated}${text.colon}${record.updated}`,
     `- id${text.colon}\`${record.id}\``,
     `- url${text.colon}<${record.url}>`,
   ];
   if (record.prompt !== undefined) lines.push('', `## ${text.prompt}`, '', ...record.prompt.split('\n').map((line) => `> ${escapeMarkdown(line)}`));
-  for (const media of record.media) lines.push('', `![${escapeMarkdown(record.title)}](${media.url})`);
+  for (const media of record.media) lines.push('', `![${escapeLine(record.title)}](${media.url})`);
   lines.push('', `## ${text.citation}`, '', ...literalBlock(record.citation), '', `_${text.untrusted}_`, '');
   return lines.join('\n');
 }

@@ -68,10 +68,15 @@ function isoDate(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
+/** A line break, which model, author and title may not hold. */
+const LINE_BREAK = /[\r\n\u2028\u2029]/;
+const oneLine = (value: string): boolean => !LINE_BREAK.test(value);
+
 /** A valid submission: every required field, optional prompt, boundary lengths now and then. */
 export function validSubmission(): fc.Arbitrary<SubmissionBody> {
-  const model = fc.oneof({ weight: 5, arbitrary: visibleText(1, 40) }, { weight: 1, arbitrary: textOfLength(fields.model.maxLength) });
+  const model = fc.oneof({ weight: 5, arbitrary: visibleText(1, 40).filter(oneLine) }, { weight: 1, arbitrary: textOfLength(fields.model.maxLength) });
   const pair = fc.record({ zh: inLanguage('zh'), en: inLanguage('en') });
+  const titles = fc.record({ zh: inLanguage('zh').filter(oneLine), en: inLanguage('en').filter(oneLine) });
   return fc.record(
     {
       sourceUrl: webUrl(),
@@ -79,7 +84,7 @@ export function validSubmission(): fc.Arbitrary<SubmissionBody> {
       model,
       author: model,
       format: fc.constantFrom(...fields.format.enum),
-      title: pair,
+      title: titles,
       notes: pair,
       // Distinct as the archive compares them: parsed, so HTTPS://a/b and https://a/b are one URL.
       media: fc.uniqueArray(webUrl(), { minLength: fields.media.minItems, maxLength: fields.media.maxItems, selector: (url) => new URL(url).href }),
@@ -122,6 +127,8 @@ function breakages(): fc.Arbitrary<Breakage> {
     fc.constantFrom('2025-13-01', '2025-02-30', '2023-02-29', '25-01-01', '2025/01/01', '2025-1-1', '2025-01-01T00:00:00Z', 'yesterday', '', '２０２５-01-01').map((value) => setField('date', value)),
     fc.tuple(textField, fc.oneof(fc.constantFrom('', ' ', '\t\n', '\u3000', '\u200b', '\u202e\u0007'), textOfLength(fields.model.maxLength + 1))).map(([field, value]) => setField(field, value)),
     fc.string({ minLength: 1, maxLength: 10 }).filter((value) => !fields.format.enum.includes(value)).map((value) => setField('format', value)),
+    fc.tuple(textField, fc.constantFrom('GPT\n4', 'Author\r\nInjected: header', 'a\u2028b')).map(([field, value]) => setField(field, value)),
+    fc.tuple(language, fc.constantFrom('\n', '\r\n', '\u2029')).map(([lang, line]): Breakage => ({ field: 'title', apply: (body) => ({ body: { ...body, title: { zh: '中文', en: 'English', [lang]: lang === 'zh' ? `第一行${line}第二行` : `First${line}second` } }, mustName: [`title.${lang}`] }) })),
     fc.tuple(pairField, language).map(([field, lang]): Breakage => ({ field, apply: (body) => ({ body: { ...body, [field]: lang === 'zh' ? { en: 'only English' } : { zh: '只有中文' } }, mustName: [`${field}.${lang}`] }) })),
     fc.tuple(pairField, language, fc.oneof(fc.constantFrom('', '   ', '\u00a0', '\u2066 \u2069', '\ufeff'), textOfLength(bilingual.zh.maxLength + 1))).map(([field, lang, value]): Breakage => ({ field, apply: (body) => ({ body: { ...body, [field]: { zh: '中文', en: 'English', [lang]: value } }, mustName: [`${field}.${lang}`] }) })),
     pairField.map((field): Breakage => ({ field, apply: (body) => ({ body: { ...body, [field]: { zh: '中文', en: 'English', fr: 'Français' } }, mustName: [`${field}.fr`] }) })),

@@ -331,7 +331,7 @@ describe('MCP tool server at /mcp', function () {
       return (read && 'text' in read ? read.text : '').split('\n')[0] ?? '';
     };
     expect(await heading('svg-claude-opus-4-1-2419a175')).to.equal('# Pelican sketch with \\<svg> & "quoted" labels');
-    expect(await heading(special.id)).to.equal('# A \\*bold\\* \\<svg> with \\`code\\`, \\[brackets], C:\\path & \\&amp; and_under \\`\\`\\`fences\\`\\`\\`');
+    expect(await heading(special.id)).to.equal('# A \\*bold\\* \\<svg> with \\`code\\`, \\[brackets\\], C:\\path & \\&amp; and_under \\`\\`\\`fences\\`\\`\\`');
     const author = (await client.readResource({ uri: 'archive://en/specimens/svg-gpt-4-8d5be076' })).contents[0];
     expect(author && 'text' in author ? author.text : '').to.include('- Author: @demo_mira\n');
     await server.backend.store.deleteRecords([special.id]);
