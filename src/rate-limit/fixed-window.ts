@@ -36,7 +36,8 @@ export class FixedWindowCounter {
 
   /**
    * Counts `cost` requests at once (an MCP batch counts each of its calls): allowed when all of
-   * them fit in what is left of the window, else refused whole and nothing counted.
+   * them fit in what is left of the window, else refused whole and nothing counted. A cost of 0
+   * counts nothing and tells whether one more request would be allowed.
    */
   take(key: string, policy: RatePolicy, now: number, cost = 1): RateDecision {
     const mapKey = `${policy.name}\u0000${key}`;
@@ -47,7 +48,7 @@ export class FixedWindowCounter {
       if (this.windows.size > this.sweepAt || now - this.lastSweep >= policy.windowMs) this.sweep(now);
     }
     const resetMs = window.startedAt + policy.windowMs - now;
-    if (window.count + cost > policy.limit) return { allowed: false, remaining: policy.limit - window.count, resetMs };
+    if (window.count + Math.max(cost, 1) > policy.limit) return { allowed: false, remaining: policy.limit - window.count, resetMs };
     window.count += cost;
     return { allowed: true, remaining: policy.limit - window.count, resetMs };
   }

@@ -81,7 +81,7 @@ describe('rate limits and the daily quota', () => {
     expect((await server.get('/api/v1/specimens?lang=en')).status).to.equal(429);
   });
 
-  it('does not count conditional requests answered 304, and counts those answered in full', async () => {
+  it('does not count conditional requests answered 304, and counts those answered in full; over the limit, refuses them unanswered', async () => {
     server = await serverWith({ rateLimitReads: 2 });
     const first = await server.get('/api/v1/specimens?lang=en');
     expect(first.headers.get('ratelimit')).to.match(/^"client";r=1;/);
@@ -102,8 +102,10 @@ describe('rate limits and the daily quota', () => {
     expect(refused.headers.get('etag')).to.equal(null);
     expect(refused.headers.get('cache-control')).to.equal(null);
     expect(((await refused.json()) as Problem).status).to.equal(429);
-    // Still free: revalidating what the client holds.
-    expect((await server.get('/api/v1/specimens?lang=en', { headers: { 'If-None-Match': etag } })).status).to.equal(304);
+    // Over the limit, a conditional read is refused before it is answered: with any made-up tag the whole answer would be computed for each.
+    const over = await server.get('/api/v1/specimens?lang=en', { headers: { 'If-None-Match': etag } });
+    expect(over.status).to.equal(429);
+    expect(over.headers.get('ratelimit')).to.match(/^"client";r=0;/);
     expect((await server.get('/api/v1/specimens?lang=en')).status).to.equal(429);
   });
 

@@ -54,7 +54,9 @@ export async function chargeCalls(ctx: Context, limiter: RateLimiter, policy: Ra
  * Limits every request per client address, except OPTIONS preflights, health probes and static
  * assets. A conditional read (GET or HEAD with If-None-Match naming tags) is counted only once its
  * answer is known, and not at all when it is 304: revalidating what a client already holds costs
- * it nothing (its answer names the policy, RateLimit-Policy, but no standing).
+ * it nothing (its answer names the policy, RateLimit-Policy, but no standing). A client already
+ * over the limit is refused before its conditional read is answered, though: any made-up tag would
+ * otherwise have the whole answer computed for each request, only to refuse it after.
  */
 export function limitByClient(limiter: RateLimiter, policy: RatePolicy, refused?: RefusalListener) {
   return async function clientRateLimit(ctx: Context, next: Next): Promise<void> {
@@ -68,6 +70,7 @@ export function limitByClient(limiter: RateLimiter, policy: RatePolicy, refused?
       await enforce(ctx, limiter, policy, key, 'from this address', refused);
       return next();
     }
+    if (!(await limiter.take(key, policy, 0)).allowed) await enforce(ctx, limiter, policy, key, 'from this address', refused);
     let failure: { error: unknown } | undefined;
     try {
       await next();
