@@ -344,6 +344,8 @@ describe('read API over HTTP (demo catalog)', function () {
       expect(head.status).to.equal(200);
       for (const name of ['content-type', 'content-length', 'etag', 'cache-control', 'accept-ranges']) expect(head.headers.get(name), name).to.equal(whole.headers.get(name));
       expect(whole.headers.get('accept-ranges')).to.equal('bytes');
+      // Opened on its own, a stored preview runs nothing and reaches nothing, whatever it holds.
+      expect(whole.headers.get('content-security-policy')).to.equal("default-src 'none'; sandbox");
       const part = async (range: string, init: RequestInit = {}) => {
         const response = await fetch(url, { ...init, headers: { Range: range, ...(init.headers as Record<string, string> | undefined) } });
         return { status: response.status, contentRange: response.headers.get('content-range'), bytes: Buffer.from(await response.arrayBuffer()) };

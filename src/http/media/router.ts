@@ -31,6 +31,9 @@ export function mediaRouter(mediaDir: string): Router {
     ctx.set('ETag', etag);
     ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
     ctx.set('X-Content-Type-Options', 'nosniff');
+    // A stored preview holds the bytes its source sent, which an image may carry more than: opened
+    // on its own it may run nothing and reach nothing, whatever a browser took it for.
+    ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
     if (clientHoldsTag(ctx, etag)) {
       ctx.status = 304;
       return;
