@@ -69,7 +69,7 @@ export function recordMarkdown(record: LocalizedRecord, lang: Lang): string {
     `- ${text.date}${text.colon}${record.date}`,
     `- ${text.format}${text.colon}${text.formats[record.format]}`,
     `- ${text.kind}${text.colon}${text.kinds[record.kind]}`,
-    `- ${text.source}${text.colon}<${record.sourceUrl}>`,
+    `- ${text.originalSource}${text.colon}<${record.sourceUrl}>`,
     `- ${text.promptCategory}${text.colon}${escapeLine(promptCategoryLabel(record.promptCategory, lang))}`,
     `- ${text.mediaStatus}${text.colon}${text.mediaStatuses[record.mediaStatus]}`,
     `- ${text.updated}${text.colon}${record.updated}`,

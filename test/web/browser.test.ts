@@ -298,6 +298,25 @@ describe('the website in headless Chromium', function () {
     await context.close();
   });
 
+  it('names each work of a list by a heading, so that a screen reader moves from work to work', async () => {
+    const page = await open('/en/');
+    const titles = await cardTitles(page);
+    expect(titles.length).to.be.greaterThan(3);
+    expect(await page.getByRole('heading', { level: 2 }).allTextContents()).to.include.members(titles);
+  });
+
+  it('prints a record without navigation, forms or buttons, and with its source\'s address written out', async () => {
+    const page = await open('/en/specimens/svg-gpt-4-8d5be076/');
+    await page.emulateMedia({ media: 'print' });
+    for (const selector of ['.masthead nav', '.copy', '.colophon']) expect(await page.locator(selector).first().isVisible(), selector).to.equal(false);
+    expect(await page.locator('h1').isVisible()).to.equal(true);
+    const source = page.locator('a[rel~="external"]').first();
+    const written = await source.evaluate((link) => getComputedStyle(link, '::after').content);
+    expect(written).to.equal(`" <${await source.getAttribute('href')}>"`);
+    await page.emulateMedia({ media: 'screen' });
+    expect(await page.locator('.masthead nav').isVisible()).to.equal(true);
+  });
+
   it('lays the timeline out in one column on a phone', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();

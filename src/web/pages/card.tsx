@@ -23,7 +23,8 @@ export function Card({ record, lang }: { record: LocalizedRecord; lang: Lang }) 
             <span class="plate-empty" aria-hidden="true">{text.formats[record.format]}</span>
           )}
         </figure>
-        <span class="card-title">{record.title}</span>
+        {/* A heading, so that a screen reader moves from work to work by heading as through any list of articles. */}
+        <h2 class="card-title">{record.title}</h2>
       </a>
       <span class="card-meta">
         <span>{record.model}</span>
