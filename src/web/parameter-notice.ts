@@ -9,22 +9,36 @@ import type { Lang } from '../domain/record.ts';
 import type { FieldError } from '../errors.ts';
 import { TEXT } from './i18n.ts';
 
-/** One kind of message: how it reads in English, and what a Chinese page says instead. */
+/** One kind of message: how it reads in English, and what a Chinese page says instead (`name`: the parameter's). */
 interface MessageRule {
   english: RegExp;
-  chinese: (match: RegExpExecArray) => string;
+  chinese: (match: RegExpExecArray, name: string) => string;
 }
 
-/** A list of values as the English message writes it ("a, b, c"), written with the Chinese enumeration comma. */
-function listed(values: string): string {
-  return values.split(', ').join('、');
+/** What a Chinese page calls the values of the parameters that take a fixed set, by their labels on the page. */
+const CHINESE_VALUES: Readonly<Record<string, Readonly<Record<string, string>>>> = { format: TEXT.zh.formats, kind: TEXT.zh.kinds, sort: TEXT.zh.orders };
+
+/**
+ * A list of values as the English message writes it ("a, b, c"), written with the Chinese
+ * enumeration comma and Chinese quotation marks; a value the page has a label for is named by it,
+ * the value to write in brackets after (动画（animation）).
+ */
+function listed(values: string, name = ''): string {
+  const labels = CHINESE_VALUES[name];
+  return values
+    .split(', ')
+    .map((value) => {
+      const label = labels?.[value];
+      return label && label !== value ? `${label}（${value}）` : value.replace(/"([^"]*)"/g, '“$1”');
+    })
+    .join('、');
 }
 
 const atLeastOrAtMost = (bound: string | undefined): string => (bound === 'at least' ? '至少' : '最多');
 
 const RULES: readonly MessageRule[] = [
   { english: /^must be one of: (.*) \(the archive's sources; (.*) (?:is|are) not\)$/, chinese: (match) => `只能是本馆的来源之一：${listed(match[1] ?? '')}（${listed(match[2] ?? '')} 不是）` },
-  { english: /^must be one of: (.*)$/, chinese: (match) => `只能是以下之一：${listed(match[1] ?? '')}` },
+  { english: /^must be one of: (.*)$/, chinese: (match, name) => `只能是以下之一：${listed(match[1] ?? '', name)}` },
   { english: /^must be a year of four digits/, chinese: () => '须为四位数字的年份，例如 2025' },
   { english: /^must be a date written YYYY-MM-DD/, chinese: () => '须为 YYYY-MM-DD 格式的日期，例如 2025-05-01' },
   { english: /^must not be blank$/, chinese: () => '不能为空' },
@@ -40,7 +54,7 @@ const RULES: readonly MessageRule[] = [
   { english: /^belongs to another query/, chinese: () => '属于另一个查询：请保持给出它的那一页的 q、lang、sort 和筛选条件' },
   { english: /^cannot be combined with cursor/, chinese: () => '不能与 cursor 一起使用' },
   { english: /^is not taken by the website's pages/, chinese: () => '网页不接受这个参数（网页自己设定它，或不提供它）；API 接受它：/api/v1/specimens' },
-  { english: /^must be a page number/, chinese: () => '须为页码：从 1 开始的整数' },
+  { english: /^must be a page number/, chinese: () => '须为从 1 开始的整数' },
 ];
 
 /** What Chinese pages call each parameter a list page reads, shown before its name (the filters by their labels on the page). */
@@ -58,11 +72,11 @@ const CHINESE_NAMES: Readonly<Record<string, string>> = {
   page: '页码',
 };
 
-/** A validation message in Chinese: its rule's wording, or "the value is invalid" for a message no rule knows. */
-export function chineseMessage(message: string): string {
+/** A validation message of parameter `name` in Chinese: its rule's wording, or "the value is invalid" for a message no rule knows. */
+export function chineseMessage(message: string, name = ''): string {
   for (const rule of RULES) {
     const match = rule.english.exec(message);
-    if (match) return rule.chinese(match);
+    if (match) return rule.chinese(match, name);
   }
   return '值无效';
 }
@@ -72,7 +86,7 @@ export function parameterNotice(error: FieldError, lang: Lang): string {
   const name = error.parameter ?? error.field ?? '';
   if (lang === 'en') return `${name}: ${error.message}`;
   const chineseName = CHINESE_NAMES[name];
-  return `${chineseName ? `${chineseName}（${name}）` : name}：${chineseMessage(error.message)}`;
+  return `${chineseName ? `${chineseName}（${name}）` : name}：${chineseMessage(error.message, name)}`;
 }
 
 /** Every bad parameter of a search, as one notice in the page's language. */

@@ -219,7 +219,7 @@ export function ListPage(props: ListPageProps) {
           ))}
         </ul>
       ) : null}
-      {props.errors ? <p class="notice" role="alert">{text.invalid}{parameterNotices(props.errors, lang)}</p> : null}
+      {props.errors ? <p class="notice" role="alert">{text.invalid}{parameterNotices(props.errors, lang)}{text.fullStop}</p> : null}
       {props.pastEnd ? (
         <p class="notice" role="alert">
           {text.pastEnd(props.pastEnd.lastPage)}{text.punctuationSpace}<a href={pageHref(base, params, props.pastEnd.lastPage)}>{text.lastPage(props.pastEnd.lastPage)}</a>
