@@ -162,6 +162,9 @@ describe('the website in headless Chromium', function () {
     const dates = await page.locator('.card-meta span:nth-child(2)').allTextContents();
     expect(dates.length).to.be.greaterThan(3);
     expect(dates).to.deep.equal([...dates].sort());
+    // Every entry is a timeline record: no mark repeats the page's name; the gallery marks them among the rest.
+    expect(await page.locator('.timeline-grid .tag-timeline').count()).to.equal(0);
+    expect(await (await open('/en/?kind=timeline')).locator('.tag-timeline').count()).to.equal(dates.length);
   });
 
   it('escapes hostile record text', async () => {

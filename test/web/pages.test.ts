@@ -54,6 +54,8 @@ describe('what the website pages say (served HTML)', () => {
     expect(await titleOf('/en/?kind=timeline')).to.equal('Timeline · Gallery · Model Works Archive');
     expect(await titleOf('/en/?q=pelican&format=svg,game&source=github&from=2025-01-01')).to.equal('&quot;pelican&quot; · SVG + Game · GitHub · from 2025-01-01 · Gallery · Model Works Archive');
     expect(await titleOf('/timeline/?format=3d')).to.equal('三维 · 时间线 · 模型作品档案馆');
+    // Typed text is shown as stored text is: a right-to-left override would turn the tab's title around.
+    expect(await titleOf(`/en/?q=${encodeURIComponent('pel\u202eican')}&author=${encodeURIComponent('\u202eMira')}`)).to.equal('&quot;pelican&quot; · Mira · Gallery · Model Works Archive');
     // The whole list's first page keeps the plain names.
     expect(await titleOf('/en/')).to.equal('Model Works Archive');
     expect(await titleOf('/en/timeline/')).to.equal('Timeline · Model Works Archive');

@@ -4,10 +4,11 @@ import { thumbnailDimensions } from '../../media/thumbnail-size.ts';
 import { langPrefix, TEXT } from '../i18n.ts';
 
 /**
- * One work in a grid: thumbnail (lazy, WebP), title, model, date and format. The thumbnail's alt is
+ * One work in a grid: thumbnail (lazy, WebP), title, model, date and format, and a timeline
+ * record's mark where works of both kinds are listed (`marksTimeline`). The thumbnail's alt is
  * empty: the link already holds the title, and a screen reader would otherwise say it twice.
  */
-export function Card({ record, lang }: { record: LocalizedRecord; lang: Lang }) {
+export function Card({ record, lang, marksTimeline = true }: { record: LocalizedRecord; lang: Lang; marksTimeline?: boolean }) {
   const text = TEXT[lang];
   const href = `${langPrefix(lang)}/specimens/${record.id}/`;
   // The thumbnail is the first preview's, fitted into 480 px: its size, not the preview's, reserves the image's room.
@@ -30,7 +31,8 @@ export function Card({ record, lang }: { record: LocalizedRecord; lang: Lang }) 
         <span>{record.model}</span>
         <span>{record.date}</span>
         <span class="tag">{text.formats[record.format]}</span>
-        {record.kind === 'timeline' ? <span class="tag tag-timeline">{text.kinds.timeline}</span> : null}
+        {/* On the timeline every entry is one: the mark would only repeat the page's name. */}
+        {record.kind === 'timeline' && marksTimeline ? <span class="tag tag-timeline">{text.kinds.timeline}</span> : null}
       </span>
     </li>
   );

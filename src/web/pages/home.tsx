@@ -3,6 +3,7 @@ import type { Lang } from '../../domain/record.ts';
 import type { FieldError } from '../../errors.ts';
 import { FORMATS, KINDS } from '../../domain/record.ts';
 import type { SourceDefinition } from '../../domain/sources.ts';
+import { cleanText } from '../../domain/localize.ts';
 import { langPrefix, TEXT } from '../i18n.ts';
 import type { Text } from '../i18n.ts';
 import { Layout } from '../layout.tsx';
@@ -89,11 +90,13 @@ function shownSelection(params: Partial<SearchParams>, lang: Lang, sources: read
     params.kind?.map((kind) => text.kinds[kind]),
     params.year,
     params.source?.map(sourceLabel),
-    params.model,
-    params.author,
+    params.model?.map(cleanText),
+    params.author?.map(cleanText),
   ];
+  // Typed text as stored text is shown: without bidirectional overrides, which turned the tab's title around.
+  const q = params.q ? cleanText(params.q) : '';
   return [
-    ...(params.q ? [lang === 'zh' ? `“${params.q}”` : `"${params.q}"`] : []),
+    ...(q ? [lang === 'zh' ? `“${q}”` : `"${q}"`] : []),
     ...chosen.flatMap((values) => (values?.length ? [values.join(' + ')] : [])),
     ...(params.from || params.to ? [text.dateRange(params.from, params.to)] : []),
   ];
@@ -228,7 +231,7 @@ export function ListPage(props: ListPageProps) {
       {props.errors ? null : <p class="count" aria-live="polite">{text.results(list.total)}</p>}
       {props.pastEnd || props.errors ? null : list.items.length ? (
         <ol class={props.scope === 'timeline' ? 'grid timeline-grid' : 'grid'}>
-          {list.items.map((record) => <Card record={record} lang={lang} />)}
+          {list.items.map((record) => <Card record={record} lang={lang} marksTimeline={props.scope !== 'timeline'} />)}
         </ol>
       ) : (
         <p class="empty">{text.noResults}</p>
