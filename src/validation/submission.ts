@@ -80,6 +80,22 @@ function textsInNoLanguage(value: Record<string, unknown>, prefix: string): Fiel
   return errors;
 }
 
+/**
+ * Each address of a submission (sourceUrl, each preview) that carries a user name or password.
+ * The publisher would refuse to fetch or accept them anyway, later; refused at once, the secret is
+ * never stored, nor repeated in a check's reason.
+ */
+function addressesWithCredentials(value: Record<string, unknown>, prefix: string): FieldError[] {
+  const addresses: [string, unknown][] = [['/sourceUrl', value.sourceUrl], ...(Array.isArray(value.media) ? value.media.map((entry: unknown, index): [string, unknown] => [`/media/${index}`, entry]) : [])];
+  return addresses
+    .filter(([, address]) => {
+      if (typeof address !== 'string' || !address.includes('@')) return false;
+      const parsed = URL.parse(address);
+      return parsed !== null && (parsed.username !== '' || parsed.password !== '');
+    })
+    .map(([pointer]) => ({ field: fieldPath(pointer, prefix), message: 'must not carry a user name or password' }));
+}
+
 /** A line break: what a field of one line (a model label, an author, a title) may not hold. */
 const LINE_BREAK = /[\r\n\u2028\u2029]/;
 
@@ -145,7 +161,7 @@ export function checkSubmission(value: unknown, prefix = ''): { ok: true; submis
   // Repeats are named by repeatedPreviews, which sees every one of them; ajv's uniqueItems names the first pair written alike.
   const schemaErrors = valid ? [] : describeErrors(validateSubmission.errors?.filter((error) => error.keyword !== 'uniqueItems'), FIELDS, 'field', prefix);
   const named = new Set(schemaErrors.map((error) => error.field));
-  const errors = [...schemaErrors, ...[...repeatedPreviews(value.media, prefix), ...textsNotUnicode(value, prefix), ...textsInNoLanguage(value, prefix), ...textsOffTheirLine(value, prefix)].filter((error) => !named.has(error.field))];
+  const errors = [...schemaErrors, ...[...repeatedPreviews(value.media, prefix), ...textsNotUnicode(value, prefix), ...textsInNoLanguage(value, prefix), ...textsOffTheirLine(value, prefix), ...addressesWithCredentials(value, prefix)].filter((error) => !named.has(error.field))];
   if (valid && errors.length === 0) return { ok: true, submission: value };
   return { ok: false, errors: errors.length ? errors : describeErrors(validateSubmission.errors, FIELDS, 'field', prefix) };
 }

@@ -388,6 +388,18 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
     }
   });
 
+  it('refuses an address carrying a user name or password, so that the secret is never stored', async () => {
+    const base = validSubmission();
+    const media = base.media as string[];
+    const refused = await post('/api/v1/ingest', { ...base, sourceUrl: 'https://user:hunter2@github.com/a/b', media: [media[0], 'https://me@pbs.twimg.com/media/x.png'] });
+    expect(refused.status).to.equal(400);
+    const errors = ((await refused.json()) as { errors: { field: string; message: string }[] }).errors;
+    expect(errors).to.deep.include.members([
+      { field: 'sourceUrl', message: 'must not carry a user name or password' },
+      { field: 'media[1]', message: 'must not carry a user name or password' },
+    ]);
+  });
+
   it('refuses fields far larger than a submission holds unread, naming them and the other bad fields, and nesting of any depth with a 400', async () => {
     const wide = await post('/api/v1/ingest', validSubmission({ media: Array.from({ length: 2500 }, (_, i) => `h${i}`), date: 'yesterday' }));
     expect(wide.status).to.equal(400);
