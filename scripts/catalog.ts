@@ -4,7 +4,7 @@
  *   npm run catalog -- export FILE                  write every record as a catalog file
  *   npm run catalog -- generate --count N --out FILE  write a deterministic synthetic catalog
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { loadConfig } from '../src/config.ts';
 import { describeStore, openBackend } from '../src/backend.ts';
@@ -71,7 +71,11 @@ async function main(): Promise<void> {
   const config = loadConfig();
   // An import may fill a new archive; an export reads one that must exist.
   if (command === 'export') requireArchive(config);
+  // A new archive an import fails to fill is not left behind: an empty database would pass for an
+  // archive, and the commands that refuse a folder without one (requireArchive) would take it.
+  const makesArchive = command === 'import' && config.store.kind === 'embedded' && !existsSync(config.databaseFile);
   const backend = await openBackend(config, { migrate: true });
+  let imported = false;
   try {
     const started = performance.now();
     if (command === 'import') {
@@ -83,12 +87,14 @@ async function main(): Promise<void> {
       // A takedown outlives the exports taken before it; a moved id's work lives in another record.
       if (withdrawn.length) console.log(`skipped ${withdrawn.length} withdrawn ids: ${withdrawn.join(' ')}`);
       if (moved.length) console.log(`skipped ${moved.length} moved ids: ${moved.join(' ')}`);
+      imported = true;
     } else {
       const count = await exportCatalog(backend.store, file);
       console.log(`exported ${count} records to ${file} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }
   } finally {
     await backend.close();
+    if (makesArchive && !imported) for (const suffix of ['', '-wal', '-shm']) rmSync(`${config.databaseFile}${suffix}`, { force: true });
   }
 }
 

@@ -93,13 +93,15 @@ function invalid(errors: FieldError[], exportsHint: string): ProblemError {
  * the schema may have refused them). `given` names the parameters the client sent, before the
  * schema's defaults filled in the others (an `offset=0` beside a cursor is as wrong as any other).
  */
-function crossChecks(params: Record<string, unknown>, given: ReadonlySet<string>, scope: ListScope, errors: FieldError[], schemaPassed: boolean): void {
+function crossChecks(params: Record<string, unknown>, given: ReadonlySet<string>, scope: ListScope, errors: FieldError[], schemaPassed: boolean, fromQueryString: boolean): void {
   const { from, to, q, cursor } = params;
   const named = (name: string): boolean => errors.some((error) => error.parameter === name);
   if (typeof from === 'string' && typeof to === 'string' && !named('from') && !named('to') && from > to) errors.push({ parameter: 'to', message: `must not be before from (${from})` });
   if (typeof q === 'string' && orCombinations(parseSearchText(q)) > MAX_OR_COMBINATIONS) errors.push({ parameter: 'q', message: `makes more than ${MAX_OR_COMBINATIONS} combinations of OR alternatives` });
   if (typeof cursor !== 'string') return;
-  if (given.has('offset') && !named('offset')) errors.push({ parameter: 'offset', message: 'cannot be combined with cursor, not even 0: a cursor continues where its page ended; leave offset out' });
+  // A query string's offset=0 is refused too; a tool's 0 beside a cursor is the default a host filled in (parseSearchParams).
+  const evenZero = fromQueryString ? ', not even 0' : '';
+  if (given.has('offset') && !named('offset')) errors.push({ parameter: 'offset', message: `cannot be combined with cursor${evenZero}: a cursor continues where its page ended; leave offset out` });
   if (named('cursor')) return;
   const valid = schemaPassed ? (params as unknown as SearchParams) : undefined;
   const decoded = decodeCursor(cursor, valid ? queryFingerprint(listQuery(valid, scope)) : '');
@@ -146,7 +148,7 @@ export function parseSearchParams(raw: RawQuery | Record<string, unknown>, scope
   const schemaPassed = validate(params);
   if (!schemaPassed) errors.push(...byParameter(describeErrors(validate.errors, [...SEARCH_NAMES, ...(options.alsoKnown ?? [])], 'parameter'), params));
   errors = checkSources(params, options.sourceKeys, errors);
-  crossChecks(params, given, scope, errors, schemaPassed && !errors.some((error) => error.parameter === 'source'));
+  crossChecks(params, given, scope, errors, schemaPassed && !errors.some((error) => error.parameter === 'source'), options.fromQueryString);
   if (errors.length) throw invalid(errors, options.exportsHint);
   return params as unknown as SearchParams;
 }

@@ -115,6 +115,12 @@ describe('catalog files', () => {
     });
     expect(failure.code).to.equal(1);
     expect(failure.stderr).to.match(/invalid catalog file/);
+    // Into a new folder, a refused import leaves no empty archive behind for other commands to take.
+    const fresh = join(dataDir, 'refused');
+    const refused = await run(process.execPath, ['--import', 'tsx', 'scripts/catalog.ts', 'import', join(dataDir, 'broken.json')], { env: { ...env, ARCHIVE_DATA_DIR: fresh } }).catch((error: { code?: number }) => error);
+    expect(refused).to.include({ code: 1 });
+    expect(existsSync(join(fresh, 'archive.sqlite'))).to.equal(false);
+    expect(existsSync(join(dataDir, 'data', 'archive.sqlite')), 'an archive that was there stays').to.equal(true);
   });
 
   it('does not bring back, on importing an older export, the ids withdrawn or moved since', async () => {
