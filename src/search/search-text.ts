@@ -59,15 +59,9 @@ export type QueryTerm =
       prefixLast: boolean;
       quoted?: true;
       /**
-       * An unquoted CJK run of SPLIT_RUN_LENGTH characters or more, as written: readers write
-       * Chinese without spaces, so a run no record holds as written may be matched as its words
-       * instead (wordsOfRunsHeldNowhere).
-       */
-      run?: string;
-      /**
-       * The words of such a run no record holds (runWords: `鹈鹕骑自行车` is 鹈鹕, 骑, 自行, 车),
-       * which the typo tier matches each anywhere (runsAsWords). Set by wordsOfRunsHeldNowhere,
-       * never by the parser.
+       * The words of an unquoted CJK run of SPLIT_RUN_LENGTH characters or more (runWords:
+       * `鹈鹕骑自行车` is 鹈鹕 and 自行). Readers write Chinese without spaces: the typo tier also
+       * matches these each anywhere (runsAsWords), after the records holding the run as written.
        */
       words?: string[];
     };
@@ -159,20 +153,22 @@ export function cjkWords(run: string): string[] {
 export const SPLIT_RUN_LENGTH = 3;
 
 /**
- * The words an unquoted CJK run is also matched as in the typo tier: its distinct words
- * (cjkWords), when it has SPLIT_RUN_LENGTH characters or more and two distinct words or more;
- * else undefined (the run is one word, or one character again and again).
+ * The words an unquoted CJK run is also matched as in the typo tier: its distinct words of two
+ * characters or more (cjkWords), when it has SPLIT_RUN_LENGTH characters or more and they are not
+ * the run itself; else undefined. A word of one character is left out: most are particles (的,
+ * 里, 用) that a reader does not mean as a condition, and each would open up to 64 bigrams.
  */
 export function runWords(run: string): string[] | undefined {
   if ([...run].length < SPLIT_RUN_LENGTH) return undefined;
-  const words = [...new Set(cjkWords(run))];
-  return words.length > 1 ? words : undefined;
+  const words = [...new Set(cjkWords(run))].filter((word) => [...word].length > 1);
+  return words.length === 0 || (words.length === 1 && words[0] === run) ? undefined : words;
 }
 
-/** A CJK run as a term: a phrase of its bigrams, a single character a prefix; `splittable`, a run that may be taken apart (QueryTerm.run). */
-function cjkRunTerm(run: string, splittable: boolean): QueryTerm {
+/** A CJK run as a term: a phrase of its bigrams, a single character a prefix; `withWords`, with its words when it has them (runWords). */
+function cjkRunTerm(run: string, withWords: boolean): QueryTerm {
   const term: QueryTerm = { type: 'phrase', tokens: cjkBigrams(run), prefixLast: [...run].length === 1 };
-  return splittable && [...run].length >= SPLIT_RUN_LENGTH ? { ...term, run } : term;
+  const words = withWords ? runWords(run) : undefined;
+  return words ? { ...term, words } : term;
 }
 
 /**
@@ -184,34 +180,6 @@ function cjkRunTerm(run: string, splittable: boolean): QueryTerm {
 export function runsAsWords(terms: readonly QueryTerm[]): QueryTerm[] | undefined {
   if (!terms.some((term) => term.type === 'phrase' && term.words)) return undefined;
   return terms.flatMap((term) => (term.type === 'phrase' && term.words ? term.words.map((word) => cjkRunTerm(word, false)) : [term]));
-}
-
-/**
- * The query with its words (QueryTerm.words) given to each run (QueryTerm.run) that no record
- * holds as written and that has two distinct words or more (runWords): `held` answers for a run's
- * term, over every record, once per run. A run some record holds is matched as written alone, so a
- * search for a phrase of the catalog stays as precise as it was, and costs no segmentation.
- */
-export function wordsOfRunsHeldNowhere(query: ParsedQuery, held: (run: PhraseTerm) => boolean): ParsedQuery {
-  if (!query.groups.some((group) => group.alternatives.some((terms) => terms.some((term) => term.type === 'phrase' && term.run !== undefined)))) return query;
-  const resolved = new Map<string, string[] | undefined>();
-  const resolve = (term: QueryTerm): QueryTerm => {
-    if (term.type !== 'phrase' || term.run === undefined) return term;
-    const { run } = term;
-    if (!resolved.has(run)) resolved.set(run, held(term) ? undefined : runWords(run));
-    const words = resolved.get(run);
-    return words ? { ...term, words } : term;
-  };
-  return { ...query, groups: query.groups.map((group) => ({ alternatives: group.alternatives.map((terms) => terms.map(resolve)) })) };
-}
-
-/** The runs of a query that could be taken apart (QueryTerm.run, with two distinct words or more), each once: what an engine must ask `held` of. */
-export function splittableRuns(query: ParsedQuery): PhraseTerm[] {
-  const runs = new Map<string, PhraseTerm>();
-  for (const term of query.groups.flatMap((group) => group.alternatives.flat())) {
-    if (term.type === 'phrase' && term.run !== undefined && !runs.has(term.run) && runWords(term.run)) runs.set(term.run, term);
-  }
-  return [...runs.values()];
 }
 
 /**

@@ -193,7 +193,7 @@ export function searchIndexContract(name: string, open: IndexFactory): void {
       expect((await index.search(query({ lang: 'en', text: '灯塔' }))).ids).to.deep.equal([id('lighthouse')]);
     });
 
-    it('matches a Chinese run no record holds as written as its words apart, as if typed with spaces', async () => {
+    it('matches Chinese written without spaces also as its words apart', async () => {
       const dusk = makeRecord({ date: '2026-04-01', sourceUrl: 'https://example.org/words/dusk', title: { zh: '黄昏时分，海边的灯塔', en: 'A lighthouse by the sea at dusk' }, notes: { zh: '体素画。', en: 'Voxels.' } });
       const written = makeRecord({ date: '2020-01-01', sourceUrl: 'https://example.org/words/written', title: { zh: '黄昏的灯塔', en: 'The dusk lighthouse' }, notes: { zh: '水彩。', en: 'Watercolour.' } });
       await index.upsert([dusk, written]);
@@ -201,14 +201,15 @@ export function searchIndexContract(name: string, open: IndexFactory): void {
         const hits = await index.search(query({ lang: 'zh', text }));
         return { total: hits.total, ids: hits.ids };
       };
-      // A record holds it as written: that one alone, as precise as before.
-      expect(await zh('黄昏的灯塔')).to.deep.equal({ total: 1, ids: [written.id] });
-      // None does: its words apart (黄昏, 灯塔), each anywhere.
-      const apart = await zh('黄昏灯塔');
-      expect(apart.total).to.equal(2);
-      expect(apart.ids).to.have.members([written.id, dusk.id]);
-      expect(await zh('"黄昏灯塔"'), 'quoted: as written alone').to.deep.equal({ total: 0, ids: [] });
-      // 骑自行车的鹈鹕 holds 鹈鹕, 骑 and 自行车; the notes 远处有一只鹈鹕飞过 hold no 骑.
+      // As written, and its words apart (黄昏, 灯塔; the particle 的 is no condition). The embedded
+      // engine puts the first before the second (test/search/chinese-substrings.test.ts); Meilisearch
+      // ranks them by its own rules (docs/search.md).
+      const both = await zh('黄昏的灯塔');
+      expect(both.total).to.equal(2);
+      expect(both.ids).to.have.members([written.id, dusk.id]);
+      expect(await zh('"黄昏的灯塔"'), 'quoted: as written alone').to.deep.equal({ total: 1, ids: [written.id] });
+      expect((await zh('黄昏里的灯塔')).ids).to.have.members([written.id, dusk.id]);
+      // 骑自行车的鹈鹕 holds 鹈鹕 and 自行; the notes 远处有一只鹈鹕飞过 hold no 自行.
       expect(await zh('鹈鹕骑自行车')).to.deep.equal({ total: 1, ids: [id('pelicanTitle')] });
       expect(await zh('黄昏灯塔 -体素')).to.deep.equal({ total: 1, ids: [written.id] });
       // A word no record holds keeps the run from matching apart, as a space would.

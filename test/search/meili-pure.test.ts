@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { cjkBigramText, cjkCharacterText, cjkCode, cjkRunStartCode, toMeiliDocument } from '../../src/search/meili/documents.ts';
 import { resumeAt } from '../../src/search/meili/search.ts';
 import { afterExpression, allOf, filterExpression, filterValue, pageWindow, queryTexts, sortFor } from '../../src/search/meili/query.ts';
-import { parseSearchText, wordsOfRunsHeldNowhere } from '../../src/search/search-text.ts';
+import { parseSearchText } from '../../src/search/search-text.ts';
 import { dayNumber } from '../../src/domain/record.ts';
 import { MAX_TOTAL_HITS, RANKING_RULES, REQUEST_TIMEOUT_MS, SEARCH_CUTOFF_MS, SEARCHABLE_ATTRIBUTES, freshIndexName, indexName, indexSettings, settingsToUpdate } from '../../src/search/meili/settings.ts';
 import { MeiliTaskError, settle, settleUnless } from '../../src/search/meili/tasks.ts';
@@ -98,8 +98,6 @@ describe('Meilisearch adapter, pure parts', () => {
 
   describe('query text', () => {
     const texts = (text: string): string[] => queryTexts(parseSearchText(text));
-    /** The texts of a search whose Chinese runs no record holds as written (wordsOfRunsHeldNowhere). */
-    const textsHeldNowhere = (text: string): string[] => queryTexts(wordsOfRunsHeldNowhere(parseSearchText(text), () => false));
 
     it('keeps words, so typos and the last-word prefix work; a text not ending in a word ends with a space (no prefix)', () => {
       expect(texts('Pelican  Bicycle')).to.deep.equal(['pelican bicycle']);
@@ -121,9 +119,9 @@ describe('Meilisearch adapter, pure parts', () => {
 
     it('turns a Chinese run into a quoted phrase of bigram codes and a single character into its code', () => {
       expect(texts('鹈鹕')).to.deep.equal([`"${cjkCode('鹈鹕')}" `]);
-      expect(texts('自行车的')).to.deep.equal([`"${cjkCode('自行')} ${cjkCode('行车')} ${cjkCode('车的')}" `]);
-      // A run no record holds is asked again as its words apart (自行, 车, 的), as the embedded engine's typo tier matches them.
-      expect(textsHeldNowhere('自行车的')).to.deep.equal([`"${cjkCode('自行')} ${cjkCode('行车')} ${cjkCode('车的')}" `, `"${cjkCode('自行')}" "${cjkCode('车')}" "${cjkCode('的')}"`]);
+      // A run with words of two characters or more is asked as those words (自行 of 自行车的): they find what the run does, and what the embedded engine's typo tier adds.
+      expect(texts('自行车的')).to.deep.equal([`"${cjkCode('自行')}" `]);
+      expect(texts('车的鹈')).to.deep.equal([`"${cjkCode('车的')} ${cjkCode('的鹈')}" `]);
       expect(texts('鹕')).to.deep.equal([`"${cjkCode('鹕')}"`]);
       expect(texts('gpt画的 xy')).to.deep.equal([`gpt "${cjkCode('画的')}" xy`]);
     });
@@ -143,8 +141,8 @@ describe('Meilisearch adapter, pure parts', () => {
     it('sends one text per OR combination', () => {
       expect(texts('a OR b cd')).to.deep.equal(['a cd', 'b cd']);
       expect(texts('a OR b c OR d -e')).to.deep.equal(['-e a c ', '-e a d ', '-e b c ', '-e b d ']);
-      // A combination holding a run of several words, again with its runs as words; the others once.
-      expect(textsHeldNowhere('黄昏灯塔 OR 鹈鹕 xy')).to.deep.equal([`"${cjkCode('黄昏')} ${cjkCode('昏灯')} ${cjkCode('灯塔')}" xy`, `"${cjkCode('黄昏')}" "${cjkCode('灯塔')}" xy`, `"${cjkCode('鹈鹕')}" xy`]);
+      // A combination holding a run of several words asks its words.
+      expect(texts('黄昏灯塔 OR 鹈鹕 xy')).to.deep.equal([`"${cjkCode('黄昏')}" "${cjkCode('灯塔')}" xy`, `"${cjkCode('鹈鹕')}" xy`]);
     });
   });
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { asTrigramPhrase, indexText, isTrigramBlockToken, parseQuery, TRIGRAM_BLOCK_SEPARATOR, typoBudget } from '../../src/search/sqlite/text.ts';
-import { orCombinations, parseSearchText, runsAsWords, splittableRuns, wordsOfRunsHeldNowhere } from '../../src/search/search-text.ts';
+import { orCombinations, parseSearchText, runsAsWords, runWords } from '../../src/search/search-text.ts';
 import { damerauDistance, Vocabulary } from '../../src/search/sqlite/typo.ts';
 import { dayBase, dayNumber, keyBetween, SLOTS_PER_DAY, spreadKeys } from '../../src/search/sqlite/sort-key.ts';
 
@@ -45,32 +45,25 @@ describe('embedded search text handling', () => {
       { type: 'word', word: 'bicycle', last: true },
     ]);
     expect(parseQuery('gpt-4o')).to.deep.equal([{ type: 'phrase', tokens: ['gpt', '4o'], prefixLast: true }]);
-    // A run of three characters or more is kept as written, to be taken apart if no record holds it.
-    expect(parseQuery('骑自行车')).to.deep.equal([{ type: 'phrase', tokens: ['骑自', '自行', '行车'], prefixLast: false, run: '骑自行车' }]);
-    for (const run of ['鹈鹕', '骑车']) expect(parseQuery(run)[0], run).to.not.have.property('run');
-    expect(parseSearchText('"骑自行车"').groups[0]?.alternatives[0]?.[0], 'quoted').to.not.have.property('run');
+    // A run of three characters or more carries its words, which the typo tier also matches apart.
+    expect(parseQuery('骑自行车')).to.deep.equal([{ type: 'phrase', tokens: ['骑自', '自行', '行车'], prefixLast: false, words: ['自行'] }]);
+    for (const run of ['鹈鹕', '骑车']) expect(parseQuery(run)[0], run).to.not.have.property('words');
+    expect(parseSearchText('"骑自行车"').groups[0]?.alternatives[0]?.[0], 'quoted').to.not.have.property('words');
     expect(parseQuery('鹕')).to.deep.equal([{ type: 'phrase', tokens: ['鹕'], prefixLast: true }]);
     expect(parseQuery('"*) OR (')).to.deep.equal([{ type: 'phrase', tokens: ['or'], prefixLast: false, quoted: true }]);
     expect(parseQuery('Ｐｅｌｉｃａｎ')).to.deep.equal([{ type: 'word', word: 'pelican', last: true }]);
   });
 
-  it('takes a run no record holds as written apart into its words, and a run some record holds not at all', () => {
-    const query = parseSearchText('黄昏的灯塔 鹈鹕骑自行车 甲甲甲 pelican');
-    const asked: string[] = [];
-    const resolved = wordsOfRunsHeldNowhere(query, (run) => {
-      asked.push(run.run ?? '');
-      return run.run === '鹈鹕骑自行车';
-    });
-    expect(asked).to.deep.equal(['黄昏的灯塔', '鹈鹕骑自行车', '甲甲甲']);
-    const terms = resolved.groups.map((group) => group.alternatives[0]?.[0]);
-    expect(terms[0]).to.deep.include({ run: '黄昏的灯塔', words: ['黄昏', '的', '灯塔'] });
-    expect(terms[1]).to.not.have.property('words');
-    // One character again and again has one word: nothing to take apart.
-    expect(terms[2]).to.not.have.property('words');
-    expect(splittableRuns(query).map((run) => run.run)).to.deep.equal(['黄昏的灯塔', '鹈鹕骑自行车']);
+  it('takes a run apart into its words of two characters or more, which the typo tier matches each anywhere', () => {
+    expect(runWords('黄昏的灯塔')).to.deep.equal(['黄昏', '灯塔']);
+    expect(runWords('鹈鹕骑自行车')).to.deep.equal(['鹈鹕', '自行']);
+    // One word, two characters, single characters alone: nothing to take apart.
+    for (const run of ['望远镜', '鹈鹕', '车的鹈', '甲甲甲']) expect(runWords(run), run).to.equal(undefined);
+    const terms = parseQuery('黄昏的灯塔 鹈鹕 pelican');
     // Taken apart, each word is a run of its own; the other terms stay as they were.
-    const apart = runsAsWords(resolved.groups.flatMap((group) => group.alternatives[0] ?? [])) ?? [];
-    expect(apart.map((term) => (term.type === 'phrase' ? term.tokens : [term.word]))).to.deep.equal([['黄昏'], ['的'], ['灯塔'], ['鹈鹕', '鹕骑', '骑自', '自行', '行车'], ['甲甲', '甲甲'], ['pelican']]);
+    const apart = runsAsWords(terms) ?? [];
+    expect(apart.map((term) => (term.type === 'phrase' ? term.tokens : [term.word]))).to.deep.equal([['黄昏'], ['灯塔'], ['鹈鹕'], ['pelican']]);
+    expect(runsAsWords(parseQuery('鹈鹕 pelican')), 'no run with words').to.equal(undefined);
   });
 
   it('reads quoted phrases, -exclusions, OR between terms and mixed scripts', () => {

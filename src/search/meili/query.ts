@@ -103,22 +103,20 @@ function termText(term: QueryTerm): string {
 }
 
 /**
- * Every choice of one alternative per group: the conjunctions an OR query stands for; each that
- * holds a CJK run with words (QueryTerm.words) again with its runs as those words (runsAsWords),
- * as the embedded engine's typo tier also matches them.
+ * Every choice of one alternative per group: the conjunctions an OR query stands for, each CJK
+ * run with words (QueryTerm.words) asked as those words (runsAsWords). A record holding the run
+ * holds each of its words, so the words find what the run does and what the embedded engine's
+ * typo tier adds; Meilisearch's proximity rule ranks the words written together first.
  */
 function combinations(query: ParsedQuery): QueryTerm[][] {
   let result: QueryTerm[][] = [[]];
   for (const group of query.groups) result = result.flatMap((chosen) => group.alternatives.map((alternative) => [...chosen, ...alternative]));
-  return result.flatMap((terms) => {
-    const apart = runsAsWords(terms);
-    return apart ? [terms, apart] : [terms];
-  });
+  return result.map((terms) => runsAsWords(terms) ?? terms);
 }
 
 /**
- * The `q` strings Meilisearch is asked, one per OR combination and one more for each that holds
- * CJK runs with words (none when the text holds only exclusions, which then filter every record):
+ * The `q` strings Meilisearch is asked, one per OR combination (none when the text holds only
+ * exclusions, which then filter every record):
  * - a word stays a word (typos by length; the last word of the text also a prefix);
  * - a phrase is quoted (exact, consecutive), except words joined by punctuation at the end of the
  *   text, which stay words so the last one is a prefix;

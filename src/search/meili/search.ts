@@ -11,7 +11,7 @@
 import type { Meilisearch } from 'meilisearch';
 import { topFacetValues } from '../../domain/search-query.ts';
 import type { FacetCounts, FacetName, SearchHits, SearchPosition, SearchQuery } from '../../domain/search-query.ts';
-import { CJK_CHARACTER, parseSearchText, splittableRuns, wordsOfRunsHeldNowhere } from '../search-text.ts';
+import { CJK_CHARACTER, parseSearchText } from '../search-text.ts';
 import type { ParsedQuery } from '../search-text.ts';
 import { SEARCHABLE_GROUP_NAMES } from './documents.ts';
 import type { MeiliAnswer, MeiliHit, MeiliRequest } from './requests.ts';
@@ -69,23 +69,9 @@ function holdsCjk(query: ParsedQuery): boolean {
   return terms.some((term) => (term.type === 'word' ? CJK_CHARACTER.test(term.word) : term.tokens.some((token) => CJK_CHARACTER.test(token))));
 }
 
-/**
- * The query with words kept on the CJK runs no record holds as written (wordsOfRunsHeldNowhere),
- * asked of the index in one multi-search (a count of each run's phrase, no filter), and only when
- * the text has such runs.
- */
-async function withWordsOfRunsHeldNowhere(client: Meilisearch, indexUid: string, parsed: ParsedQuery): Promise<ParsedQuery> {
-  const runs = splittableRuns(parsed);
-  if (runs.length === 0) return parsed;
-  const counts = await runRequests(client, indexUid, runs.map((run) => ({ texts: queryTexts({ groups: [{ alternatives: [[run]] }], excluded: [], label: '' }), page: 1, hitsPerPage: 0 })));
-  const held = new Set(runs.filter((_, i) => (counts[i]?.total ?? 0) > 0).map((run) => run.run));
-  return wordsOfRunsHeldNowhere(parsed, (run) => held.has(run.run));
-}
-
 /** Runs one search against the index of the query's language. */
 export async function searchIndex(client: Meilisearch, indexUid: string, query: SearchQuery): Promise<SearchHits> {
-  const written = query.text?.trim() ? parseSearchText(query.text) : undefined;
-  const parsed = written ? await withWordsOfRunsHeldNowhere(client, indexUid, written) : undefined;
+  const parsed = query.text?.trim() ? parseSearchText(query.text) : undefined;
   const facetNames = query.facets ?? [];
   if (parsed && parsed.groups.length === 0 && parsed.excluded.length === 0) {
     return { total: 0, ids: [], ...(facetNames.length ? { facets: Object.fromEntries(facetNames.map((name) => [name, {}])) } : {}) };

@@ -25,7 +25,6 @@ import type { StatementCache } from './statement-cache.ts';
 import { METADATA_COLUMNS, TEXT_COLUMNS, titleColumn } from './term-expansion.ts';
 import type { TermExpansion, TermMatch } from './term-expansion.ts';
 import { quote } from './text.ts';
-import type { QueryTerm } from './text.ts';
 
 /** Rows an FTS5 expression (undefined: every row) matches within a range of rowids. */
 interface Where {
@@ -182,11 +181,6 @@ export class FtsPlanner {
     }
     const range = this.rangeSql('rowid', where.range);
     return { sql: `SELECT rowid FROM ${table} WHERE ${table} MATCH ?${range.sql}`, parameters: [where.match, ...range.parameters] };
-  }
-
-  /** Whether some record holds the term as written, in any text (what wordsOfRunsHeldNowhere asks of a CJK run). */
-  holdsAsWritten(lang: Lang, term: QueryTerm): boolean {
-    return this.count(lang, { match: `${TEXT_COLUMNS} : ${this.expansion.termExpression(term, lang, 'exact')}`, range: { min: -Infinity, max: Infinity } }) > 0;
   }
 
   private count(lang: Lang, where: Where): number {

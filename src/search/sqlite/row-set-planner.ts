@@ -230,11 +230,6 @@ export class RowSetPlanner {
     return set;
   }
 
-  /** Whether some record holds the term as written, in any text (what wordsOfRunsHeldNowhere asks of a CJK run). */
-  holdsAsWritten(universe: RowUniverse, lang: Lang, term: QueryTerm): boolean {
-    return this.termSet(universe, lang, term, 'exact', TEXT_COLUMNS).count() > 0;
-  }
-
   /** Rows holding every term of one of the group's conjunctions in the tier (TermExpansion.conjunctions). */
   private groupSet(universe: RowUniverse, lang: Lang, group: QueryGroup, match: TermMatch, columns: string): RowSet {
     return this.union(

@@ -29,8 +29,6 @@ import type { RowSetMode } from './search-caches.ts';
 import { StatementCache } from './statement-cache.ts';
 import { TermExpansion } from './term-expansion.ts';
 import { dateOfKey } from './sort-key.ts';
-import { wordsOfRunsHeldNowhere } from '../search-text.ts';
-import type { QueryTerm } from '../search-text.ts';
 
 export type { RowSetMode } from './search-caches.ts';
 
@@ -160,12 +158,9 @@ export class SqliteSearchIndex implements SearchIndex, SameTransactionIndex {
       const last = shown.at(-1);
       return { total: this.countKeys.get() ?? 0, ids: shown.map(([, id]) => id), ...(rows.length > query.limit && last ? { next: { date: dateOfKey(last[0]), id: last[1] } } : {}) };
     }
-    const planned = planSearch(this.db, query);
-    if (!planned) return { total: 0, ids: [], ...(query.facets?.length ? { facets: Object.fromEntries(query.facets.map((name) => [name, {}])) } : {}) };
+    const plan = planSearch(this.db, query);
+    if (!plan) return { total: 0, ids: [], ...(query.facets?.length ? { facets: Object.fromEntries(query.facets.map((name) => [name, {}])) } : {}) };
     const universe = this.caches.currentUniverse();
-    const held = (run: QueryTerm): boolean => (universe ? this.rowSetPlanner.holdsAsWritten(universe, planned.lang, run) : this.ftsPlanner.holdsAsWritten(planned.lang, run));
-    const parsed = planned.parsed && wordsOfRunsHeldNowhere(planned.parsed, held);
-    const plan = parsed === planned.parsed ? planned : { ...planned, parsed };
     if (universe) return this.rowSetPlanner.search(universe, plan, query);
     return this.ftsPlanner.search(plan, query);
   }
