@@ -66,9 +66,6 @@ export type QueryTerm =
       words?: string[];
     };
 
-/** A phrase term: consecutive tokens, a CJK run among them. */
-export type PhraseTerm = Extract<QueryTerm, { type: 'phrase' }>;
-
 /** A query group matches when every term of one of its alternatives does (`a OR b` is a group of two). */
 export interface QueryGroup {
   alternatives: QueryTerm[][];
@@ -87,6 +84,18 @@ export interface ParsedQuery {
 /** One piece of search text before it becomes terms. */
 type Piece = { kind: 'chunk' | 'quoted'; text: string; negated: boolean } | { kind: 'or' };
 
+/**
+ * The quotation marks that open a phrase, each with the mark that closes it: the ASCII double
+ * quote (a full-width one is made ASCII by NFKC), and the marks a Chinese input method writes
+ * for it, “…”, 「…」 and 『…』.
+ */
+const PHRASE_QUOTES: ReadonlyMap<string, string> = new Map([
+  ['"', '"'],
+  ['\u201c', '\u201d'],
+  ['\u300c', '\u300d'],
+  ['\u300e', '\u300f'],
+]);
+
 /** Cuts search text into whitespace-separated chunks, quoted phrases (a quote never closed runs to the end), `-` exclusions and OR. */
 function pieces(text: string): Piece[] {
   const found: Piece[] = [];
@@ -102,15 +111,16 @@ function pieces(text: string): Piece[] {
       negated = true;
       i += 1;
     }
-    if (characters[i] === '"') {
-      const close = characters.indexOf('"', i + 1);
+    const closing = PHRASE_QUOTES.get(characters[i] as string);
+    if (closing !== undefined) {
+      const close = characters.indexOf(closing, i + 1);
       const end = close < 0 ? characters.length : close;
       found.push({ kind: 'quoted', text: characters.slice(i + 1, end).join(''), negated });
       i = end + 1;
       continue;
     }
     let end = i;
-    while (end < characters.length && !/\s/u.test(characters[end] as string) && characters[end] !== '"') end += 1;
+    while (end < characters.length && !/\s/u.test(characters[end] as string) && !PHRASE_QUOTES.has(characters[end] as string)) end += 1;
     const chunk = characters.slice(i, end).join('');
     found.push(chunk === 'OR' && !negated ? { kind: 'or' } : { kind: 'chunk', text: chunk, negated });
     i = end;

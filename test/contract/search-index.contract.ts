@@ -208,6 +208,10 @@ export function searchIndexContract(name: string, open: IndexFactory): void {
       expect(both.total).to.equal(2);
       expect(both.ids).to.have.members([written.id, dusk.id]);
       expect(await zh('"黄昏的灯塔"'), 'quoted: as written alone').to.deep.equal({ total: 1, ids: [written.id] });
+      // The quotation marks a Chinese input method writes quote as " does.
+      for (const quoted of ['“黄昏的灯塔”', '「黄昏的灯塔」', '『黄昏的灯塔』']) expect(await zh(quoted), quoted).to.deep.equal({ total: 1, ids: [written.id] });
+      expect(await zh('“黄昏灯塔”')).to.deep.equal({ total: 0, ids: [] });
+      expect((await zh('灯塔 -“黄昏的灯塔”')).ids).to.have.members([dusk.id, id('lighthouse')]);
       expect((await zh('黄昏里的灯塔')).ids).to.have.members([written.id, dusk.id]);
       // 骑自行车的鹈鹕 holds 鹈鹕 and 自行; the notes 远处有一只鹈鹕飞过 hold no 自行.
       expect(await zh('鹈鹕骑自行车')).to.deep.equal({ total: 1, ids: [id('pelicanTitle')] });

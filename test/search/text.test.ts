@@ -66,6 +66,15 @@ describe('embedded search text handling', () => {
     expect(runsAsWords(parseQuery('鹈鹕 pelican')), 'no run with words').to.equal(undefined);
   });
 
+  it('reads the quotation marks a Chinese input method writes as phrase quotes', () => {
+    const quoted = { type: 'phrase', tokens: ['骑车'], prefixLast: false, quoted: true };
+    for (const text of ['“骑车”', '「骑车」', '『骑车』', '＂骑车＂']) expect(parseSearchText(text).groups, text).to.deep.equal([{ alternatives: [[quoted]] }]);
+    expect(parseSearchText('鹈鹕“骑车”').groups).to.deep.equal([{ alternatives: [[{ type: 'phrase', tokens: ['鹈鹕'], prefixLast: false }]] }, { alternatives: [[quoted]] }]);
+    expect(parseSearchText('鹈鹕 -「骑车」').excluded).to.deep.equal([quoted]);
+    // A closing mark alone is punctuation.
+    expect(parseSearchText('骑车”').groups).to.deep.equal([{ alternatives: [[{ type: 'phrase', tokens: ['骑车'], prefixLast: false }]] }]);
+  });
+
   it('reads quoted phrases, -exclusions, OR between terms and mixed scripts', () => {
     const word = (text: string, last = false) => ({ type: 'word', word: text, last });
     expect(parseSearchText('"Pelican Bicycle" -crow -"big fish"')).to.deep.equal({
