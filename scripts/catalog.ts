@@ -11,7 +11,7 @@ import { describeStore, openBackend } from '../src/backend.ts';
 import { exportCatalog, importCatalogFile } from '../src/catalog/catalog-file.ts';
 import { SourceTable } from '../src/domain/sources.ts';
 import { syntheticCatalog } from '../src/catalog/synthetic.ts';
-import { requireArchive } from '../src/data-folder.ts';
+import { refuseFolderWithoutItsDatabase, requireArchive } from '../src/data-folder.ts';
 import { CATALOG_VERSION, isCalendarDate } from '../src/domain/record.ts';
 import { readSubcommand } from './arguments.ts';
 import { readCommandLine, startCommandLine } from './command.ts';
@@ -74,6 +74,8 @@ async function main(): Promise<void> {
   // A new archive an import fails to fill is not left behind: an empty database would pass for an
   // archive, and the commands that refuse a folder without one (requireArchive) would take it.
   const makesArchive = command === 'import' && config.store.kind === 'embedded' && !existsSync(config.databaseFile);
+  // Nor is one made where an archive lost its database.
+  if (makesArchive) refuseFolderWithoutItsDatabase(config);
   const backend = await openBackend(config, { migrate: true });
   let imported = false;
   try {

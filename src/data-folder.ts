@@ -1,5 +1,5 @@
-import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import type { Config } from './config.ts';
 
 type DataFolder = Pick<Config, 'dataDir' | 'databaseFile' | 'mediaDir'>;
@@ -13,6 +13,30 @@ type DataFolder = Pick<Config, 'dataDir' | 'databaseFile' | 'mediaDir'>;
 export function requireArchive(config: Pick<Config, 'store' | 'dataDir' | 'databaseFile'>): void {
   if (config.store.kind !== 'embedded' || existsSync(config.databaseFile)) return;
   throw new Error(`no archive database at ${config.databaseFile}; check ARCHIVE_DATA_DIR (now ${config.dataDir}). npm start creates one, npm run catalog -- import fills a new one.`);
+}
+
+/**
+ * Throws when the data folder holds what an archive leaves beside its database (the database's
+ * write-ahead log, stored previews) but not the database itself: the database was removed or
+ * moved, and making a new one there (the demo loaded into it, an import) would bury the rest. A
+ * server whose archive.sqlite was deleted under it started again this way on the demo, its 277
+ * records, submissions and tokens gone without a word.
+ */
+export function refuseFolderWithoutItsDatabase(config: Pick<Config, 'store' | 'dataDir' | 'databaseFile' | 'mediaDir'>): void {
+  if (config.store.kind !== 'embedded' || existsSync(config.databaseFile)) return;
+  const name = basename(config.databaseFile);
+  const left = [...(existsSync(`${config.databaseFile}-wal`) ? [`${name}-wal`] : []), ...(holdsEntries(config.mediaDir) ? [`stored media (${config.mediaDir})`] : [])];
+  if (left.length === 0) return;
+  throw new Error(`ARCHIVE_DATA_DIR=${config.dataDir} holds ${left.join(' and ')} but no ${name}: the archive's database was removed or moved. Put it back, or restore a backup (docs/operations.md); to start a new archive there, empty the folder first.`);
+}
+
+/** Whether a folder exists and holds anything. */
+function holdsEntries(folder: string): boolean {
+  try {
+    return readdirSync(folder).length > 0;
+  } catch {
+    return false;
+  }
 }
 
 /**

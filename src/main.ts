@@ -19,7 +19,7 @@ import { answerClientErrors, answerUnmetExpectations, continueWhenBodyRead } fro
 import { createLogger } from './logger.ts';
 import type { Logger } from './logger.ts';
 import { loadDemoIfEmpty } from './demo/seed.ts';
-import { dataFolderError, ensureWritableDataFolder } from './data-folder.ts';
+import { dataFolderError, ensureWritableDataFolder, refuseFolderWithoutItsDatabase } from './data-folder.ts';
 import { StartStopped, StopSignals } from './stop-signals.ts';
 import { createPublisher } from '../indexer/run-publisher.ts';
 import { startSearchSync, syncOnce } from '../indexer/search-sync.ts';
@@ -83,6 +83,7 @@ async function serve(config: Config, logger: Logger, registry: Registry, signals
  */
 async function prepareDataFolder(config: Config, logger: Logger, signals: StopSignals): Promise<{ backend: Backend; loaded: number }> {
   ensureWritableDataFolder(config);
+  refuseFolderWithoutItsDatabase(config);
   const backend = await openBackend(config, { migrate: true }).catch((error: unknown) => {
     throw dataFolderError(error, config);
   });

@@ -364,3 +364,12 @@ export interface SubmissionQueue {
   /** Counts per status. */
   countByStatus(): Promise<Record<string, number>>;
 }
+
+/**
+ * The store's file is gone from where it was opened (removed or replaced while the service ran):
+ * nothing written from now on would be found again. Readiness and writes answer 503 with the
+ * message, which says how to save what the process still holds.
+ */
+export class StoreFileGone extends Error {
+  override readonly name = 'StoreFileGone';
+}

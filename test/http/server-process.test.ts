@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { searchEnvironment } from '../helpers/server-process.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
@@ -143,6 +143,16 @@ describe('the server process (npm start)', function () {
       const { code, output } = await failedStart({ ARCHIVE_DATA_DIR: file });
       expect(code, output).to.equal(1);
       expect(output).to.include(`ARCHIVE_DATA_DIR=${file} is not a folder (a file is in the way): set ARCHIVE_DATA_DIR to a folder`);
+    });
+
+    it('when ARCHIVE_DATA_DIR holds an archive\'s media and write-ahead log but not its database, instead of starting a new archive on the demo', async () => {
+      mkdirSync(join(dataDir, 'media', 'ab'), { recursive: true });
+      writeFileSync(join(dataDir, 'media', 'ab', 'ab12.png'), 'a preview\n');
+      writeFileSync(join(dataDir, 'archive.sqlite-wal'), '');
+      const { code, output } = await failedStart({ ARCHIVE_DATA_DIR: dataDir });
+      expect(code, output).to.equal(1);
+      expect(output).to.include(`ARCHIVE_DATA_DIR=${dataDir} holds archive.sqlite-wal and stored media (${join(dataDir, 'media')}) but no archive.sqlite: the archive's database was removed or moved. Put it back, or restore a backup`);
+      expect(existsSync(join(dataDir, 'archive.sqlite')), 'no new archive made').to.equal(false);
     });
 
     it('when ARCHIVE_DATA_DIR cannot be created where its parent refuses new entries (under /proc), without hanging', async () => {

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { Backend } from '../../backend.ts';
+import { StoreFileGone } from '../../domain/ports.ts';
 import { ProblemError, UNAVAILABLE_RETRY_SECONDS } from '../../errors.ts';
 import { readOnly } from '../read-route.ts';
 
@@ -22,7 +23,9 @@ export function healthRouter(backend: Pick<Backend, 'store' | 'search' | 'writeR
     try {
       await Promise.all([backend.store.ping(), backend.search.ping()]);
     } catch (error) {
-      throw new ProblemError('service-unavailable', 'The store or the search index cannot be reached.', { cause: error, headers: { 'Retry-After': String(UNAVAILABLE_RETRY_SECONDS) } });
+      // A store whose file is gone says what to do about it: waiting mends nothing.
+      const detail = error instanceof StoreFileGone ? error.message : 'The store or the search index cannot be reached.';
+      throw new ProblemError('service-unavailable', detail, { cause: error, headers: { 'Retry-After': String(UNAVAILABLE_RETRY_SECONDS) } });
     }
     if (backend.writeRefusals.recent()) {
       throw new ProblemError('service-unavailable', 'The store cannot take writes right now: its disk is full or its files cannot be written.', { headers: { 'Retry-After': String(UNAVAILABLE_RETRY_SECONDS) } });

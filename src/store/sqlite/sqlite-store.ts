@@ -10,6 +10,7 @@ import type { SqliteDatabase } from './database.ts';
 import { prepareRecord } from './prepared-record.ts';
 import type { PreparedRecord, PreparedRecordWriter } from './prepared-record.ts';
 import { newChangeStamp } from '../change-stamp.ts';
+import { DatabaseFileWatch } from './database-file.ts';
 
 /** Writes that must happen in the same transaction as a record write (the embedded search index). */
 export interface SameTransactionIndex {
@@ -63,11 +64,13 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
   private readonly readRecords: (ids: readonly string[]) => StoredRecord[];
   private cachedState: { dataVersion: number; localWrites: number; state: CatalogState } | undefined;
   private localWrites = 0;
+  private readonly file: DatabaseFileWatch;
 
   constructor(
     private readonly db: SqliteDatabase,
     private readonly index?: SameTransactionIndex,
   ) {
+    this.file = new DatabaseFileWatch(db.name);
     this.statements = {
       get: db.prepare<[string], RecordRow>('SELECT doc, seq FROM records WHERE id = ?'),
       upsert: db.prepare('INSERT INTO records (id, kind, source, format, date, source_url, model, work_key, seq, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, source = excluded.source, format = excluded.format, date = excluded.date, source_url = excluded.source_url, model = excluded.model, work_key = excluded.work_key, seq = excluded.seq, doc = excluded.doc'),
@@ -129,6 +132,7 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
 
   putPreparedRecords(records: readonly PreparedRecord[]): void {
     if (records.length === 0) return;
+    this.file.check();
     this.db.transaction(() => {
       let changeNumber = Number(this.statements.readMeta.get('change_number')?.value ?? 0);
       const written: IndexRow[] = [];
@@ -174,6 +178,7 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
   /** Removes records, keeping for each id where it went (or that it was withdrawn), in the change feed too. */
   private retireRecordsNow(retire: readonly RecordRetirement[]): void {
     if (retire.length === 0) return;
+    this.file.check();
     const at = new Date().toISOString();
     this.db.transaction(() => {
       let changeNumber = Number(this.statements.readMeta.get('change_number')?.value ?? 0);
@@ -378,6 +383,7 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
   }
 
   async ping(): Promise<void> {
+    this.file.check();
     this.db.prepare('SELECT 1').get();
   }
 

@@ -3,6 +3,7 @@ import type { BatchRecord, ClaimedSubmission, DailyQuota, EnqueueResult, Idempot
 import { stoppedReason } from '../../domain/submission.ts';
 import type { CheckVerdict, ReviewDecision, Submission, SubmissionOutcome, SubmissionRecord, SubmissionStatus } from '../../domain/submission.ts';
 import type { SqliteDatabase } from './database.ts';
+import { DatabaseFileWatch } from './database-file.ts';
 
 /** How long an Idempotency-Key and the ids it created are kept. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -75,11 +76,13 @@ export function newClaimToken(): string {
  */
 export class SqliteSubmissionQueue implements SubmissionQueue {
   private readonly statements;
+  private readonly file: DatabaseFileWatch;
 
   constructor(
     private readonly db: SqliteDatabase,
     private readonly clock: () => number = Date.now,
   ) {
+    this.file = new DatabaseFileWatch(db.name);
     this.statements = {
       insert: db.prepare('INSERT INTO submissions (id, token_name, status, body, submitted_at, updated_at, due_at, batch_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
       get: db.prepare<[string], SubmissionRow>('SELECT * FROM submissions WHERE id = ?'),
@@ -103,6 +106,7 @@ export class SqliteSubmissionQueue implements SubmissionQueue {
   }
 
   async enqueue(items: readonly NewSubmission[], idempotency?: IdempotencyRequest, quota?: DailyQuota, batch?: NewBatch): Promise<EnqueueResult> {
+    this.file.check();
     const now = this.clock();
     const iso = new Date(now).toISOString();
     return this.db
@@ -200,6 +204,7 @@ export class SqliteSubmissionQueue implements SubmissionQueue {
   }
 
   async claimNext(owner: string, leaseMs: number, maxAttempts: number): Promise<ClaimedSubmission | undefined> {
+    this.file.check();
     return this.db
       .transaction((): ClaimedSubmission | undefined => {
         const now = this.clock();

@@ -1,3 +1,5 @@
+import { StoreFileGone } from '../../domain/ports.ts';
+
 /**
  * SQLite result codes that mean the storage cannot take the work now rather than a fault of the
  * code: better-sqlite3 puts the extended code on the error (SQLITE_IOERR_WRITE, SQLITE_BUSY_SNAPSHOT …),
@@ -29,7 +31,7 @@ export function isSqliteWriteRefusal(error: unknown): boolean {
   return inFamily(codeOf(error), WRITES_REFUSED);
 }
 
-/** Whether an error means the SQLite file cannot serve now (answered 503, tried again later): locked past the busy timeout, or refusing writes. */
+/** Whether an error means the SQLite file cannot serve now (answered 503, tried again later): locked past the busy timeout, refusing writes, or gone from its path (StoreFileGone). */
 export function isSqliteUnavailable(error: unknown): boolean {
-  return inFamily(codeOf(error), CONTENTION) || isSqliteWriteRefusal(error);
+  return inFamily(codeOf(error), CONTENTION) || isSqliteWriteRefusal(error) || error instanceof StoreFileGone;
 }
