@@ -4,7 +4,7 @@
  *   npm run backup -- --verify DIR    check a backup against its manifest again
  * Safe while the server runs and publishes. Prints one summary line; exits 1 on any problem.
  */
-import { backupDataFolder, describeBackup, verifyBackup } from '../src/backup/data-folder-backup.ts';
+import { backupDataFolder, describeBackup, removeStoppedBackups, verifyBackup } from '../src/backup/data-folder-backup.ts';
 import { loadConfig } from '../src/config.ts';
 import { readArguments } from './arguments.ts';
 import { readCommandLine, startCommandLine } from './command.ts';
@@ -36,7 +36,17 @@ async function main(): Promise<void> {
     );
   }
   const config = loadConfig();
+  // Stopped by a signal, the run removes what it staged; a kill leaves it to the next run (removeStoppedBackups).
+  const stop = (signal: NodeJS.Signals): void => {
+    const removed = removeStoppedBackups(directory);
+    console.error(`backup stopped by ${signal}; nothing was written to ${directory}${removed.length ? ` (removed ${removed.join(', ')})` : ''}`);
+    process.exit(1);
+  };
+  process.once('SIGINT', stop).once('SIGTERM', stop);
   const summary = await backupDataFolder({ databaseFile: config.databaseFile, mediaDir: config.mediaDir }, directory);
+  // Written and renamed into place: a signal from here on stops nothing to undo.
+  process.off('SIGINT', stop).off('SIGTERM', stop);
+  if (summary.stoppedRemoved?.length) console.log(`removed what stopped backups to ${directory} had left: ${summary.stoppedRemoved.join(', ')}`);
   console.log(describeBackup(summary, 'backup written to', seconds()));
 }
 

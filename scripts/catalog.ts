@@ -11,7 +11,7 @@ import { describeStore, openBackend } from '../src/backend.ts';
 import { exportCatalog, importCatalogFile } from '../src/catalog/catalog-file.ts';
 import { SourceTable } from '../src/domain/sources.ts';
 import { syntheticCatalog } from '../src/catalog/synthetic.ts';
-import { refuseFolderWithoutItsDatabase, requireArchive } from '../src/data-folder.ts';
+import { dataFolderError, refuseFolderWithoutItsDatabase, requireArchive } from '../src/data-folder.ts';
 import { CATALOG_VERSION, isCalendarDate } from '../src/domain/record.ts';
 import { readSubcommand } from './arguments.ts';
 import { readCommandLine, startCommandLine } from './command.ts';
@@ -76,7 +76,12 @@ async function main(): Promise<void> {
   const makesArchive = command === 'import' && config.store.kind === 'embedded' && !existsSync(config.databaseFile);
   // Nor is one made where an archive lost its database.
   if (makesArchive) refuseFolderWithoutItsDatabase(config);
-  const backend = await openBackend(config, { migrate: true });
+  const removeNewArchive = (): void => {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${config.databaseFile}${suffix}`, { force: true });
+  };
+  const backend = await openBackend(config, { migrate: true }).catch((error: unknown) => {
+    throw dataFolderError(error, config);
+  });
   let imported = false;
   try {
     const started = performance.now();
@@ -96,7 +101,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await backend.close();
-    if (makesArchive && !imported) for (const suffix of ['', '-wal', '-shm']) rmSync(`${config.databaseFile}${suffix}`, { force: true });
+    if (makesArchive && !imported) removeNewArchive();
   }
 }
 

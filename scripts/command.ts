@@ -3,7 +3,7 @@ import { openBackend } from '../src/backend.ts';
 import type { Backend } from '../src/backend.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Config } from '../src/config.ts';
-import { requireArchive } from '../src/data-folder.ts';
+import { dataFolderError, requireArchive } from '../src/data-folder.ts';
 import { CommandLineError } from './arguments.ts';
 
 /**
@@ -55,7 +55,9 @@ export function runCommand(command: (backend: Backend, config: Config) => Promis
   const run = async (): Promise<void> => {
     const config = loadConfig();
     requireArchive(config);
-    const backend = await openBackend(config, { migrate: true });
+    const backend = await openBackend(config, { migrate: true }).catch((error: unknown) => {
+      throw dataFolderError(error, config);
+    });
     try {
       await command(backend, config);
     } finally {

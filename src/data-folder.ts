@@ -79,12 +79,19 @@ export function makeFolder(path: string): void {
 
 /**
  * The error to report for one thrown while opening the database: SQLite's "cannot open" and
- * "read-only" errors name the file and the variable; any other is returned as it is.
+ * "read-only" errors name the file and the variable, and its "full" and I/O errors say the disk
+ * may be full (a start on a full disk said only "disk I/O error": SQLite could not size its
+ * shared-memory file, SQLITE_IOERR_SHMSIZE); any other is returned as it is.
  */
 export function dataFolderError(error: unknown, folder: DataFolder): unknown {
   const code = codeOf(error);
+  if (code.startsWith('SQLITE_FULL') || code.startsWith('SQLITE_IOERR')) return new Error(diskFull(folder.databaseFile, folder.dataDir, code), { cause: error });
   if (!code.startsWith('SQLITE_READONLY') && !code.startsWith('SQLITE_CANTOPEN')) return error;
   return new Error(notWritable(folder.databaseFile, folder.dataDir, code), { cause: error });
+}
+
+function diskFull(path: string, dataDir: string, code: string): string {
+  return `${path} in ARCHIVE_DATA_DIR=${dataDir} cannot be opened or written (${code}): its disk is probably full, or failing. Free space on that disk (df ${dataDir}), then start again.`;
 }
 
 function cannotCreate(dataDir: string, error: unknown): string {

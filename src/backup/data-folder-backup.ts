@@ -13,7 +13,7 @@
  */
 import Database from 'better-sqlite3';
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, rmSync } from 'node:fs';
 import { mkdir, open, readFile, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 
@@ -46,6 +46,8 @@ export interface BackupManifest {
 /** The outcome of a backup or of a verification, for the one-line summary. */
 export interface BackupSummary {
   directory: string;
+  /** The staging directories of stopped backups to the same destination that this run removed (removeStoppedBackups). */
+  stoppedRemoved?: string[];
   changeNumber: number;
   records: number;
   submissions: number;
@@ -175,6 +177,32 @@ async function destinationIsFree(directory: string): Promise<boolean> {
   return info.isDirectory() && (await readdir(directory)).length === 0;
 }
 
+/** The name of a backup's staging directory: a hidden sibling of its destination. */
+function stagingPrefix(target: string): string {
+  return `.${basename(target)}.partial-`;
+}
+
+/**
+ * Removes the staging directories a stopped backup to `destination` left beside it (a kill, a
+ * reboot, an OOM: nothing of the run could clean up), and returns their paths. Each holds a copy
+ * of the database, submissions and token hashes among it, and with a daily backup they added up
+ * unseen. Two backups to one destination at once are not supported: the second would remove the
+ * first's staging.
+ */
+export function removeStoppedBackups(destination: string): string[] {
+  const target = resolve(destination);
+  const prefix = stagingPrefix(target);
+  let names: string[];
+  try {
+    names = readdirSync(dirname(target)).filter((name) => name.startsWith(prefix));
+  } catch {
+    return [];
+  }
+  const removed = names.map((name) => join(dirname(target), name));
+  for (const path of removed) rmSync(path, { recursive: true, force: true });
+  return removed;
+}
+
 /**
  * Copies the data folder's database and referenced media into `destination`, a new (or empty)
  * directory, while the server may be writing. Works in a sibling staging directory renamed into
@@ -185,7 +213,8 @@ export async function backupDataFolder(source: { databaseFile: string; mediaDir:
   if (!existsSync(source.databaseFile)) throw new BackupError(`no archive database at ${source.databaseFile}; check ARCHIVE_DATA_DIR`);
   if (!(await destinationIsFree(target))) throw new BackupError(`${target} already exists and is not an empty directory; choose a new backup path`);
   await mkdir(dirname(target), { recursive: true });
-  const staging = join(dirname(target), `.${basename(target)}.partial-${randomBytes(4).toString('hex')}`);
+  const stopped = removeStoppedBackups(target);
+  const staging = join(dirname(target), `${stagingPrefix(target)}${randomBytes(4).toString('hex')}`);
   await mkdir(join(staging, BACKUP_MEDIA_DIR), { recursive: true });
   try {
     const databaseCopy = join(staging, BACKUP_DATABASE_FILE);
@@ -241,7 +270,7 @@ export async function backupDataFolder(source: { databaseFile: string; mediaDir:
     const summary = await verifyBackup(staging);
     if (existsSync(target)) await rmdir(target);
     await rename(staging, target);
-    return { ...summary, directory: target };
+    return { ...summary, directory: target, stoppedRemoved: stopped };
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     throw error;

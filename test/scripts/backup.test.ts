@@ -177,6 +177,20 @@ describe('npm run backup: an online copy of the embedded store and its media', f
     expect(verified.stderr).to.include(`media/${damaged} does not match its SHA-256`);
   });
 
+  it('removes what stopped backups to the same destination left (their staging copies), and says so', async () => {
+    const parent = temporaryDataDir();
+    cleanup.push(parent);
+    // As a backup killed part-way leaves it: a hidden staging sibling holding a copy of the database.
+    const stopped = join(parent, '.backup.partial-0badf00d');
+    mkdirSync(join(stopped, 'media'), { recursive: true });
+    writeFileSync(join(stopped, 'archive.sqlite'), 'a copy of the database, tokens and all');
+    writeFileSync(join(parent, '.other.partial-12345678'), 'another destination\'s, left alone');
+    const result = await runBackup([join(parent, 'backup')], { ARCHIVE_DATA_DIR: sourceDir });
+    expect(result.code, result.stderr).to.equal(0);
+    expect(result.stdout).to.include(`removed what stopped backups to ${join(parent, 'backup')} had left: ${stopped}\n`);
+    expect(readdirSync(parent).sort()).to.deep.equal(['.other.partial-12345678', 'backup']);
+  });
+
   it('writes nothing when a media file a record references is missing from the live folder, and says which', async () => {
     const [withMedia] = await collectWithMedia(backend);
     const missing = withMedia?.media[0]?.path ?? '';
