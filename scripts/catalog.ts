@@ -11,7 +11,7 @@ import { describeStore, openBackend } from '../src/backend.ts';
 import { exportCatalog, importCatalogFile } from '../src/catalog/catalog-file.ts';
 import { SourceTable } from '../src/domain/sources.ts';
 import { syntheticCatalog } from '../src/catalog/synthetic.ts';
-import { dataFolderError, refuseFolderWithoutItsDatabase, requireArchive } from '../src/data-folder.ts';
+import { dataFolderError, ensureWritableDataFolder, refuseFolderWithoutItsDatabase, requireArchive } from '../src/data-folder.ts';
 import { CATALOG_VERSION, isCalendarDate } from '../src/domain/record.ts';
 import { readSubcommand } from './arguments.ts';
 import { readCommandLine, startCommandLine } from './command.ts';
@@ -76,6 +76,11 @@ async function main(): Promise<void> {
   const makesArchive = command === 'import' && config.store.kind === 'embedded' && !existsSync(config.databaseFile);
   // Nor is one made where an archive lost its database.
   if (makesArchive) refuseFolderWithoutItsDatabase(config);
+  if (command === 'import') {
+    if (!existsSync(file)) throw new Error(`no catalog file at ${file}: name the file to import (one npm run catalog -- export or generate wrote)`);
+    // A data folder that is a file, or cannot be made, is named with the variable, as npm start names it.
+    ensureWritableDataFolder(config);
+  }
   const removeNewArchive = (): void => {
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${config.databaseFile}${suffix}`, { force: true });
   };

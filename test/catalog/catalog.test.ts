@@ -121,6 +121,11 @@ describe('catalog files', () => {
     expect(refused).to.include({ code: 1 });
     expect(existsSync(join(fresh, 'archive.sqlite'))).to.equal(false);
     expect(existsSync(join(dataDir, 'data', 'archive.sqlite')), 'an archive that was there stays').to.equal(true);
+    // A file that is not there is named as such, not with Node's ENOENT, and makes no archive either.
+    const missing = await run(process.execPath, ['--import', 'tsx', 'scripts/catalog.ts', 'import', join(dataDir, 'no-such.json')], { env: { ...env, ARCHIVE_DATA_DIR: fresh } }).catch((error: { code?: number; stderr?: string }) => error);
+    expect(missing).to.include({ code: 1 });
+    expect((missing as { stderr: string }).stderr).to.equal(`no catalog file at ${join(dataDir, 'no-such.json')}: name the file to import (one npm run catalog -- export or generate wrote)\n`);
+    expect(existsSync(join(fresh, 'archive.sqlite'))).to.equal(false);
   });
 
   it('does not bring back, on importing an older export, the ids withdrawn or moved since', async () => {
