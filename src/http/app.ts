@@ -106,7 +106,9 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
 
   const guide = { readsPerMinute: config.rateLimitReads ?? 0 };
   const mcp = new Router();
-  mcp.all('/mcp', mcpRoute(readContext, { allowedOrigins: config.allowedOrigins, version: SERVICE_VERSION, logger, guide, isUnavailable: (error) => backend.isUnavailable(error), results: { cache, version }, ...(clientPolicy ? { chargeCalls: (ctx: Context, calls: number) => chargeCalls(ctx, limiter, clientPolicy, calls, refused) } : {}) }));
+  // Each call of a batch counts against the client's limit, as a request of its own would.
+  const batchCalls = clientPolicy ? { chargeCalls: (ctx: Context, calls: number) => chargeCalls(ctx, limiter, clientPolicy, calls, refused) } : {};
+  mcp.all('/mcp', mcpRoute(readContext, { allowedOrigins: config.allowedOrigins, version: SERVICE_VERSION, logger, guide, isUnavailable: (error) => backend.isUnavailable(error), results: { cache, version }, ...batchCalls }));
   const ingest = ingestRouter({ tokens: backend.tokens, submissions: backend.submissions, store: backend.store, sources: backend.sources, baseUrl: config.baseUrl, ...(hooks.submitted ? { notify: hooks.submitted } : {}), limiter, requestsPerMinute: config.rateLimitIngest ?? 0, dailyQuota: config.ingestDailyQuota ?? 0, refused });
   for (const router of [healthRouter(backend, hooks.draining), specimensRouter(readContext, readOptions), sourcesRouter(readContext, readOptions), removalsRouter(readContext, readOptions), mcp, ingest, guidesRouter(config.baseUrl, config.cacheMaxAgeSeconds, guide), problemsRouter(config.baseUrl, config.cacheMaxAgeSeconds), exportsRouter(backend.store, config.baseUrl, config.cacheMaxAgeSeconds), fullExportRouter({ ...backend, baseUrl: config.baseUrl }), mediaRouter(config.mediaDir), discoveryRouter(readContext, { cache, maxAgeSeconds: config.cacheMaxAgeSeconds }), webRouter(readContext, { version, cache, maxAgeSeconds: config.cacheMaxAgeSeconds })]) {
     routers.push(router);

@@ -195,8 +195,8 @@ export function runsAsWords(terms: readonly QueryTerm[]): QueryTerm[] | undefine
 /**
  * The terms of one whitespace-free chunk: scripts are split apart (`鹈鹕pelican` is the phrase
  * 鹈鹕 and the word pelican), words joined by punctuation stay a phrase (`gpt-4o`), a CJK run is a
- * phrase of its bigrams (a single character a prefix), with its words (QueryTerm.words). `last` marks the chunk that ends the text,
- * whose last word is also a prefix.
+ * phrase of its bigrams (a single character a prefix) with its words (QueryTerm.words). `last`
+ * marks the chunk that ends the text, whose last word is also a prefix.
  */
 function chunkTerms(chunk: string, last: boolean): QueryTerm[] {
   const parts = normalizeText(chunk)

@@ -106,7 +106,8 @@ function termText(term: QueryTerm): string {
  * Every choice of one alternative per group: the conjunctions an OR query stands for, each CJK
  * run with words (QueryTerm.words) asked as those words (runsAsWords). A record holding the run
  * holds each of its words, so the words find what the run does and what the embedded engine's
- * typo tier adds; Meilisearch's proximity rule ranks the words written together first.
+ * typo tier adds, in one query; Meilisearch ranks them by its own rules, which do not always put
+ * the run as written first (docs/search.md).
  */
 function combinations(query: ParsedQuery): QueryTerm[][] {
   let result: QueryTerm[][] = [[]];
