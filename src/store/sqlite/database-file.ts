@@ -14,14 +14,22 @@ function identityOf(path: string): string | undefined {
 
 /** Where this process still holds a removed file open (Linux's /proc/PID/fd/N), from which it can be copied back; undefined elsewhere. */
 function openDescriptorOf(path: string): string | undefined {
+  let descriptors: string[];
   try {
-    for (const fd of readdirSync('/proc/self/fd')) {
-      if (readlinkSync(`/proc/self/fd/${fd}`) === `${path} (deleted)`) return `/proc/${process.pid}/fd/${fd}`;
-    }
+    descriptors = readdirSync('/proc/self/fd');
   } catch {
     return undefined;
   }
-  return undefined;
+  // A descriptor may close while the list is read: its link is skipped, not the search.
+  const target = (fd: string): string | undefined => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      return undefined;
+    }
+  };
+  const held = descriptors.find((fd) => target(fd) === `${path} (deleted)`);
+  return held === undefined ? undefined : `/proc/${process.pid}/fd/${held}`;
 }
 
 /**
