@@ -71,7 +71,8 @@ async function main(backend: Backend, config: Config): Promise<void> {
   if (result.kind === 'invalid') throw new Error(`${result.message}\n${USAGE}`);
   const { report } = result;
   for (const line of describeReport(report, reason.trim())) console.log(line);
-  if (left > 0) console.log(`media: ${left} file${left === 1 ? '' : 's'} of an interrupted withdrawal still to be removed (${WITHDRAWN_MEDIA_FILE})`);
+  // Candidates, not files to remove: a run stopped before its withdrawal committed listed files its records still reference.
+  if (left > 0) console.log(`media: ${left} file${left === 1 ? '' : 's'} listed by an interrupted withdrawal, checked again now: removed unless a record references them (${WITHDRAWN_MEDIA_FILE})`);
   const media = await removeUnreferencedMedia(backend, config, list);
   if (media) console.log(media);
   if (report.unknown.length || report.moved.some((entry) => !entry.followed)) process.exitCode = 1;

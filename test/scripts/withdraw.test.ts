@@ -190,7 +190,7 @@ describe('npm run withdraw, interrupted before the files were removed', function
     const result = await runWithdraw(server, second.id, '--reason', 'Another takedown.');
     expect(result.code, result.stderr).to.equal(0);
     const lines = result.stdout.trim().split('\n');
-    expect(lines).to.include('media: 4 files of an interrupted withdrawal still to be removed (withdrawn-media.json)');
+    expect(lines).to.include('media: 4 files listed by an interrupted withdrawal, checked again now: removed unless a record references them (withdrawn-media.json)');
     // The first run's 4 files and the second's 2 (the same shared pair): every one of them unreferenced now but the third record's none.
     expect(lines.at(-1)).to.match(/^media: removed 4 files, kept 0 another record references \(read 1 record in \d+\.\d s\)$/);
     for (const path of [mine.path, mine.thumbnailPath ?? '', kept.path, kept.thumbnailPath ?? '']) expect((await server.get(`/media/${path}`)).status, path).to.equal(404);
