@@ -29,15 +29,15 @@ function opaqueTag(tag: string): string {
   return tag.trim().replace(/^W\//, '');
 }
 
-/** The entity tags the request's If-None-Match lists (`*` among them when sent), none without one. */
-export function tagsHeld(ctx: Context): string[] {
-  const ifNoneMatch = ctx.get('If-None-Match');
-  return ifNoneMatch === '' ? [] : ifNoneMatch.split(',').map((tag) => tag.trim());
+/** The entity tags a conditional field of the request lists (`*` among them when sent), none without the field. */
+export function tagsListed(ctx: Context, field: 'If-None-Match' | 'If-Match'): string[] {
+  const value = ctx.get(field);
+  return value === '' ? [] : value.split(',').map((tag) => tag.trim());
 }
 
 /** Whether the request's If-None-Match names this entity tag (weak comparison, RFC 9110 §13.1.2) or is `*`. */
 export function clientHoldsTag(ctx: Context, etag: string): boolean {
-  return tagsHeld(ctx).some((tag) => tag === '*' || opaqueTag(tag) === opaqueTag(etag));
+  return tagsListed(ctx, 'If-None-Match').some((tag) => tag === '*' || opaqueTag(tag) === opaqueTag(etag));
 }
 
 /** Sets the entity tag and answers 304 when the client already holds this version. */

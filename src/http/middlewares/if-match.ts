@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { Readable } from 'node:stream';
 import { ProblemError } from '../../errors.ts';
+import { tagsListed } from '../read-route.ts';
 
 /**
  * Evaluates If-Match on a GET or HEAD answered 2xx or 304 (RFC 9110 §13.1.1, §13.2.2): the
@@ -13,10 +14,9 @@ import { ProblemError } from '../../errors.ts';
 export function evaluateIfMatch(): Middleware {
   return async function ifMatch(ctx, next) {
     await next();
-    const field = ctx.get('If-Match');
-    if (field === '' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return;
+    const listed = tagsListed(ctx, 'If-Match');
+    if (listed.length === 0 || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return;
     if (!((ctx.status >= 200 && ctx.status < 300) || ctx.status === 304)) return;
-    const listed = field.split(',').map((tag) => tag.trim());
     const current = ctx.response.get('ETag');
     if (listed.includes('*') || (current !== '' && !current.startsWith('W/') && listed.includes(current))) return;
     if (ctx.body instanceof Readable) ctx.body.destroy();

@@ -2,7 +2,7 @@ import type { Context, Next } from 'koa';
 import { ProblemError } from '../../errors.ts';
 import type { RateDecision, RateLimiter, RatePolicy } from '../../rate-limit/limiter.ts';
 import { clientKey } from '../../rate-limit/client-key.ts';
-import { tagsHeld } from '../read-route.ts';
+import { tagsListed } from '../read-route.ts';
 
 /** Paths never counted: health probes and the site's own static assets. */
 const EXEMPT_PATHS = /^\/(healthz|readyz)$|^\/assets\//;
@@ -64,7 +64,7 @@ export function limitByClient(limiter: RateLimiter, policy: RatePolicy, refused?
     const key = clientKey(ctx.ip);
     // `*` matches any answer (RFC 9110 §13.1.2) and so revalidates nothing a client was sent: it
     // counts, or every search would be free to anyone who sends it.
-    const held = tagsHeld(ctx);
+    const held = tagsListed(ctx, 'If-None-Match');
     const conditional = (ctx.method === 'GET' || ctx.method === 'HEAD') && held.length > 0 && !held.includes('*');
     if (!conditional) {
       await enforce(ctx, limiter, policy, key, 'from this address', refused);
