@@ -181,6 +181,11 @@ function cjkRunTerm(run: string, withWords: boolean): QueryTerm {
   return words ? { ...term, words } : term;
 }
 
+/** Whether any of the terms is a CJK run with words (QueryTerm.words), which runsAsWords takes apart. */
+export function holdsRunWithWords(terms: readonly QueryTerm[]): boolean {
+  return terms.some((term) => term.type === 'phrase' && term.words);
+}
+
 /**
  * The terms with every CJK run that has words (QueryTerm.words) replaced by those words, each a
  * run of its own matched anywhere, as if the reader had typed spaces between them; undefined when
@@ -188,7 +193,7 @@ function cjkRunTerm(run: string, withWords: boolean): QueryTerm {
  * record the terms do and those holding the words apart.
  */
 export function runsAsWords(terms: readonly QueryTerm[]): QueryTerm[] | undefined {
-  if (!terms.some((term) => term.type === 'phrase' && term.words)) return undefined;
+  if (!holdsRunWithWords(terms)) return undefined;
   return terms.flatMap((term) => (term.type === 'phrase' && term.words ? term.words.map((word) => cjkRunTerm(word, false)) : [term]));
 }
 

@@ -7,7 +7,7 @@ import type { Lang } from '../../domain/record.ts';
 import { asTrigramPhrase, quote, typoBudget } from './text.ts';
 import { foldAsIndexed } from './unicode61-words.ts';
 import type { QueryTerm } from './text.ts';
-import { PREFIX_WORD_LENGTH, runsAsWords } from '../search-text.ts';
+import { holdsRunWithWords, PREFIX_WORD_LENGTH, runsAsWords } from '../search-text.ts';
 import type { QueryGroup } from '../search-text.ts';
 import type { Vocabulary } from './typo.ts';
 
@@ -125,7 +125,7 @@ export class TermExpansion {
    * `鹈鹕骑自行车` also finds 骑着自行车的鹈鹕, after the records holding it as written.
    */
   conjunctions(group: QueryGroup, match: TermMatch): QueryTerm[][] {
-    if (match !== 'typo' || !group.alternatives.some((terms) => terms.some((term) => term.type === 'phrase' && term.words))) return group.alternatives;
+    if (match !== 'typo' || !group.alternatives.some(holdsRunWithWords)) return group.alternatives;
     const apart = group.alternatives.map(runsAsWords).filter((terms): terms is QueryTerm[] => terms !== undefined);
     return [...group.alternatives, ...apart];
   }
