@@ -130,8 +130,8 @@ function tooLarge(value: unknown): string | undefined {
     if (values > FIELD_SIZE_LIMIT.values) return `holds more than ${FIELD_SIZE_LIMIT.values} JSON values`;
     if (next.depth > FIELD_SIZE_LIMIT.depth) return `nests more than ${FIELD_SIZE_LIMIT.depth} levels deep`;
     const children = Array.isArray(next.value) ? next.value : isJsonObject(next.value) ? Object.values(next.value) : [];
-    for (const child of children.slice(0, FIELD_SIZE_LIMIT.values)) pending.push({ value: child, depth: next.depth + 1 });
     if (children.length > FIELD_SIZE_LIMIT.values) return `holds more than ${FIELD_SIZE_LIMIT.values} JSON values`;
+    for (const child of children) pending.push({ value: child, depth: next.depth + 1 });
   }
   return undefined;
 }

@@ -45,8 +45,9 @@ export class DatabaseFileWatch {
   private readonly path: string;
 
   constructor(path: string) {
-    this.path = path === '' || path === ':memory:' ? path : resolve(path);
-    this.identity = this.path === '' || this.path === ':memory:' ? undefined : identityOf(this.path);
+    const inMemory = path === '' || path === ':memory:';
+    this.path = inMemory ? path : resolve(path);
+    this.identity = inMemory ? undefined : identityOf(this.path);
   }
 
   check(): void {

@@ -134,7 +134,7 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
     if (records.length === 0) return;
     this.file.check();
     this.db.transaction(() => {
-      let changeNumber = Number(this.statements.readMeta.get('change_number')?.value ?? 0);
+      let changeNumber = this.readChangeNumber();
       const written: IndexRow[] = [];
       // A catalog that never retired an id has no fates to forget.
       const forgetFates = this.statements.anyFate.get() === 1;
@@ -181,7 +181,7 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
     this.file.check();
     const at = new Date().toISOString();
     this.db.transaction(() => {
-      let changeNumber = Number(this.statements.readMeta.get('change_number')?.value ?? 0);
+      let changeNumber = this.readChangeNumber();
       for (const { id, movedTo, reason } of retire) {
         const row = this.statements.get.get(id);
         if (!row) continue;
@@ -231,7 +231,7 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
     const changed = this.db
       .transaction(() => {
         if (!change()) return false;
-        this.writeChangeNumber(Number(this.statements.readMeta.get('change_number')?.value ?? 0) + 1);
+        this.writeChangeNumber(this.readChangeNumber() + 1);
         return true;
       })
       .immediate();
@@ -343,6 +343,11 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
     this.localWrites += 1;
   }
 
+  /** The catalog's change number as the meta table holds it (0 before the first change). */
+  private readChangeNumber(): number {
+    return Number(this.statements.readMeta.get('change_number')?.value ?? 0);
+  }
+
   /** Writes the catalog's change number, and a new mark with it (CatalogState.changeStamp); inside the write's transaction. */
   private writeChangeNumber(changeNumber: number): void {
     this.statements.writeMeta.run('change_number', String(changeNumber));
@@ -362,7 +367,7 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
     const state: CatalogState = {
       version: CATALOG_VERSION,
       updated: this.statements.readMeta.get('catalog_updated')?.value ?? null,
-      changeNumber: Number(this.statements.readMeta.get('change_number')?.value ?? 0),
+      changeNumber: this.readChangeNumber(),
       changeStamp: this.statements.readMeta.get('change_stamp')?.value ?? '',
       total: this.statements.count.get()?.total ?? 0,
     };
@@ -376,7 +381,7 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
         const held = this.statements.readMeta.get('catalog_updated')?.value;
         if (held !== undefined && held >= date) return;
         this.statements.writeMeta.run('catalog_updated', date);
-        this.writeChangeNumber(Number(this.statements.readMeta.get('change_number')?.value ?? 0) + 1);
+        this.writeChangeNumber(this.readChangeNumber() + 1);
       })
       .immediate();
     this.localWrites += 1;
