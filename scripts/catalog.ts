@@ -7,11 +7,11 @@
 import { createWriteStream, existsSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { loadConfig } from '../src/config.ts';
-import { describeStore, openBackend } from '../src/backend.ts';
+import { describeStore, openArchive } from '../src/backend.ts';
 import { exportCatalog, importCatalogFile } from '../src/catalog/catalog-file.ts';
 import { SourceTable } from '../src/domain/sources.ts';
 import { syntheticCatalog } from '../src/catalog/synthetic.ts';
-import { dataFolderError, ensureWritableDataFolder, refuseFolderWithoutItsDatabase, requireArchive } from '../src/data-folder.ts';
+import { ensureWritableDataFolder, refuseFolderWithoutItsDatabase, requireArchive } from '../src/data-folder.ts';
 import { CATALOG_VERSION, isCalendarDate } from '../src/domain/record.ts';
 import { readSubcommand } from './arguments.ts';
 import { readCommandLine, startCommandLine } from './command.ts';
@@ -84,9 +84,7 @@ async function main(): Promise<void> {
   const removeNewArchive = (): void => {
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${config.databaseFile}${suffix}`, { force: true });
   };
-  const backend = await openBackend(config, { migrate: true }).catch((error: unknown) => {
-    throw dataFolderError(error, config);
-  });
+  const backend = await openArchive(config, { migrate: true });
   let imported = false;
   try {
     const started = performance.now();

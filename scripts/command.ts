@@ -1,9 +1,9 @@
 /** What the maintenance scripts share: the backend the configuration names, opened for one command and closed after it. */
-import { openBackend } from '../src/backend.ts';
+import { openArchive } from '../src/backend.ts';
 import type { Backend } from '../src/backend.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Config } from '../src/config.ts';
-import { dataFolderError, requireArchive } from '../src/data-folder.ts';
+import { requireArchive } from '../src/data-folder.ts';
 import { CommandLineError } from './arguments.ts';
 
 /**
@@ -55,9 +55,7 @@ export function runCommand(command: (backend: Backend, config: Config) => Promis
   const run = async (): Promise<void> => {
     const config = loadConfig();
     requireArchive(config);
-    const backend = await openBackend(config, { migrate: true }).catch((error: unknown) => {
-      throw dataFolderError(error, config);
-    });
+    const backend = await openArchive(config, { migrate: true });
     try {
       await command(backend, config);
     } finally {

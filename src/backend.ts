@@ -1,4 +1,5 @@
 import { ConfigError } from './config.ts';
+import { dataFolderError } from './data-folder.ts';
 import type { BackendSettings, Config, SearchSettings } from './config.ts';
 import type { RecordStore, SearchIndex, SourceStore, SubmissionQueue, TokenStore } from './domain/ports.ts';
 import { openDatabase } from './store/sqlite/database.ts';
@@ -76,6 +77,17 @@ export async function openBackend(config: BackendConfig, options: BackendOptions
   if (options.migrate) migrateSchema(db);
   if (search.kind === 'embedded') return embeddedBackend(db);
   return openSqliteWithFollowingSearch(db, await openMeiliSearch(search));
+}
+
+/**
+ * openBackend for a process run on a data folder (the server's primary, the maintenance
+ * commands): an error opening its database is told as dataFolderError tells it, naming the file,
+ * ARCHIVE_DATA_DIR and the likely cause.
+ */
+export function openArchive(config: BackendConfig & Pick<Config, 'dataDir' | 'mediaDir'>, options: BackendOptions): Promise<Backend> {
+  return openBackend(config, options).catch((error: unknown) => {
+    throw dataFolderError(error, config);
+  });
 }
 
 /** The embedded pair over an open SQLite file; `writeRefusals` may be a test's own (a shorter window). */

@@ -7,7 +7,7 @@
 import cluster from 'node:cluster';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import { openBackend } from './backend.ts';
+import { openArchive, openBackend } from './backend.ts';
 import type { Backend } from './backend.ts';
 import { loadConfig } from './config.ts';
 import type { Config } from './config.ts';
@@ -84,9 +84,7 @@ async function serve(config: Config, logger: Logger, registry: Registry, signals
 async function prepareDataFolder(config: Config, logger: Logger, signals: StopSignals): Promise<{ backend: Backend; loaded: number }> {
   ensureWritableDataFolder(config);
   refuseFolderWithoutItsDatabase(config);
-  const backend = await openBackend(config, { migrate: true }).catch((error: unknown) => {
-    throw dataFolderError(error, config);
-  });
+  const backend = await openArchive(config, { migrate: true });
   try {
     signals.checkpoint();
     const loaded = config.loadDemo ? await loadDemoIfEmpty(backend.store, config.mediaDir, logger) : 0;
