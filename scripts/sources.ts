@@ -33,7 +33,7 @@ function describe(source: SourceDefinition): string {
     `  media hosts: ${source.mediaHosts.join(', ') || 'none'}`,
     ...(source.handlePattern ? [`  handle rule: ${source.handlePattern}`] : []),
     ...(source.workPattern ? [`  work rule: ${source.workPattern}${source.workForm ? ` (${source.workForm})` : ''}`] : []),
-    ...(source.keepParameters?.length ? [`  kept parameters: ${source.keepParameters.join(', ')}`] : []),
+    ...(source.keepParameters ? [`  kept parameters: ${source.keepParameters.join(', ') || 'none (every query parameter is dropped)'}`] : []),
   ].join('\n');
 }
 

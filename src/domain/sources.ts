@@ -18,7 +18,11 @@ export interface SourceDefinition {
    * names (x.com/{handle}/status/…); absent when the source's URLs name none.
    */
   handlePattern?: string;
-  /** Query parameters that identify the work on this source and are kept (all others are dropped); absent: only tracking parameters are dropped. */
+  /**
+   * Query parameters that identify the work on this source and are kept (all others are dropped);
+   * absent: the built-in source of the same key gives its own, and a source without one drops
+   * only tracking parameters.
+   */
   keepParameters?: string[];
   /**
    * A regular expression over the canonical URL's path and query that the address of one work on
@@ -32,23 +36,54 @@ export interface SourceDefinition {
 }
 
 /** GitHub's first path segments that are the site's own pages, never an owner: github.com/login/… names no work. */
-const GITHUB_RESERVED = 'about|account|apps|codespaces|collections|contact|customer-stories|dashboard|enterprise|events|explore|features|issues|join|login|logout|marketplace|new|notifications|orgs|organizations|pricing|pulls|readme|search|security|sessions|settings|signup|site|sponsors|stars|team|topics|trending';
+const GITHUB_RESERVED = 'about|account|apps|codespaces|collections|contact|customer-stories|dashboard|enterprise|events|explore|features|issues|join|login|logout|marketplace|new|notifications|orgs|organizations|pricing|pulls|readme|search|security|sessions|settings|signup|site|sponsors|stars|team|topics|trending|users';
+
+/** Weibo's first path segments that are the site's own pages (hot topics, its API, search, settings), never an account. */
+const WEIBO_RESERVED = 'a|ajax|at|comment|fav|home|hot|like|login|messages|n|newlogin|p|search|set|setting|signup|tv|u';
 
 /** Hugging Face's first path segments that are the site's own pages, never an owner. */
 const HUGGINGFACE_RESERVED = 'api|blog|chat|collections|datasets|docs|enterprise|join|learn|login|models|new|organizations|papers|posts|pricing|search|settings|spaces|tasks';
 
 export const BUILT_IN_SOURCES: readonly SourceDefinition[] = [
-  { key: 'x', label: { zh: 'X（推特）', en: 'X (Twitter)' }, hosts: ['x.com', 'twitter.com', 'mobile.twitter.com', 'mobile.x.com'], aliases: ['twitter.com', 'mobile.twitter.com', 'mobile.x.com'], mediaHosts: ['pbs.twimg.com', 'video.twimg.com'], handlePattern: '^/([A-Za-z0-9_]{1,15})/status/\\d+', workPattern: '^/(?:i/web|[A-Za-z0-9_]{1,15})/status/\\d+(?:\\?|$)', workForm: 'https://x.com/{account}/status/{number}' },
-  { key: 'github', label: { zh: 'GitHub', en: 'GitHub' }, hosts: ['github.com', 'gist.github.com'], mediaHosts: ['raw.githubusercontent.com', 'user-images.githubusercontent.com', 'private-user-images.githubusercontent.com', 'gist.githubusercontent.com'], handlePattern: '^/([A-Za-z0-9-]{1,39})(?:/|$)', workPattern: `^/(?!(?:${GITHUB_RESERVED})(?:/|\\?|$))[A-Za-z0-9-]{1,39}/[A-Za-z0-9._-]+|^/[0-9a-f]{20,}(?:/|\\?|$)`, workForm: 'https://github.com/{owner}/{repository}, or a gist' },
-  { key: 'reddit', label: { zh: 'Reddit', en: 'Reddit' }, hosts: ['reddit.com', 'old.reddit.com', 'new.reddit.com', 'np.reddit.com'], aliases: ['old.reddit.com', 'new.reddit.com', 'np.reddit.com'], mediaHosts: ['i.redd.it', 'preview.redd.it'], workPattern: '^/(?:(?:r|u|user)/[A-Za-z0-9_-]+/)?comments/[a-z0-9]+|^/gallery/[a-z0-9]+', workForm: 'https://www.reddit.com/r/{subreddit}/comments/{id}/…' },
-  { key: 'bilibili', label: { zh: '哔哩哔哩', en: 'Bilibili' }, hosts: ['bilibili.com', 'm.bilibili.com'], aliases: ['m.bilibili.com'], mediaHosts: ['i0.hdslb.com', 'i1.hdslb.com', 'i2.hdslb.com'], workPattern: '^/(?:video/(?:BV[0-9A-Za-z]{10}|av\\d+)|opus/\\d+|read/cv\\d+)(?:/|\\?|$)', workForm: 'https://www.bilibili.com/video/BV…' },
-  { key: 'weibo', label: { zh: '微博', en: 'Weibo' }, hosts: ['weibo.com', 'm.weibo.cn', 'weibo.cn'], mediaHosts: ['wx1.sinaimg.cn', 'wx2.sinaimg.cn', 'wx3.sinaimg.cn', 'wx4.sinaimg.cn'], handlePattern: '^/([A-Za-z0-9_.-]+)/[A-Za-z0-9]+', workPattern: '^/(?!(?:u|n|p)/)[A-Za-z0-9_.-]+/[A-Za-z0-9]+(?:\\?|$)', workForm: 'https://weibo.com/{account}/{post}' },
+  { key: 'x', label: { zh: 'X（推特）', en: 'X (Twitter)' }, hosts: ['x.com', 'twitter.com', 'mobile.twitter.com', 'mobile.x.com'], aliases: ['twitter.com', 'mobile.twitter.com', 'mobile.x.com'], mediaHosts: ['pbs.twimg.com', 'video.twimg.com'], handlePattern: '^/([A-Za-z0-9_]{1,15})/status/\\d+', keepParameters: [], workPattern: '^/(?:i/web|[A-Za-z0-9_]{1,15})/status/\\d+(?:\\?|$)', workForm: 'https://x.com/{account}/status/{number}' },
+  { key: 'github', label: { zh: 'GitHub', en: 'GitHub' }, hosts: ['github.com', 'gist.github.com'], mediaHosts: ['raw.githubusercontent.com', 'user-images.githubusercontent.com', 'private-user-images.githubusercontent.com', 'gist.githubusercontent.com'], handlePattern: '^/(?![0-9a-f]{20,}(?:/|$))([A-Za-z0-9-]{1,39})(?:/|$)', workPattern: `^/(?!(?:${GITHUB_RESERVED})(?:/|\\?|$))[A-Za-z0-9-]{1,39}/[A-Za-z0-9._-]+|^/[0-9a-f]{20,}(?:/|\\?|$)`, workForm: 'https://github.com/{owner}/{repository}, or a gist' },
+  { key: 'reddit', label: { zh: 'Reddit', en: 'Reddit' }, hosts: ['reddit.com', 'old.reddit.com', 'new.reddit.com', 'np.reddit.com'], aliases: ['old.reddit.com', 'new.reddit.com', 'np.reddit.com'], mediaHosts: ['i.redd.it', 'preview.redd.it'], keepParameters: [], workPattern: '^/(?:(?:r|u|user)/[A-Za-z0-9_-]+/)?comments/[a-z0-9]+|^/gallery/[a-z0-9]+', workForm: 'https://www.reddit.com/r/{subreddit}/comments/{id}/…' },
+  { key: 'bilibili', label: { zh: '哔哩哔哩', en: 'Bilibili' }, hosts: ['bilibili.com', 'm.bilibili.com'], aliases: ['m.bilibili.com'], mediaHosts: ['i0.hdslb.com', 'i1.hdslb.com', 'i2.hdslb.com'], keepParameters: ['p'], workPattern: '^/(?:video/(?:BV[0-9A-Za-z]{10}|av\\d+)|opus/\\d+|read/cv\\d+)(?:/|\\?|$)', workForm: 'https://www.bilibili.com/video/BV…' },
+  { key: 'weibo', label: { zh: '微博', en: 'Weibo' }, hosts: ['weibo.com', 'm.weibo.cn', 'weibo.cn'], mediaHosts: ['wx1.sinaimg.cn', 'wx2.sinaimg.cn', 'wx3.sinaimg.cn', 'wx4.sinaimg.cn'], handlePattern: `^/(?!(?:${WEIBO_RESERVED}|status|detail|\\d+)/)([A-Za-z0-9_.-]+)/[A-Za-z0-9]+`, keepParameters: [], workPattern: `^/(?!(?:${WEIBO_RESERVED})/)[A-Za-z0-9_.-]+/[A-Za-z0-9]+$`, workForm: 'https://weibo.com/{account}/{post}' },
   { key: 'youtube', label: { zh: 'YouTube', en: 'YouTube' }, hosts: ['youtube.com', 'm.youtube.com', 'youtu.be'], aliases: ['m.youtube.com'], mediaHosts: ['i.ytimg.com'], keepParameters: ['v', 'list'], workPattern: '^/watch\\?(?:list=[\\w-]+&)?v=[\\w-]+$|^/(?:shorts|live|embed)/[\\w-]+(?:\\?|$)|^/playlist\\?list=[\\w-]+$', workForm: 'https://www.youtube.com/watch?v={id}, /shorts/{id} or a playlist' },
   { key: 'hn', label: { zh: 'Hacker News', en: 'Hacker News' }, hosts: ['news.ycombinator.com'], mediaHosts: [], keepParameters: ['id'], workPattern: '^/item\\?id=\\d+$', workForm: 'https://news.ycombinator.com/item?id={number}' },
-  { key: 'huggingface', label: { zh: 'Hugging Face', en: 'Hugging Face' }, hosts: ['huggingface.co'], mediaHosts: ['cdn-uploads.huggingface.co'], handlePattern: '^/spaces/([A-Za-z0-9_.-]+)/', workPattern: `^/(?:spaces|datasets)/[^/?]+/[^/?]+|^/posts/[^/?]+/\\d+|^/(?!(?:${HUGGINGFACE_RESERVED})(?:/|\\?|$))[^/?]+/[^/?]+`, workForm: 'https://huggingface.co/spaces/{owner}/{name}, or a model' },
-  { key: 'codepen', label: { zh: 'CodePen', en: 'CodePen' }, hosts: ['codepen.io'], mediaHosts: ['assets.codepen.io', 'shots.codepen.io'], handlePattern: '^/([A-Za-z0-9_-]+)/(?:pen|full|details)/', workPattern: '^/[A-Za-z0-9_-]+/(?:pen|full|details|debug|live)/[A-Za-z0-9]+', workForm: 'https://codepen.io/{account}/pen/{id}' },
+  { key: 'huggingface', label: { zh: 'Hugging Face', en: 'Hugging Face' }, hosts: ['huggingface.co'], mediaHosts: ['cdn-uploads.huggingface.co'], handlePattern: '^/spaces/([A-Za-z0-9_.-]+)/', keepParameters: [], workPattern: `^/(?:spaces|datasets)/[^/?]+/[^/?]+|^/posts/[^/?]+/\\d+|^/(?!(?:${HUGGINGFACE_RESERVED})(?:/|\\?|$))[^/?]+/[^/?]+`, workForm: 'https://huggingface.co/spaces/{owner}/{name}, or a model' },
+  { key: 'codepen', label: { zh: 'CodePen', en: 'CodePen' }, hosts: ['codepen.io'], mediaHosts: ['assets.codepen.io', 'shots.codepen.io'], handlePattern: '^/(?!team/)([A-Za-z0-9_-]+)/(?:pen|full|details|debug|live)/', keepParameters: [], workPattern: '^/(?:team/)?[A-Za-z0-9_-]+/(?:pen|full|details|debug|live)/[A-Za-z0-9]+', workForm: 'https://codepen.io/{account}/pen/{id}' },
   { key: 'web', label: { zh: '网页', en: 'Web' }, hosts: [], mediaHosts: [] },
 ];
+
+/**
+ * Rules of built-in sources as an earlier version of the archive wrote them into a store, and that
+ * this version replaced (2026-11-26: a gist without its user, a mobile Weibo post, a numeric Weibo
+ * id and a team pen name no account; Weibo's and GitHub's own pages name no work; a team pen and a
+ * pen's debug and live views are works). A stored definition still holding one, unchanged by a
+ * maintainer, takes the built-in's rule when the store is upgraded (schema.ts source-table v2,
+ * mongo-database.ts); a rule a maintainer wrote stays as it is.
+ */
+export const REPLACED_SOURCE_RULES: readonly { key: string; field: 'handlePattern' | 'workPattern'; was: string }[] = [
+  { key: 'github', field: 'handlePattern', was: '^/([A-Za-z0-9-]{1,39})(?:/|$)' },
+  {
+    key: 'github',
+    field: 'workPattern',
+    was: '^/(?!(?:about|account|apps|codespaces|collections|contact|customer-stories|dashboard|enterprise|events|explore|features|issues|join|login|logout|marketplace|new|notifications|orgs|organizations|pricing|pulls|readme|search|security|sessions|settings|signup|site|sponsors|stars|team|topics|trending)(?:/|\\?|$))[A-Za-z0-9-]{1,39}/[A-Za-z0-9._-]+|^/[0-9a-f]{20,}(?:/|\\?|$)',
+  },
+  { key: 'weibo', field: 'handlePattern', was: '^/([A-Za-z0-9_.-]+)/[A-Za-z0-9]+' },
+  { key: 'weibo', field: 'workPattern', was: '^/(?!(?:u|n|p)/)[A-Za-z0-9_.-]+/[A-Za-z0-9]+(?:\\?|$)' },
+  { key: 'codepen', field: 'handlePattern', was: '^/([A-Za-z0-9_-]+)/(?:pen|full|details)/' },
+  { key: 'codepen', field: 'workPattern', was: '^/[A-Za-z0-9_-]+/(?:pen|full|details|debug|live)/[A-Za-z0-9]+' },
+];
+
+/** A replaced rule's successor: the built-in source's rule now. */
+export function currentSourceRule(key: string, field: 'handlePattern' | 'workPattern'): string {
+  const rule = BUILT_IN_SOURCES.find((source) => source.key === key)?.[field];
+  if (rule === undefined) throw new Error(`the built-in source ${key} has no ${field}`);
+  return rule;
+}
 
 /** The built-in table, under the name the catalog generator and the website use. */
 export const SOURCES = BUILT_IN_SOURCES;
@@ -58,7 +93,14 @@ export const SOURCE_KEYS: readonly string[] = BUILT_IN_SOURCES.map((source) => s
 /** The key of records whose host belongs to no source. */
 export const UNKNOWN_SOURCE = 'web';
 
-const TRACKING_PARAMETERS = /^(utm_.*|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|igshid|ref_src|ref_url|spm_id_from|vd_source|share_source|share_medium|share_plat|share_session_id|share_tag|share_from|si|feature|s|t)$/i;
+/**
+ * Query parameters that track a click or a share on any host and never name a work: dropped from
+ * every source URL. Names that are tracking on one platform and may name the work elsewhere (`s`
+ * and `t` on x.com, `si` and `feature` on YouTube, `share_id` on Reddit) are not here: a known
+ * source lists the parameters it keeps (keepParameters) and drops the rest, and an unknown host
+ * keeps them (`https://sketches.example.org/view?t=dawn` is another work than `?t=dusk`).
+ */
+const TRACKING_PARAMETERS = /^(utm_.*|fbclid|gclid|dclid|gbraid|wbraid|msclkid|yclid|twclid|ttclid|mc_cid|mc_eid|igshid|_hsenc|_hsmi|mkt_tok|ref_src|ref_url|spm_id_from|vd_source|share_source|share_medium|share_plat|share_session_id|share_tag|share_from)$/i;
 
 /** What a source key may look like. */
 export const SOURCE_KEY_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
@@ -133,27 +175,99 @@ export function xStatusId(canonicalUrl: string): string | undefined {
   return url && statusIdOf(url);
 }
 
+/** A Reddit post's address, with or without its community and title slug; a comment's has the comment's id after the slug. */
+const REDDIT_POST = /^\/(?:(?:r|u|user)\/[^/]+\/)?comments\/([a-z0-9]+)(?:\/[^/]*(?:\/([a-z0-9]+))?)?$/i;
+const REDDIT_GALLERY = /^\/gallery\/([a-z0-9]+)$/i;
+/** A YouTube video's other addresses: a short, a live stream, the embedded player. */
+const YOUTUBE_VIDEO_PAGE = /^\/(?:shorts|live|embed)\/([\w-]+)$/;
+/** A pen in any of CodePen's views, a team's pen included; its id (a hash id) is CodePen's own across accounts. */
+const CODEPEN_PEN = /^\/(?:team\/)?[^/]+\/(?:pen|full|details|debug|live)\/([A-Za-z0-9]+)$/;
+/** A Hugging Face repository (a model, a Space, a dataset), at its default view or at a branch. */
+const HUGGINGFACE_REPOSITORY = /^(\/(?:spaces\/|datasets\/)?)([^/]+)\/([^/]+)(?:\/tree\/[^/]+)?$/;
+const HUGGINGFACE_POST = /^\/posts\/([^/]+)\/(\d+)$/;
+const BILIBILI_VIDEO = /^\/video\/(BV[0-9A-Za-z]{10}|av\d+)$/;
+/** The mobile site's two addresses of one Weibo post. */
+const WEIBO_MOBILE_POST = /^\/(?:status|detail)\/([A-Za-z0-9]+)$/;
+
+/**
+ * Where a platform writes one work's address in several forms, the one form its work key takes:
+ * the path and query after the host of a canonical URL, or undefined where the URL is of no such
+ * form (and keeps its folded path and query). Each names the work by what the platform itself
+ * identifies it by, and drops what only chooses a view of it.
+ */
+const WORK_IDENTITIES: Readonly<Record<string, (url: URL) => string | undefined>> = {
+  // x.com/{any handle}/status/ID and the share forms without a handle show the same post.
+  'x.com': (url) => {
+    const id = statusIdOf(url);
+    return id && `${X_STATUS_WITHOUT_HANDLE}${id}`;
+  },
+  // A gist by its id, with the user or without.
+  'gist.github.com': (url) => {
+    const [, , id, ...rest] = foldedPath('gist.github.com', url.pathname).split('/');
+    return id !== undefined && GIST_ID.test(id) ? `${['', id, ...rest].join('/')}${url.search}` : undefined;
+  },
+  // A post by its id: in any community or none, with or without its title slug, or as a gallery.
+  'reddit.com': (url) => {
+    const post = REDDIT_POST.exec(url.pathname);
+    if (post?.[1]) return `/comments/${post[1].toLowerCase()}${post[2] ? `/comment/${post[2].toLowerCase()}` : ''}`;
+    const gallery = REDDIT_GALLERY.exec(url.pathname);
+    return gallery?.[1] && `/comments/${gallery[1].toLowerCase()}`;
+  },
+  // A video by its id, whether watched (in a playlist or not), as a short, live or embedded.
+  'youtube.com': (url) => {
+    const video = url.pathname === '/watch' ? url.searchParams.get('v') : YOUTUBE_VIDEO_PAGE.exec(url.pathname)?.[1];
+    return video ? `/watch?v=${encodeURIComponent(video)}` : undefined;
+  },
+  'codepen.io': (url) => {
+    const pen = CODEPEN_PEN.exec(url.pathname)?.[1];
+    return pen && `/pen/${pen}`;
+  },
+  // Repository names are read without regard to case on Hugging Face.
+  'huggingface.co': (url) => {
+    const post = HUGGINGFACE_POST.exec(url.pathname);
+    if (post?.[1]) return `/posts/${post[1].toLowerCase()}/${post[2]}`;
+    const repository = HUGGINGFACE_REPOSITORY.exec(url.pathname);
+    if (!repository?.[2] || !repository[3] || (repository[1] === '/' && new RegExp(`^(?:${HUGGINGFACE_RESERVED})$`).test(repository[2]))) return undefined;
+    return `${repository[1]}${repository[2].toLowerCase()}/${repository[3].toLowerCase()}`;
+  },
+  // A video by its id, and its part when not the first (p=1 is the video's own page).
+  'bilibili.com': (url) => {
+    const video = BILIBILI_VIDEO.exec(url.pathname)?.[1];
+    if (!video) return url.pathname;
+    const part = url.searchParams.get('p');
+    return `/video/${video}${part && part !== '1' ? `?p=${encodeURIComponent(part)}` : ''}`;
+  },
+  'm.weibo.cn': (url) => {
+    const post = WEIBO_MOBILE_POST.exec(url.pathname)?.[1];
+    return post ? `/detail/${post}` : url.pathname;
+  },
+  'weibo.com': (url) => url.pathname,
+};
+
+/**
+ * Which version of workKey's rules a stored key was computed with: raised whenever they change,
+ * so a store recomputes the keys it holds (schema.ts, mongo-database.ts).
+ */
+export const WORK_KEY_RULES_VERSION = 2;
+
 /**
  * What identifies a work at its source: two canonical source URLs of one work have one key, and
- * the duplicate check finds records by it. The key is the canonical URL with the parts of its path
- * that its host reads without regard to case in lower case (so a URL stored before those parts
- * were folded has the key of its folded form), except where a part of the URL does not name the
- * work: an x.com status is keyed by its status id alone (x.com/{any handle}/status/ID and the
- * share forms without a handle show the same post), a gist by its id alone (with the user or
- * without). Text that is not an https URL is its own key.
+ * the duplicate check and the check for withdrawn works find records by it. The key is the
+ * canonical URL with the parts of its path that its host reads without regard to case in lower
+ * case (so a URL stored before those parts were folded has the key of its folded form), except
+ * where the platform writes one work's address in several forms (WORK_IDENTITIES): an x.com status
+ * by its id alone, a gist by its id, a Reddit post by its id, a YouTube video by its id, a pen by
+ * its id, a Hugging Face repository in lower case, a Bilibili video by its id and part, a mobile
+ * Weibo post in one form; their query parameters other than the identifying ones are dropped too,
+ * so a URL stored with a sharer's parameters before they were dropped has the key of the work.
+ * Text that is not an https URL is its own key.
  */
 export function workKey(canonicalUrl: string): string {
   const url = parsedHttps(canonicalUrl);
   if (!url) return canonicalUrl;
-  const host = url.hostname;
-  const statusId = statusIdOf(url);
-  if (statusId) return `https://x.com${X_STATUS_WITHOUT_HANDLE}${statusId}`;
-  let pathname = foldedPath(host, url.pathname);
-  if (host === 'gist.github.com') {
-    const [, , id, ...rest] = pathname.split('/');
-    if (id !== undefined && GIST_ID.test(id)) pathname = ['', id, ...rest].join('/');
-  }
-  return `https://${url.host}${pathname}${url.search}`;
+  const identity = url.port ? undefined : WORK_IDENTITIES[url.hostname]?.(url);
+  if (identity !== undefined) return `https://${url.hostname}${identity}`;
+  return `https://${url.host}${foldedPath(url.hostname, url.pathname)}${url.search}`;
 }
 
 /** Problems with a definition before it goes into the table, each naming its field. */
@@ -261,6 +375,13 @@ export class SourceTable {
     return this.workRule(source)?.form;
   }
 
+  /** The parameters a host's source keeps (SourceDefinition.keepParameters, the built-in's where a stored definition has none); undefined: tracking parameters are dropped, the rest kept. */
+  private keptParameters(host: string): readonly string[] | undefined {
+    const definition = this.byHost.get(host);
+    if (!definition) return undefined;
+    return definition.keepParameters ?? BUILT_IN_SOURCES.find((builtIn) => builtIn.key === definition.key)?.keepParameters;
+  }
+
   private workRule(source: string): { pattern: string; form?: string } | undefined {
     const definition = this.byKey.get(source);
     const ruled = definition?.workPattern === undefined ? BUILT_IN_SOURCES.find((builtIn) => builtIn.key === source) : definition;
@@ -298,12 +419,13 @@ export class SourceTable {
       pathname = '/watch';
       if (videoId) kept.set('v', videoId);
     }
-    const meaningful = this.byHost.get(host)?.keepParameters;
-    const entries = [...url.searchParams.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    for (const [name, value] of entries) {
+    const meaningful = this.keptParameters(host);
+    for (const [name, value] of url.searchParams) {
       if (host === 'github.com' && name === GITHUB_VIEW_PARAMETER) continue;
       if (meaningful ? meaningful.includes(name) : !TRACKING_PARAMETERS.test(name)) kept.append(name, value);
     }
+    // In name order, youtu.be's own video id among them: one work, one written form.
+    kept.sort();
     if (pathname.length > 1 && pathname.endsWith('/')) pathname = pathname.replace(/\/+$/, '');
     pathname = foldedPath(host, pathname);
     if (host === 'github.com') pathname = pathname.replace(GITHUB_BRANCH_VIEW, '$1');

@@ -58,6 +58,74 @@ describe('source table and canonical source URLs', () => {
     expect(workKey('https://youtube.com/watch?v=dQw4w9WgXcQ')).to.equal('https://youtube.com/watch?v=dQw4w9WgXcQ');
   });
 
+  it("gives one key to every address a platform writes for one work, and keeps apart works that look alike", () => {
+    const sameWork = (addresses: string[]) => {
+      const keys = new Set(addresses.map((address) => workKey(canonicalSourceUrl(address) ?? address)));
+      expect([...keys], addresses.join(' | ')).to.have.length(1);
+      return [...keys][0];
+    };
+    expect(sameWork([
+      'https://www.reddit.com/r/LocalLLaMA/comments/1eg3dm0/demo_tandem_pelicans_405b/',
+      'https://www.reddit.com/r/LocalLLaMA/comments/1eg3dm0/',
+      'https://www.reddit.com/r/localllama/comments/1eg3dm0/demo_tandem_pelicans_405b/?share_id=AbC123&rdt=55',
+      'https://reddit.com/comments/1eg3dm0',
+      'https://old.reddit.com/user/someone/comments/1eg3dm0/x/',
+      'https://www.reddit.com/gallery/1eg3dm0',
+    ])).to.equal('https://reddit.com/comments/1eg3dm0');
+    expect(sameWork(['https://www.reddit.com/r/a/comments/1eg3dm0/slug/lk2x9qp/', 'https://reddit.com/r/A/comments/1eg3dm0/other_slug/lk2x9qp'])).to.equal('https://reddit.com/comments/1eg3dm0/comment/lk2x9qp');
+    expect(sameWork([
+      'https://www.youtube.com/watch?v=demoPelAnim',
+      'https://youtu.be/demoPelAnim?si=x&t=30',
+      'https://www.youtube.com/shorts/demoPelAnim',
+      'https://www.youtube.com/watch?v=demoPelAnim&list=PLdemo123',
+      'https://youtu.be/demoPelAnim?list=PLdemo123',
+      'https://www.youtube.com/embed/demoPelAnim',
+      'https://www.youtube.com/live/demoPelAnim?feature=share',
+    ])).to.equal('https://youtube.com/watch?v=demoPelAnim');
+    expect(sameWork([
+      'https://codepen.io/archive-demo/pen/dmBtfly',
+      'https://codepen.io/archive-demo/full/dmBtfly',
+      'https://codepen.io/Archive-Demo/pen/dmBtfly?editors=1010',
+      'https://codepen.io/archive-demo/details/dmBtfly',
+      'https://codepen.io/archive-demo/debug/dmBtfly',
+      'https://codepen.io/team/demo-team/pen/dmBtfly',
+    ])).to.equal('https://codepen.io/pen/dmBtfly');
+    expect(sameWork([
+      'https://huggingface.co/spaces/Archive-Demo/Rubiks-Cube-R1',
+      'https://huggingface.co/spaces/archive-demo/rubiks-cube-r1/tree/main',
+      'https://huggingface.co/spaces/archive-demo/rubiks-cube-r1?not-for-all-audiences=true',
+    ])).to.equal('https://huggingface.co/spaces/archive-demo/rubiks-cube-r1');
+    expect(sameWork(['https://huggingface.co/DeepSeek-AI/DeepSeek-R1', 'https://huggingface.co/deepseek-ai/deepseek-r1/tree/main'])).to.equal('https://huggingface.co/deepseek-ai/deepseek-r1');
+    expect(sameWork([
+      'https://www.bilibili.com/video/BV1demoInk7q',
+      'https://www.bilibili.com/video/BV1demoInk7q?p=1',
+      'https://m.bilibili.com/video/BV1demoInk7q?buvid=XY123&mid=8f3kQ&plat_id=116&share_source=WEIXIN&timestamp=1700000000&unique_k=Xyz12',
+    ])).to.equal('https://bilibili.com/video/BV1demoInk7q');
+    expect(sameWork(['https://m.weibo.cn/status/4976543210123456', 'https://m.weibo.cn/detail/4976543210123456?sourceType=weixin'])).to.equal('https://m.weibo.cn/detail/4976543210123456');
+
+    // Works that look alike stay apart.
+    const keys = [
+      'https://www.bilibili.com/video/BV1demoInk7q?p=2',
+      'https://www.bilibili.com/video/BV1demoInk7Q',
+      'https://www.youtube.com/playlist?list=PLdemo123',
+      'https://www.youtube.com/watch?v=demoPelAniM',
+      'https://codepen.io/archive-demo/pen/dmBtflY',
+      'https://www.reddit.com/r/a/comments/1eg3dm1/',
+      'https://sketches.example.org/view?t=dawn',
+      'https://sketches.example.org/view?t=dusk',
+      'https://sketches.example.org/view',
+    ].map((address) => workKey(canonicalSourceUrl(address) ?? address));
+    expect(new Set(keys).size).to.equal(keys.length);
+  });
+
+  it("keeps a source's identifying parameters in name order and drops the sharer's, and leaves an unknown host's parameters but for tracking", () => {
+    expect(canonicalSourceUrl('https://youtu.be/demoPelAnim?list=PLdemo123&si=abc'), 'the video id among the parameters in name order').to.equal('https://youtube.com/watch?list=PLdemo123&v=demoPelAnim');
+    expect(canonicalSourceUrl('https://m.bilibili.com/video/BV1demoInk7q?buvid=XY123&is_story_h5=false&mid=8f3kQ&p=2&plat_id=116&timestamp=1700000000&unique_k=Xyz12')).to.equal('https://bilibili.com/video/BV1demoInk7q?p=2');
+    expect(canonicalSourceUrl('https://www.reddit.com/r/a/comments/185dm0q/x/?share_id=AbC123&rdt=1&ref=share')).to.equal('https://reddit.com/r/a/comments/185dm0q/x');
+    expect(canonicalSourceUrl('https://x.com/demo/status/1790000000000000000?lang=en&ref_src=twsrc')).to.equal('https://x.com/demo/status/1790000000000000000');
+    expect(canonicalSourceUrl('https://sketches.example.org/view?t=dawn&utm_source=x&fbclid=1&s=2'), "an unknown host's t and s may name the work").to.equal('https://sketches.example.org/view?s=2&t=dawn');
+  });
+
   it('refuses what is not an http(s) URL', () => {
     expect(canonicalSourceUrl('ftp://example.org/x')).to.equal(undefined);
     expect(canonicalSourceUrl('not a url')).to.equal(undefined);

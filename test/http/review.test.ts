@@ -243,4 +243,23 @@ describe('ingest: the maintainer\'s loop (listing, batches, review over HTTP and
     expect(published.checks.find((check) => check.name === 'duplicates')?.override?.by).to.equal('lin');
     for (const id of published.recordIds) expect((await server.get(`/api/v1/specimens/${id}`)).status, id).to.equal(200);
   });
+
+  it("knows a work under every address its platform writes: another form of a published post is its duplicate, of a withdrawn video held for review", async () => {
+    images.files.set('/reddit-post.png', { type: 'image/png', body: await lineDrawingPng(81) });
+    images.files.set('/reddit-post-again.png', { type: 'image/png', body: await lineDrawingPng(82) });
+    const post = await settled(await submit(work({ sourceUrl: 'https://www.reddit.com/r/LocalLLaMA/comments/1eg3dm0/demo_tandem_pelicans/', author: 'Someone', media: [images.url('/reddit-post.png')] })));
+    expect(post.status).to.equal('published');
+    // Another image, so only the address can tell it is the same post.
+    const again = await settled(await submit(work({ sourceUrl: 'https://reddit.com/r/localllama/comments/1eg3dm0?share_id=AbC123', author: 'Someone', media: [images.url('/reddit-post-again.png')] })));
+    expect(again).to.include({ status: 'duplicate', duplicateOf: post.recordIds[0] });
+
+    images.files.set('/video.png', { type: 'image/png', body: await lineDrawingPng(83) });
+    images.files.set('/video-short.png', { type: 'image/png', body: await lineDrawingPng(84) });
+    const video = await settled(await submit(work({ sourceUrl: 'https://www.youtube.com/watch?v=demoFlight2', author: 'Someone', format: 'video', media: [images.url('/video.png')] })));
+    expect(video.status).to.equal('published');
+    await withdrawRecords(server.backend.store, { ids: [video.recordIds[0] ?? ''], reason: 'A takedown.', wholeWork: true, followMoves: false });
+    const short = await settled(await submit(work({ sourceUrl: 'https://www.youtube.com/shorts/demoFlight2', author: 'Someone', format: 'video', media: [images.url('/video-short.png')] })));
+    expect(short.status).to.equal('needs_review');
+    expect(short.checks.find((check) => check.name === 'duplicates')?.detail).to.match(/is a work withdrawn from the archive on .*A takedown\./);
+  });
 });

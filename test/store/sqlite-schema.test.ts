@@ -6,7 +6,7 @@ import { openDatabase } from '../../src/store/sqlite/database.ts';
 import type { SqliteDatabase } from '../../src/store/sqlite/database.ts';
 import { MIGRATIONS, SchemaTooNewError, migrateSchema } from '../../src/store/sqlite/schema.ts';
 import type { Migration } from '../../src/store/sqlite/schema.ts';
-import { workKey } from '../../src/domain/sources.ts';
+import { currentSourceRule, REPLACED_SOURCE_RULES, workKey } from '../../src/domain/sources.ts';
 import { makeRecord } from '../helpers/factories.ts';
 import { SqliteSearchIndex } from '../../src/search/sqlite/sqlite-search.ts';
 import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-store.ts';
@@ -136,6 +136,37 @@ describe('SQLite schema', () => {
     try {
       expect((await backend.store.findByWorkKey(workKey('https://github.com/demo-lin/pelican-svg'))).map((record) => record.id)).to.deep.equal([mixedCase.id]);
       expect((await backend.store.findByWorkKey(workKey('https://x.com/i/web/status/1790000000000000000'))).map((record) => record.id)).to.deep.equal([withHandle.id]);
+    } finally {
+      await backend.close();
+    }
+  });
+
+  it('computes work keys again by the rules of 2026-11-26 and takes the new built-in rules where a stored source keeps an old one', async () => {
+    const file = join(dataDir, 'archive.sqlite');
+    const db = openDatabase(file);
+    const reddit = makeRecord({ sourceUrl: 'https://reddit.com/r/LocalLLaMA/comments/1eg3dm0/demo_tandem_pelicans' });
+    const withdrawnShort = 'https://youtube.com/shorts/demoFlight2';
+    const later = new Set(['store 8', 'record-fates 4', 'source-table 2']);
+    try {
+      migrateSchema(db, MIGRATIONS.filter((migration) => !later.has(`${migration.area} ${migration.version}`)));
+      // As an earlier version wrote them: each key the URL itself, the rules of that version.
+      db.prepare('INSERT INTO records (id, kind, source, format, date, source_url, model, work_key, seq, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(reddit.id, reddit.kind, reddit.source, reddit.format, reddit.date, reddit.sourceUrl, reddit.model, reddit.sourceUrl, 1, JSON.stringify(reddit));
+      db.prepare("INSERT INTO record_fates (id, moved_to, reason, at, source_url, title, work_key) VALUES ('video-o3-withdrawn', NULL, 'a takedown', '2026-11-20T00:00:00Z', ?, '{}', ?)").run(withdrawnShort, withdrawnShort);
+      for (const { key, field, was } of REPLACED_SOURCE_RULES) db.prepare(`UPDATE sources SET definition = json_set(definition, '$.${field}', ?) WHERE key = ?`).run(was, key);
+      db.prepare("UPDATE sources SET definition = json_set(definition, '$.handlePattern', '^/maintainers/([a-z]+)/') WHERE key = 'weibo'").run();
+    } finally {
+      db.close();
+    }
+    const backend = await openBackend({ databaseFile: file }, { migrate: true });
+    try {
+      expect((await backend.store.findByWorkKey(workKey('https://reddit.com/comments/1eg3dm0'))).map((record) => record.id)).to.deep.equal([reddit.id]);
+      expect((await backend.store.findWithdrawals(workKey('https://youtube.com/watch?v=demoFlight2'))).map((withdrawal) => withdrawal.id)).to.deep.equal(['video-o3-withdrawn']);
+      const stored = new Map((await backend.sources.listSources()).map((definition) => [definition.key, definition]));
+      for (const { key, field } of REPLACED_SOURCE_RULES) {
+        if (key === 'weibo' && field === 'handlePattern') continue;
+        expect(stored.get(key)?.[field], `${key} ${field}`).to.equal(currentSourceRule(key, field));
+      }
+      expect(stored.get('weibo')?.handlePattern, "a maintainer's rule").to.equal('^/maintainers/([a-z]+)/');
     } finally {
       await backend.close();
     }

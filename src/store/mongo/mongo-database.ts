@@ -3,8 +3,8 @@
  * indexes, and the transaction helper every multi-document write goes through.
  */
 import { MongoClient, MongoServerError } from 'mongodb';
-import type { AnyBulkWriteOperation, ClientSession, Collection, Db, IndexDescription, Timestamp } from 'mongodb';
-import { BUILT_IN_SOURCES, UNKNOWN_SOURCE, workKey } from '../../domain/sources.ts';
+import type { AnyBulkWriteOperation, ClientSession, Collection, Db, Filter, IndexDescription, Timestamp } from 'mongodb';
+import { BUILT_IN_SOURCES, currentSourceRule, REPLACED_SOURCE_RULES, UNKNOWN_SOURCE, WORK_KEY_RULES_VERSION, workKey } from '../../domain/sources.ts';
 import type {
   BatchDocument,
   CatalogCounterDocument,
@@ -71,6 +71,12 @@ interface SourcesSeededDocument {
   at: string;
 }
 
+/** Which version of the work key rules (sources.ts WORK_KEY_RULES_VERSION) the stored keys were computed with; absent: version 1. */
+interface WorkKeyRulesDocument {
+  _id: 'work-key-rules';
+  version: number;
+}
+
 /** Every index the adapters rely on, by collection name. `createIndexes` leaves existing equal ones alone. */
 export const ARCHIVE_INDEXES: Readonly<Record<string, readonly IndexDescription[]>> = {
   records: [
@@ -130,15 +136,18 @@ export function isDuplicateKeyError(error: unknown): boolean {
 type KeyedBySource = { _id: string; sourceUrl: string; workKey?: string };
 
 /**
- * Gives every document of a collection written before it carried a work key its key, from its
- * source URL, a thousand updates at a time. Each update names the URL it read, so a document
- * rewritten meanwhile (which then has its key) is left alone.
+ * Gives the documents of a collection the work key of their source URL, a thousand updates at a
+ * time: those written before documents carried one, or, when the rules changed, every document
+ * whose key they change. Each update names the URL it read, so a document rewritten meanwhile
+ * (which then has its key) is left alone.
  */
-async function fillWorkKeysOf(documents: Collection<KeyedBySource>): Promise<void> {
-  const lacking = documents.find({ workKey: { $exists: false } }, { projection: { _id: 1, sourceUrl: 1 } });
+async function fillWorkKeysOf(documents: Collection<KeyedBySource>, which: 'lacking' | 'all'): Promise<void> {
+  const reading = documents.find(which === 'all' ? {} : { workKey: { $exists: false } }, { projection: { _id: 1, sourceUrl: 1, workKey: 1 } });
   let batch: AnyBulkWriteOperation<KeyedBySource>[] = [];
-  for await (const document of lacking) {
-    batch.push({ updateOne: { filter: { _id: document._id, sourceUrl: document.sourceUrl, workKey: { $exists: false } }, update: { $set: { workKey: workKey(document.sourceUrl) } } } });
+  for await (const document of reading) {
+    const key = workKey(document.sourceUrl);
+    if (key === document.workKey) continue;
+    batch.push({ updateOne: { filter: { _id: document._id, sourceUrl: document.sourceUrl }, update: { $set: { workKey: key } } } });
     if (batch.length === 1000) {
       await documents.bulkWrite(batch, { ordered: false });
       batch = [];
@@ -222,6 +231,7 @@ export class MongoArchiveDatabase {
     // an update (retried) rather than race to insert it.
     await this.collections.catalogCounter.updateOne({ _id: 'catalog' }, { $setOnInsert: { changeNumber: 0, total: 0 } }, { upsert: true });
     await this.seedSources();
+    await this.replaceSourceRules();
     await this.fillWorkKeys();
   }
 
@@ -232,9 +242,25 @@ export class MongoArchiveDatabase {
    * one index entry.
    */
   private async fillWorkKeys(): Promise<void> {
-    await fillWorkKeysOf(this.db.collection<KeyedBySource>(this.collections.records.collectionName));
+    // Keys computed by rules older than this version's are computed again (the embedded store v8 and record-fates v4).
+    const meta = this.db.collection<WorkKeyRulesDocument>('meta');
+    const rules = (await meta.findOne({ _id: 'work-key-rules' }))?.version ?? 1;
+    const which = rules < WORK_KEY_RULES_VERSION ? 'all' : 'lacking';
+    await fillWorkKeysOf(this.db.collection<KeyedBySource>(this.collections.records.collectionName), which);
     // The same for the fates of retired ids written before fates had a work key (the embedded record-fates v2).
-    await fillWorkKeysOf(this.db.collection<KeyedBySource>(this.collections.recordFates.collectionName));
+    await fillWorkKeysOf(this.db.collection<KeyedBySource>(this.collections.recordFates.collectionName), which);
+    if (which === 'all') await meta.updateOne({ _id: 'work-key-rules' }, { $max: { version: WORK_KEY_RULES_VERSION } }, { upsert: true });
+  }
+
+  /**
+   * Gives a stored built-in source still holding a rule an earlier version wrote this version's
+   * rule (sources.ts REPLACED_SOURCE_RULES; the embedded source-table v2); a maintainer's rule stays.
+   */
+  private async replaceSourceRules(): Promise<void> {
+    for (const { key, field, was } of REPLACED_SOURCE_RULES) {
+      const holdingTheOldRule = { _id: key, [`definition.${field}`]: was } as Filter<SourceDocument>;
+      await this.collections.sources.updateOne(holdingTheOldRule, { $set: { [`definition.${field}`]: currentSourceRule(key, field) } });
+    }
   }
 
   /** Gives a new database the built-in sources, once: a source a maintainer removed is not brought back at the next start. */

@@ -11,7 +11,7 @@
  * owns the schema opens it (see `migrateSchema`).
  */
 import { LANGS } from '../../domain/record.ts';
-import { BUILT_IN_SOURCES, workKey } from '../../domain/sources.ts';
+import { BUILT_IN_SOURCES, currentSourceRule, REPLACED_SOURCE_RULES, workKey } from '../../domain/sources.ts';
 import type { Lang } from '../../domain/record.ts';
 import type { SqliteDatabase } from './database.ts';
 import { registerSearchFunctions } from '../../search/sqlite/index-row.ts';
@@ -23,6 +23,11 @@ export interface Migration {
   version: number;
   description: string;
   sql: string;
+}
+
+/** A text as an SQL string literal. */
+function sqlText(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
 }
 
 /** The FTS5 table of one language in search v1 to v4 (its `fts5vocab` twin is `${table}_vocab`), kept for those migrations. */
@@ -281,7 +286,7 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `
       CREATE TABLE sources (key TEXT PRIMARY KEY, definition TEXT NOT NULL);
       ${BUILT_IN_SOURCES.filter((source) => source.key !== 'web')
-        .map((source) => `INSERT INTO sources (key, definition) VALUES ('${source.key}', '${JSON.stringify(source).replace(/'/g, "''")}');`)
+        .map((source) => `INSERT INTO sources (key, definition) VALUES (${sqlText(source.key)}, ${sqlText(JSON.stringify(source))});`)
         .join('\n      ')}
     `,
   },
@@ -364,6 +369,24 @@ export const MIGRATIONS: readonly Migration[] = [
     description: "a random mark beside the change number (meta 'change_stamp', twelve hex digits), written anew with every change number, so that the number reached again in another history (a backup restored and written to, another archive) does not name the same state; entity tags of streamed bodies carry both",
     sql: `INSERT OR REPLACE INTO meta (key, value) VALUES ('change_stamp', lower(hex(randomblob(6))));`,
   },
+  {
+    area: 'store',
+    version: 8,
+    description: "each record's work key computed again by the rules of 2026-11-26 (domain/sources.ts WORK_IDENTITIES): a Reddit post, a YouTube video, a pen, a Hugging Face repository, a Bilibili video and a mobile Weibo post each by what names it whatever the address's form, and sharers' parameters dropped, so the duplicate check finds the work under any of its addresses",
+    sql: `UPDATE records SET work_key = archive_work_key(source_url) WHERE work_key IS NOT archive_work_key(source_url);`,
+  },
+  {
+    area: 'record-fates',
+    version: 4,
+    description: "each retired id's work key computed again by the rules of store v8, so a withdrawn work submitted again under another of its addresses is found",
+    sql: `UPDATE record_fates SET work_key = archive_work_key(source_url) WHERE work_key IS NOT archive_work_key(source_url);`,
+  },
+  {
+    area: 'source-table',
+    version: 2,
+    description: "the handle and work rules of the built-in GitHub, Weibo and CodePen sources replaced by this version's where a stored definition still holds the rule an earlier version wrote (domain/sources.ts REPLACED_SOURCE_RULES); a rule a maintainer changed stays",
+    sql: REPLACED_SOURCE_RULES.map(({ key, field, was }) => `UPDATE sources SET definition = json_set(definition, '$.${field}', ${sqlText(currentSourceRule(key, field))}) WHERE key = ${sqlText(key)} AND json_extract(definition, '$.${field}') = ${sqlText(was)};`).join('\n'),
+  },
   // Append new migrations here: { area, version: that area's next version, description, sql }.
 ];
 
@@ -380,7 +403,7 @@ export class SchemaTooNewError extends Error {}
 export function migrateSchema(db: SqliteDatabase, migrations: readonly Migration[] = MIGRATIONS): void {
   // Migrations that re-index records call these (search v3).
   registerSearchFunctions(db);
-  // Store v6 and record-fates v2 fill the work keys with it.
+  // Store v6 and v8 and record-fates v2 and v4 fill the work keys with it.
   db.function('archive_work_key', { deterministic: true }, (sourceUrl: unknown) => workKey(String(sourceUrl)));
   // The ledger's key column is called `component` in databases written before the areas got their name.
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (component TEXT NOT NULL, version INTEGER NOT NULL, description TEXT NOT NULL, applied_at TEXT NOT NULL, PRIMARY KEY (component, version))');

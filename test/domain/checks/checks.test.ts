@@ -83,6 +83,9 @@ describe('publisher checks: source identity names one work', () => {
       'https://weibo.com/u/1234567890',
       'https://news.ycombinator.com/news',
       'https://codepen.io/demo',
+      'https://weibo.com/hot/search',
+      'https://weibo.com/ajax/statuses',
+      'https://github.com/users/owner/projects/1',
     ];
     for (const url of noWork) expect(outcome(url), url).to.equal('fail');
     const detail = checkIdentity(makeSubmission({ sourceUrl: 'https://x.com/audit_zz' }), BUILT_IN_SOURCE_TABLE).verdict.detail;
@@ -109,8 +112,29 @@ describe('publisher checks: source identity names one work', () => {
       'https://huggingface.co/spaces/demo/pelican',
       'https://huggingface.co/demo/pelican-model',
       'https://codepen.io/demo/pen/AbCdEf',
+      'https://codepen.io/team/demo-team/pen/abcXYZ',
+      'https://www.youtube.com/watch?v=dQw4w9WgXcQ&list=PLdemo123',
+      'https://youtu.be/dQw4w9WgXcQ?list=PLdemo123',
     ];
     for (const url of works) expect(outcome(url), url).to.equal('pass');
+  });
+
+  it('names no account where an address holds none: a gist without its user, a mobile Weibo post, a numeric Weibo id, a team pen', () => {
+    const handleOf = (sourceUrl: string, author: string) => {
+      const result = checkIdentity(makeSubmission({ sourceUrl, author }), BUILT_IN_SOURCE_TABLE);
+      expect(result.verdict.outcome, `${sourceUrl}: ${result.verdict.detail}`).to.equal('pass');
+      return result.handle;
+    };
+    expect(handleOf('https://gist.github.com/0123456789abcdef0123456789abcdef', '@someuser')).to.equal(undefined);
+    expect(handleOf('https://gist.github.com/someuser/0123456789abcdef0123456789abcdef', '@someuser')).to.equal('someuser');
+    expect(handleOf('https://m.weibo.cn/status/4976543210123456', '@demolin')).to.equal(undefined);
+    expect(handleOf('https://m.weibo.cn/detail/4976543210123456', '@demolin')).to.equal(undefined);
+    expect(handleOf('https://weibo.com/1234567890/N0aBcDeFg', '@演示林')).to.equal(undefined);
+    expect(handleOf('https://weibo.com/demolin/N0aBcDeFg', '@demolin')).to.equal('demolin');
+    expect(handleOf('https://codepen.io/team/demo-team/pen/abcXYZ', '@someone')).to.equal(undefined);
+    expect(handleOf('https://codepen.io/demo/debug/abcXYZ', '@demo')).to.equal('demo');
+    const other = checkIdentity(makeSubmission({ sourceUrl: 'https://codepen.io/demo/live/abcXYZ', author: '@someone' }), BUILT_IN_SOURCE_TABLE);
+    expect(other.verdict.detail, 'a pen in any view names its account').to.match(/belongs to @demo/);
   });
 
   it('takes the built-in rule for a stored built-in source written without one, and none when a maintainer empties it', () => {
