@@ -48,6 +48,25 @@ describe('the timeline rule, without a queue or a store', () => {
     expect(planPublication(first as CanonicalRecord, [second as CanonicalRecord]).put).to.have.length(2);
   });
 
+  it("keeps the timeline with the work holding it when a work of the same date comes later, whatever their ids", () => {
+    const [a] = work('https://github.com/a/same-day-a', '2025-01-01');
+    const [b] = work('https://github.com/a/same-day-b', '2025-01-01');
+    const [lower, higher] = [a, b].sort((x, y) => ((x?.id ?? '') < (y?.id ?? '') ? -1 : 1)) as CanonicalRecord[];
+    const holding = planPublication(higher as CanonicalRecord, []).put;
+    expect(holding).to.have.length(2);
+    expect(planPublication(lower as CanonicalRecord, holding)).to.deep.equal({ put: [lower], retire: [] });
+  });
+
+  it('gives no timeline record to a work dated on or after the editorial timeline record of its model, even without a gallery twin', () => {
+    const [editorialTimeline] = work('https://github.com/a/editorial', '2024-05-16', { timeline: true, ingested: false }).filter((record) => record.kind === 'timeline');
+    const [later] = work('https://github.com/a/later', '2025-03-07');
+    const [sameDay] = work('https://github.com/a/same-day', '2024-05-16');
+    const [earlier] = work('https://github.com/a/earlier', '2023-02-01');
+    expect(planPublication(later as CanonicalRecord, [editorialTimeline as CanonicalRecord]).put).to.have.length(1);
+    expect(planPublication(sameDay as CanonicalRecord, [editorialTimeline as CanonicalRecord]).put).to.have.length(1);
+    expect(planPublication(earlier as CanonicalRecord, [editorialTimeline as CanonicalRecord]).put, 'an earlier work than the editor knew').to.have.length(2);
+  });
+
   describe('withdrawal', () => {
     const stored = (records: CanonicalRecord[]): StoredRecord[] => records.map((record, index) => ({ ...record, seq: index + 1 }));
     const withdrawing = (records: readonly CanonicalRecord[]): Set<string> => new Set(records.map((record) => record.id));
@@ -71,6 +90,13 @@ describe('the timeline rule, without a queue or a store', () => {
       const later = work('https://github.com/a/later', '2025-08-01');
       expect(planWithdrawal(withdrawing(first), 'Taken down.', stored([...first, ...editorial, ...later]), '2026-12-01').put).to.deep.equal([]);
       expect(planWithdrawal(withdrawing(first), 'Taken down.', stored(first), '2026-12-01').put).to.deep.equal([]);
+    });
+
+    it('passes the timeline on to no work dated on or after an editorial timeline record of the model', () => {
+      const first = work('https://github.com/a/first', '2024-01-01', { timeline: true });
+      const editorialTimeline = work('https://github.com/a/editorial', '2024-05-16', { timeline: true, ingested: false }).filter((record) => record.kind === 'timeline');
+      const later = work('https://github.com/a/later', '2025-03-07');
+      expect(planWithdrawal(withdrawing(first), 'Taken down.', stored([...first, ...editorialTimeline, ...later]), '2026-12-01').put).to.deep.equal([]);
     });
 
     it('leaves the timeline alone when a gallery record alone is withdrawn, or its work keeps the withdrawn timeline id', () => {

@@ -1,7 +1,10 @@
 /**
  * The timeline rule: a model's timeline record belongs to its earliest archived work, by date,
- * then id, among gallery records. With crashes and retries works arrive in any order, so the rule
- * is decided against every record of the model each time a work is published.
+ * then id, among gallery records; on the same date the work that already holds it keeps it (a tie
+ * never moves a published id), and an editorial timeline record (an imported catalog's) dated on or
+ * before a work stands for the model's start, so that work gets none. With crashes and retries
+ * works arrive in any order, so the rule is decided against every record of the model each time a
+ * work is published.
  */
 import type { RecordChanges, RecordStore } from '../ports.ts';
 import type { CanonicalRecord, StoredRecord } from '../record.ts';
@@ -25,8 +28,7 @@ export function galleryIdOf(record: Pick<CanonicalRecord, 'id' | 'kind' | 'sourc
  * editorial and stay.
  */
 export function planPublication(gallery: CanonicalRecord, ofModel: readonly CanonicalRecord[]): PublicationPlan {
-  const earliest = ofModel.every((other) => other.kind !== 'gallery' || other.id === gallery.id || other.date > gallery.date || (other.date === gallery.date && other.id > gallery.id));
-  if (!earliest) return { put: [gallery], retire: [] };
+  if (!startsTimeline(gallery, ofModel)) return { put: [gallery], retire: [] };
   const timelineId = recordId({ canonicalSourceUrl: gallery.sourceUrl, kind: 'timeline', format: gallery.format, model: gallery.model });
   const retire = ofModel
     .filter((other) => other.kind === 'timeline' && other.submissionId && other.id !== timelineId)
@@ -38,13 +40,30 @@ export function planPublication(gallery: CanonicalRecord, ofModel: readonly Cano
   return { put: [gallery, { ...gallery, id: timelineId, kind: 'timeline' }], retire };
 }
 
+/**
+ * Whether a new gallery record starts its model's timeline: no other gallery record is earlier (by
+ * date, then id), none of the same date holds the timeline already, and no editorial timeline
+ * record is dated on or before it. (Before 2026-11-26 an editorial timeline record without a gallery
+ * twin did not count, and a work of a model the imported catalog starts got a second "first"
+ * record; and a work of the same date with a lower id took the timeline, moving a published id.)
+ */
+function startsTimeline(gallery: CanonicalRecord, ofModel: readonly CanonicalRecord[]): boolean {
+  const holders = new Set(ofModel.filter(isIngestedTimeline).map(galleryIdOf));
+  return ofModel.every((other) => {
+    if (other.id === gallery.id) return true;
+    if (other.kind === 'timeline') return Boolean(other.submissionId) || other.date > gallery.date;
+    if (other.date !== gallery.date) return other.date > gallery.date;
+    return other.id > gallery.id && !holders.has(other.id);
+  });
+}
+
 /** True when `a` comes before `b` in the timeline rule's order: by date, then id. */
 function earlier(a: CanonicalRecord, b: CanonicalRecord): boolean {
   return a.date < b.date || (a.date === b.date && a.id < b.id);
 }
 
 /** A timeline record that came through ingest (an editorial one is never passed on or replaced). */
-function isIngestedTimeline(record: StoredRecord): boolean {
+function isIngestedTimeline(record: CanonicalRecord): boolean {
   return record.kind === 'timeline' && Boolean(record.submissionId);
 }
 
@@ -62,8 +81,8 @@ export function withdrawalTakesTimeline(ids: ReadonlySet<string>, ofModel: reado
  * records withdrawn (those of `ids` the label still has), and, when an ingested timeline record is
  * among them and the label keeps no other, the timeline record of the earliest remaining work,
  * by the rule of planPublication: only when that work came through ingest (a label whose earliest
- * remaining work is editorial gets none, as at publication) and its timeline id is not itself
- * being withdrawn. That record is compiled on `compiledOn` (the day of the withdrawal), as every
+ * remaining work is editorial gets none, as at publication, nor one whose editorial timeline record
+ * is dated on or before it) and its timeline id is not itself being withdrawn. That record is compiled on `compiledOn` (the day of the withdrawal), as every
  * record new to the catalog is.
  */
 export function planWithdrawal(ids: ReadonlySet<string>, reason: string, ofModel: readonly StoredRecord[], compiledOn: string): RecordChanges {
@@ -72,6 +91,8 @@ export function planWithdrawal(ids: ReadonlySet<string>, reason: string, ofModel
   const remaining = ofModel.filter((record) => !ids.has(record.id));
   const earliest = remaining.filter((record) => record.kind === 'gallery').reduce<StoredRecord | undefined>((first, record) => (!first || earlier(record, first) ? record : first), undefined);
   if (!earliest?.submissionId) return { put: [], retire };
+  // An editorial timeline record dated on or before it still starts the model's timeline.
+  if (remaining.some((record) => record.kind === 'timeline' && !record.submissionId && record.date <= earliest.date)) return { put: [], retire };
   const timelineId = recordId({ canonicalSourceUrl: earliest.sourceUrl, kind: 'timeline', format: earliest.format, model: earliest.model });
   if (ids.has(timelineId)) return { put: [], retire };
   const { seq: _seq, ...gallery } = earliest;
