@@ -40,8 +40,25 @@ export interface LocalizedRecord {
  * pattern of a JSON Schema can be made of it too.
  */
 const UNSAFE_CHARACTER_RANGES = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u115f\\u1160\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\u3164\\ufeff\\uffa0\\ufff9-\\ufffb';
+/** The zero-width non-joiner and joiner, among the ranges above, which cleanText keeps where they join (JOINER). */
+const JOINERS = '\\u200c\\u200d';
 // eslint-disable-next-line no-misleading-character-class -- the combining grapheme joiner (U+034F) is listed to be matched on its own
-const UNSAFE_CHARACTERS = new RegExp(`[${UNSAFE_CHARACTER_RANGES}]`, 'g');
+const UNSAFE_CHARACTERS = new RegExp(`(?![${JOINERS}])[${UNSAFE_CHARACTER_RANGES}]`, 'g');
+
+/**
+ * What a joiner can join: an emoji or one of its modifiers (👩‍💻, 🏳️‍🌈), or a letter or mark of a
+ * script that shapes its letters with them (Persian محمد‌رضا, the Indic scripts); not Latin or Han,
+ * whose letters they never change.
+ */
+const JOINABLE = String.raw`(?:\p{Extended_Pictographic}|\p{Emoji_Modifier}|\uFE0F|\u20E3|(?![\p{Script=Latin}\p{Script=Han}])[\p{L}\p{M}])`;
+
+/**
+ * A run of joiners: its first kept when it stands between two characters it can join, else the
+ * whole run removed (a joiner at a text's edge, beside white space, or inside a Latin word).
+ */
+const JOINER = new RegExp(`(?<=${JOINABLE})([${JOINERS}])[${JOINERS}]*(?=${JOINABLE})|[${JOINERS}]+`, 'gu');
+const ANY_JOINER = new RegExp(`[${JOINERS}]`, 'g');
+const HOLDS_JOINER = new RegExp(`[${JOINERS}]`);
 
 /**
  * The pattern a text matches when it holds a visible character: one that is neither whitespace nor
@@ -53,11 +70,23 @@ export const VISIBLE_CHARACTER_PATTERN = `[^\\s${UNSAFE_CHARACTER_RANGES}]`;
 /**
  * Record text with control and invisible characters removed (newlines and tabs kept), and as
  * Unicode: an unpaired UTF-16 surrogate (which JSON's `\ud800` escapes can carry) becomes U+FFFD,
- * so the JSON and CSV of a record agree and a page can put its text in an address.
+ * so the JSON and CSV of a record agree and a page can put its text in an address. A zero-width
+ * joiner or non-joiner stays where it joins (JOINER): until 2026-11-26 every one was removed, and
+ * an author `Ana 👩‍💻 Pérez` was shown as `Ana 👩💻 Pérez`.
  */
 export function cleanText(text: string): string {
-  const cleaned = text.replace(UNSAFE_CHARACTERS, '');
+  let cleaned = text.replace(UNSAFE_CHARACTERS, '');
+  if (HOLDS_JOINER.test(cleaned)) cleaned = cleaned.replace(JOINER, (_run, kept: string | undefined) => kept ?? '');
   return cleaned.isWellFormed() ? cleaned : cleaned.toWellFormed();
+}
+
+/**
+ * A model label as cleanText leaves it, without any joiner and without white space around it: a
+ * label is compared, filtered and grouped into a timeline, and a joiner inside it would make a
+ * second label that reads the same.
+ */
+export function cleanLabel(text: string): string {
+  return cleanText(text).replace(ANY_JOINER, '').trim();
 }
 
 /** A line break, tab, or line or paragraph separator, with the white space around it. */
@@ -73,14 +102,16 @@ export function oneLine(text: string): string {
 }
 
 /**
- * A work with its texts (model, author, title, notes, prompt) as cleanText leaves them. Applied
- * before a work is stored, so that what is stored, filtered and faceted is what is shown.
+ * A work with its texts (model, author, title, notes, prompt) as cleanText leaves them, the model
+ * label and the author without white space around them. Applied before a work is stored, so that
+ * what is stored, filtered and faceted is what is shown (until 2026-11-26 the model was stored with
+ * its spaces, and `"  gpt-4o "` started a timeline of its own beside `gpt-4o`).
  */
 export function cleanWorkText<T extends WorkDescription>(work: T): T {
   return {
     ...work,
-    model: cleanText(work.model),
-    author: cleanText(work.author),
+    model: cleanLabel(work.model),
+    author: cleanText(work.author).trim(),
     title: { zh: cleanText(work.title.zh), en: cleanText(work.title.en) },
     notes: { zh: cleanText(work.notes.zh), en: cleanText(work.notes.en) },
     ...(work.prompt === undefined ? {} : { prompt: cleanText(work.prompt) }),

@@ -100,6 +100,24 @@ describe('publisher end to end: submissions to published, duplicate or needs_rev
     expect(stored).to.deep.include({ model: 'ZW-Model', title: { zh: '隐藏', en: 'Hidden' } });
   });
 
+  it("keeps a joiner where it joins (an emoji sequence, a Persian name) and takes it out of a model label and a Latin word", async () => {
+    images.files.set('/joined-author.png', { type: 'image/png', body: await lineDrawingPng(22) });
+    const author = 'Ana \u{1f469}\u200d\u{1f4bb} Pérez, \u0645\u062d\u0645\u062f\u200c\u0631\u0636\u0627';
+    const status = await submitAndSettle(submission({ model: 'Joined\u200d-Model', author, title: { zh: '连接', en: 'Jo\u200dined' }, media: [images.url('/joined-author.png')] }));
+    expect(status.status, status.reason ?? '').to.equal('published');
+    expect(await server.backend.store.getRecord(status.recordIds[0] ?? '')).to.deep.include({ model: 'Joined-Model', author, title: { zh: '连接', en: 'Joined' } });
+  });
+
+  it('publishes a model label and an author written with spaces around them without the spaces, under the timeline of the label', async () => {
+    images.files.set('/spaced-model.png', { type: 'image/png', body: await lineDrawingPng(23) });
+    images.files.set('/unspaced-model.png', { type: 'image/png', body: await lineDrawingPng(24) });
+    const spaced = await submitAndSettle(submission({ model: '  Spaced-Model  ', author: ' Someone ', date: '2025-02-01', media: [images.url('/spaced-model.png')] }));
+    expect(spaced.status, spaced.reason ?? '').to.equal('published');
+    expect(await server.backend.store.getRecord(spaced.recordIds[0] ?? '')).to.deep.include({ model: 'Spaced-Model', author: 'Someone' });
+    const unspaced = await submitAndSettle(submission({ model: 'Spaced-Model', date: '2025-03-01', media: [images.url('/unspaced-model.png')] }));
+    expect(unspaced.recordIds, 'a later work of the same label: no second timeline record').to.have.length(1);
+  });
+
   it('gives a later work of the same model a gallery record only', async () => {
     const later = await submitAndSettle(submission({ model: 'Fresh-Model-7', date: '2025-09-01', media: [images.url('/drawing-4.png')] }));
     expect(later.status, later.reason ?? '').to.equal('published');

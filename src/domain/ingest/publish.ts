@@ -151,12 +151,13 @@ export async function publish(ports: PublishPorts, settings: PublishSettings, re
   if (media instanceof MediaStoreError) return mediaNotStored(media, record, settings, judged.checks);
   const updated = compilationDay(settings.now);
   const gallery: CanonicalRecord = {
-    id: recordId({ canonicalSourceUrl: identity.canonicalUrl, kind: 'gallery', format: submission.format, model: submission.model }),
+    // Trimmed as acceptance trims it (cleanWorkText), for a submission queued before it did.
+    id: recordId({ canonicalSourceUrl: identity.canonicalUrl, kind: 'gallery', format: submission.format, model: submission.model.trim() }),
     kind: 'gallery',
     source: identity.source,
     sourceUrl: identity.canonicalUrl,
     date: submission.date,
-    model: submission.model,
+    model: submission.model.trim(),
     author: submission.author.trim(),
     format: submission.format,
     title: submission.title,
@@ -273,7 +274,7 @@ const RETRYING = 'Retrying: ';
  */
 async function settleAfterStops(store: RecordStore, record: SubmissionRecord): Promise<SubmissionOutcome> {
   const allowed = record.attempts - 1;
-  const written = (await store.findByModel(record.submission.model)).filter((entry) => entry.submissionId === record.submissionId);
+  const written = (await store.findByModel(record.submission.model.trim())).filter((entry) => entry.submissionId === record.submissionId);
   if (written.length > 0) {
     const detail = `Passed in attempt ${allowed} or earlier, which wrote the records before the publisher stopped.`;
     return { status: 'published', checks: CHECK_NAMES.map((name) => ({ name, outcome: 'pass', detail })), recordIds: written.map((entry) => entry.id), duplicateOf: null, reason: null };
