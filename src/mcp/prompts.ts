@@ -110,12 +110,24 @@ function storedLabel(asked: string, stored: string | undefined): { label: string
   return { label: stored, shown: oneLine(stored), quoted: `"${oneLine(stored)}" (asked as "${oneLine(asked)}"; labels match whatever their case)` };
 }
 
+/**
+ * How many records of each kind a label has, in words: "3 gallery records and 1 timeline record".
+ * A work has a gallery record, and the model's first also a timeline record, so the total alone
+ * counted that work twice (the attribution audit read "5 records" for 3 works).
+ */
+function recordsByKind(counts: Record<string, number>): string {
+  const parts = Object.entries(counts)
+    .filter(([, count]) => count > 0)
+    .map(([kind, count]) => `${count} ${kind} ${count === 1 ? 'record' : 'records'}`);
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? 'no records');
+}
+
 async function firstWorkOfModel(context: ReadContext, args: Record<string, string> | undefined): Promise<GetPromptResult> {
   const model = argument(args, 'model');
   const lang = language(args);
   let params;
   try {
-    params = parseSearchParams({ model: [model], sort: 'oldest', limit: 1, lang }, 'specimens', PROMPT_SEARCH);
+    params = parseSearchParams({ model: [model], sort: 'oldest', limit: 1, facets: ['kind'], lang }, 'specimens', PROMPT_SEARCH);
   } catch (error) {
     if (error instanceof ProblemError) throw new ProtocolError(ErrorCode.InvalidParams, `model ${error.options.errors?.[0]?.message ?? 'is invalid'}.`);
     throw error;
@@ -126,7 +138,7 @@ async function firstWorkOfModel(context: ReadContext, args: Record<string, strin
   const call = JSON.stringify({ model: [label], sort: 'oldest', limit: 5, lang });
   const resource = record && (await recordResource(context, record.id, lang));
   const found = record
-    ? `The archive holds ${first.total} ${first.total === 1 ? 'record' : 'records'} with the model label ${quoted}; the earliest is dated ${record.date} (id ${record.id}), below. To check or see the next ones, call search_specimens with ${call}.`
+    ? `The archive holds ${recordsByKind(first.facets?.kind ?? {})} with the model label ${quoted}; the earliest is dated ${record.date} (id ${record.id}), below. To check or see the next ones, call search_specimens with ${call}.`
     : await labelsMentioning(context, model, lang);
   return {
     description: `The first archived work of ${shown}`,

@@ -352,6 +352,9 @@ describe('MCP tool server at /mcp', function () {
     const oldest = (await getJson<ListResponse>(server, `/api/v1/specimens?model=${encodeURIComponent(`"${record.model}"`)}&sort=oldest&limit=1&lang=en`)).body.items[0];
     const text = first.messages[0]?.content.type === 'text' ? first.messages[0].content.text : '';
     expect(text).to.include(`id ${oldest?.id}`).and.include('search_specimens');
+    const kinds = (await getJson<{ facets: { kind: Record<string, number> } }>(server, `/api/v1/specimens?model=${encodeURIComponent(`"${record.model}"`)}&facets=kind&limit=1`)).body.facets.kind;
+    expect(kinds.gallery, 'the label has works of both kinds').to.be.above(0);
+    expect(text, 'counts each kind, so a work with a timeline record is not counted as two').to.include(`${kinds.gallery} gallery record`).and.include(`${kinds.timeline} timeline record`);
     const none = await client.getPrompt({ name: 'first_work_of_model', arguments: { model: 'No Such Model 9000' } });
     expect(none.messages).to.have.length(1);
     // A label no record has exactly: the labels that exist, not a call that finds nothing.
