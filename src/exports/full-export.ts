@@ -49,9 +49,35 @@ async function* reviewDecisions(submissions: SubmissionQueue): AsyncGenerator<Ex
   }
 }
 
+/** How many records' submissions the export reads in one call (one round trip on MongoDB). */
+const SUBMISSIONS_READ_AT_ONCE = 256;
+
+/**
+ * The records of a stream, each with the submissions of its batch: read SUBMISSIONS_READ_AT_ONCE
+ * records at a time with one getSubmissions call. Until 2026-11-26 each record's submission was
+ * read on its own, a round trip per record on MongoDB.
+ */
+async function* withSubmissions(records: AsyncIterable<StoredRecord>, submissions: SubmissionQueue): AsyncGenerator<{ record: StoredRecord; submissionOf: ReadonlyMap<string, SubmissionRecord> }> {
+  let batch: StoredRecord[] = [];
+  for await (const record of records) {
+    batch.push(record);
+    if (batch.length < SUBMISSIONS_READ_AT_ONCE) continue;
+    yield* withTheirSubmissions(batch, submissions);
+    batch = [];
+  }
+  yield* withTheirSubmissions(batch, submissions);
+}
+
+/** A batch of records, each with a map of the batch's submissions by id, read in one call. */
+async function* withTheirSubmissions(batch: readonly StoredRecord[], submissions: SubmissionQueue): AsyncGenerator<{ record: StoredRecord; submissionOf: ReadonlyMap<string, SubmissionRecord> }> {
+  const ids = [...new Set(batch.flatMap((record) => (record.submissionId ? [record.submissionId] : [])))];
+  const submissionOf = new Map((ids.length ? await submissions.getSubmissions(ids) : []).map((submission) => [submission.submissionId, submission]));
+  for (const record of batch) yield { record, submissionOf };
+}
+
 /** One export item: the canonical bilingual record (lang all) or the localized one, with its submission history. */
-async function item(record: StoredRecord, lang: ExportLang, baseUrl: string, submissions: SubmissionQueue): Promise<Record<string, unknown>> {
-  const submission = history(record.submissionId ? await submissions.getSubmission(record.submissionId) : undefined);
+function item(record: StoredRecord, lang: ExportLang, baseUrl: string, submissionOf: ReadonlyMap<string, SubmissionRecord>): Record<string, unknown> {
+  const submission = history(record.submissionId ? submissionOf.get(record.submissionId) : undefined);
   if (lang === 'all') {
     const { seq: _seq, ...canonical } = record;
     return { ...canonical, submission };
@@ -93,8 +119,8 @@ export async function* fullExport(store: RecordStore, submissions: SubmissionQue
   if (format === 'csv') yield `${csv.byteOrderMark ? '\ufeff' : ''}${fullCsvHeader(lang)}`;
   let total = 0;
   let chunk = '';
-  for await (const record of store.streamRecords()) {
-    const row = await item(record, lang, baseUrl, submissions);
+  for await (const { record, submissionOf } of withSubmissions(store.streamRecords(), submissions)) {
+    const row = item(record, lang, baseUrl, submissionOf);
     if (format === 'json') chunk += `${total === 0 ? '\n' : ',\n'}${exportJson(row)}`;
     else if (format === 'ndjson') chunk += `${exportJson(row)}\n`;
     else if (lang === 'all') chunk += canonicalCsvRow(row, csv);

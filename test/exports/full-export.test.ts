@@ -3,6 +3,10 @@ import { generateSecret, secretSha256 } from '../../src/auth/secrets.ts';
 import { parseCsv } from '../helpers/csv.ts';
 import { makeRecord } from '../helpers/factories.ts';
 import { getJson, startTestServer } from '../helpers/server.ts';
+import { openEmbeddedBackend } from '../helpers/backend.ts';
+import { fullExport } from '../../src/exports/full-export.ts';
+import type { SubmissionQueue } from '../../src/domain/ports.ts';
+import type { CanonicalRecord } from '../../src/domain/record.ts';
 import type { TestServer } from '../helpers/server.ts';
 
 describe('GET /api/v1/export (authenticated)', () => {
@@ -102,5 +106,36 @@ describe('GET /api/v1/export (authenticated)', () => {
     expect(response.status).to.equal(400);
     const body = (await response.json()) as { errors: { parameter: string }[] };
     expect(body.errors.map((error) => error.parameter).sort()).to.deep.equal(['format', 'lang', 'x']);
+  });
+});
+
+describe('the authenticated export reading submissions', () => {
+  it('reads the submissions of 256 records in one call, never one by one, each record with its own', async () => {
+    const { backend, dispose } = await openEmbeddedBackend();
+    try {
+      const records: CanonicalRecord[] = [];
+      for (let first = 0; first < 600; first += 100) {
+        const items = Array.from({ length: 100 }, (_, index) => ({ tokenName: 'bot', submission: { sourceUrl: `https://github.com/a/b${first + index}`, date: '2025-01-01', model: 'M', author: 'A', format: 'svg' as const, title: { zh: '题', en: 'T' }, notes: { zh: '注', en: 'N' }, media: ['https://raw.githubusercontent.com/a/b/p.png'] } }));
+        const queued = await backend.submissions.enqueue(items);
+        if (queued.kind !== 'accepted') throw new Error('not accepted');
+        for (const { submissionId } of queued.records) records.push(makeRecord({ submissionId }));
+      }
+      records.push(makeRecord());
+      await backend.store.putRecords(records);
+      const calls = { one: 0, many: 0 };
+      const counted: SubmissionQueue = Object.create(backend.submissions, {
+        getSubmission: { value: (id: string) => ((calls.one += 1), backend.submissions.getSubmission(id)) },
+        getSubmissions: { value: (ids: readonly string[]) => ((calls.many += 1), backend.submissions.getSubmissions(ids)) },
+      }) as SubmissionQueue;
+      let text = '';
+      for await (const chunk of fullExport(backend.store, counted, 'ndjson', 'all', 'https://archive.example')) text += chunk;
+      const items = text.trim().split('\n').map((line) => JSON.parse(line) as { id: string; submission: { submissionId: string } | null });
+      expect(items).to.have.length(601);
+      const expected = new Map(records.map((record) => [record.id, record.submissionId ?? null]));
+      for (const item of items) expect(item.submission?.submissionId ?? null, item.id).to.equal(expected.get(item.id));
+      expect(calls).to.deep.equal({ one: 0, many: 3 });
+    } finally {
+      await dispose();
+    }
   });
 });
