@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { StoredMedia } from '../src/domain/record.ts';
 import type { LoadedPreview, MediaStore, PreviewLoader, PreviewResult } from '../src/domain/previews.ts';
-import { storePreview } from '../src/media/media-files.ts';
+import { removeUnfinishedWrites, storePreview } from '../src/media/media-files.ts';
 import { fetchImage, ImageFetchError } from './media/safe-fetch.ts';
 import { inspectImage } from './media/inspect-image.ts';
 
@@ -41,6 +41,12 @@ export function createPreviewLoader(options: PreviewLoaderOptions): PreviewLoade
   };
 }
 
+/**
+ * How old a temporary media file must be before a starting publisher takes it for a stopped
+ * write: a write lasts milliseconds, and another publisher on the folder may be writing now.
+ */
+const UNFINISHED_WRITE_AGE_MS = 60 * 60_000;
+
 /** Stores previews content-addressed under the media folder, each with its WebP thumbnail. */
 export function createMediaStore(mediaDir: string): MediaStore {
   return {
@@ -49,5 +55,6 @@ export function createMediaStore(mediaDir: string): MediaStore {
       const stored = await storePreview(mediaDir, preview.bytes, extension ?? 'png', extension === undefined);
       return { ...stored, blockhash: preview.blockhash, ...(preview.colourSignature ? { colourSignature: preview.colourSignature } : {}) };
     },
+    removeUnfinishedWrites: () => removeUnfinishedWrites(mediaDir, UNFINISHED_WRITE_AGE_MS),
   };
 }

@@ -54,6 +54,7 @@ export class Publisher {
   private readonly published: PublishedPreviews;
   private running = false;
   private loop: Promise<void> | undefined;
+  private sweep: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
   /** Claims that failed in a row; while above zero the loop backs off and new submissions do not wake it. */
   private claimFailures = 0;
@@ -72,6 +73,17 @@ export class Publisher {
     if (this.running) return;
     this.running = true;
     this.loop = this.run();
+    this.sweep = this.removeUnfinishedWrites();
+  }
+
+  /** Removes the temporary files of preview writes a stopped process left, beside the claiming. */
+  private async removeUnfinishedWrites(): Promise<void> {
+    try {
+      const removed = await this.deps.media.removeUnfinishedWrites();
+      if (removed.length) this.deps.logger.info('removed the temporary files of preview writes that stopped', { files: removed.length, paths: removed.slice(0, 10) });
+    } catch (error) {
+      this.deps.logger.warn('could not look for the temporary files of preview writes that stopped', { reason: errorSummary(error) });
+    }
   }
 
   /** Claims at once instead of waiting for the next poll (new submissions arrived), unless backing off after failed claims. */
@@ -84,6 +96,7 @@ export class Publisher {
     this.running = false;
     this.wakeUp?.();
     await this.loop;
+    await this.sweep;
     await this.queue.onIdle();
   }
 

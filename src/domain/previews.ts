@@ -70,6 +70,8 @@ export interface PreviewCatalog {
 /** Stores previews content-addressed, each with its thumbnail; throws MediaStoreError when the files cannot be written now. */
 export interface MediaStore {
   store(preview: LoadedPreview): Promise<StoredMedia>;
+  /** Removes what stopped writes left behind (temporary files older than a write takes); the paths removed. */
+  removeUnfinishedWrites(): Promise<string[]>;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import sharp from 'sharp';
 import { MediaStoreError } from '../domain/previews.ts';
@@ -15,6 +15,9 @@ async function exists(path: string): Promise<boolean> {
     () => false,
   );
 }
+
+/** The temporary name of a write (writeDurably): the file's name, a dot, twelve random hex digits, `.tmp`. */
+const UNFINISHED_WRITE = /\.[0-9a-f]{12}\.tmp$/;
 
 /**
  * Writes a file atomically and durably: a temporary name, fsync, rename over the old file, fsync
@@ -112,6 +115,36 @@ export async function removeMediaFiles(mediaDir: string, paths: readonly string[
     if (!MEDIA_PATH.test(path) || !file.startsWith(root + sep)) throw new Error(`refusing to remove ${JSON.stringify(path)}: not a media path`);
     if (!(await exists(file))) continue;
     await rm(file);
+    removed.push(path);
+  }
+  return removed;
+}
+
+/**
+ * Removes what writes stopped between their temporary file and its rename left in the media
+ * folder (a kill, a power loss, a full disk): files named as writeDurably names its temporary
+ * files, in the folder and the folders of its first level (where previews go), last changed more
+ * than `olderThanMs` ago, so a write still under way in another process is left alone. Returns
+ * the paths removed, relative to the folder. Nothing else is touched: a preview a record does not
+ * name yet may belong to a submission being published.
+ */
+export async function removeUnfinishedWrites(mediaDir: string, olderThanMs: number, now = Date.now()): Promise<string[]> {
+  const removed: string[] = [];
+  const entries = await readdir(mediaDir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  });
+  const candidates = entries.filter((entry) => entry.isFile()).map((entry) => entry.name);
+  for (const folder of entries.filter((entry) => entry.isDirectory())) {
+    const inside = await readdir(join(mediaDir, folder.name), { withFileTypes: true });
+    for (const entry of inside) if (entry.isFile()) candidates.push(`${folder.name}/${entry.name}`);
+  }
+  for (const path of candidates) {
+    if (!UNFINISHED_WRITE.test(path)) continue;
+    const file = join(mediaDir, path);
+    const changed = await stat(file).then((stats) => stats.mtimeMs, () => undefined);
+    if (changed === undefined || now - changed < olderThanMs) continue;
+    await rm(file, { force: true });
     removed.push(path);
   }
   return removed;
