@@ -97,7 +97,10 @@ describe('connections opened at once, with two workers', function () {
       const open = establishedOn(server.port, clientPorts);
       const shares = workers.map((pid) => heldBy(pid, open));
       expect(shares.reduce((a, b) => a + b, 0), `shares ${shares.join('/')}`).to.equal(CONNECTIONS);
-      for (const share of shares) expect(share, `shares ${shares.join('/')}`).to.be.at.least(CONNECTIONS / 4);
+      // Each worker holds at least an eighth: handed out in turn they split about evenly, 31/9 at
+      // worst seen on a loaded machine (a worker busy with its last hand-over is skipped), where
+      // workers accepting for themselves left one worker 0-4 of 40 (45-50 of the bench's 50).
+      for (const share of shares) expect(share, `shares ${shares.join('/')}`).to.be.at.least(CONNECTIONS / 8);
     } finally {
       agent.destroy();
     }
