@@ -5,7 +5,7 @@
  * separate engine (Meilisearch), the indexer also follows the store's change feed into it
  * (search-sync.ts); several followers converge on the same state.
  */
-import { openBackend } from '../src/backend.ts';
+import { openArchive } from '../src/backend.ts';
 import { loadConfig } from '../src/config.ts';
 import { requireArchive } from '../src/data-folder.ts';
 import { createLogger } from '../src/logger.ts';
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   // Beside `npm start` on its folder, never on a new one: a mistyped ARCHIVE_DATA_DIR would poll an empty queue forever.
   requireArchive(config);
   const logger = createLogger(config.logLevel);
-  const backend = await openBackend(config, { migrate: true });
+  const backend = await openArchive(config, { migrate: true });
   const registry = processRegistry();
   const publisher = createPublisher(config, backend, logger, new PublisherMetrics(registry, backend.submissions).observe);
   publisher.start();

@@ -10,7 +10,7 @@
  * transaction as each record. The command says so and exits with status 2.
  */
 import { replayFeed } from '../indexer/search-sync.ts';
-import { openBackend } from '../src/backend.ts';
+import { openArchive } from '../src/backend.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { rebuildIndexes } from '../src/search/meili/rebuild.ts';
@@ -29,7 +29,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const logger = createLogger(config.logLevel === 'silent' ? 'silent' : 'info');
-  const backend = await openBackend(config, { migrate: false });
+  const backend = await openArchive(config, { migrate: false });
   try {
     const from = (await backend.store.catalogState()).changeNumber;
     await backend.store.writeCheckpoint(REINDEX_CHECKPOINT, from);

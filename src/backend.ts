@@ -80,8 +80,8 @@ export async function openBackend(config: BackendConfig, options: BackendOptions
 }
 
 /**
- * openBackend for a process run on a data folder (the server's primary, the maintenance
- * commands): an error opening its database is told as dataFolderError tells it, naming the file,
+ * openBackend for a process run on a data folder (the server's primary, the publisher alone, the
+ * maintenance commands, reindex): an error opening its database is told as dataFolderError tells it, naming the file,
  * ARCHIVE_DATA_DIR and the likely cause.
  */
 export function openArchive(config: BackendConfig & Pick<Config, 'dataDir' | 'mediaDir'>, options: BackendOptions): Promise<Backend> {
