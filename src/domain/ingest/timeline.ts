@@ -1,10 +1,9 @@
 /**
  * The timeline rule: a model's timeline record belongs to its earliest archived work, by date,
- * then id, among gallery records; on the same date the work that already holds it keeps it (a tie
- * never moves a published id), and an editorial timeline record (an imported catalog's) dated on or
- * before a work stands for the model's start, so that work gets none. With crashes and retries
+ * then id, among gallery records, and an editorial timeline record (an imported catalog's) dated on
+ * or before a work stands for the model's start, so that work gets none. With crashes and retries
  * works arrive in any order, so the rule is decided against every record of the model each time a
- * work is published.
+ * work is published, and its outcome never depends on that order (ties of date included).
  */
 import type { RecordChanges, RecordStore } from '../ports.ts';
 import type { CanonicalRecord, StoredRecord } from '../record.ts';
@@ -35,26 +34,29 @@ export function planPublication(gallery: CanonicalRecord, ofModel: readonly Cano
     .map((other) => ({
       id: other.id,
       movedTo: galleryIdOf(other),
-      reason: `The timeline of ${gallery.model} now starts with an earlier work (${timelineId}); this work stays in the gallery.`,
+      reason: supersededReason(gallery, timelineId, other),
     }));
   return { put: [gallery, { ...gallery, id: timelineId, kind: 'timeline' }], retire };
 }
 
 /**
  * Whether a new gallery record starts its model's timeline: no other gallery record is earlier (by
- * date, then id), none of the same date holds the timeline already, and no editorial timeline
- * record is dated on or before it. (Before 2026-11-26 an editorial timeline record without a gallery
- * twin did not count, and a work of a model the imported catalog starts got a second "first"
- * record; and a work of the same date with a lower id took the timeline, moving a published id.)
+ * date, then id) and no editorial timeline record is dated on or before it. (Before 2026-11-26 an
+ * editorial timeline record without a gallery twin did not count, and a work of a model the
+ * imported catalog starts got a second "first" record.)
  */
 function startsTimeline(gallery: CanonicalRecord, ofModel: readonly CanonicalRecord[]): boolean {
-  const holders = new Set(ofModel.filter(isIngestedTimeline).map(galleryIdOf));
   return ofModel.every((other) => {
     if (other.id === gallery.id) return true;
     if (other.kind === 'timeline') return Boolean(other.submissionId) || other.date > gallery.date;
-    if (other.date !== gallery.date) return other.date > gallery.date;
-    return other.id > gallery.id && !holders.has(other.id);
+    return !earlier(other, gallery);
   });
+}
+
+/** Why a timeline record gives way to the timeline record of `first`, its date's or its id's order said as it is. */
+function supersededReason(first: CanonicalRecord, timelineId: string, superseded: CanonicalRecord): string {
+  const how = superseded.date === first.date ? `a work of the same date that comes first in the archive's order of ids (${timelineId})` : `an earlier work (${timelineId})`;
+  return `The timeline of ${first.model} now starts with ${how}; this work stays in the gallery.`;
 }
 
 /** True when `a` comes before `b` in the timeline rule's order: by date, then id. */
@@ -63,7 +65,7 @@ function earlier(a: CanonicalRecord, b: CanonicalRecord): boolean {
 }
 
 /** A timeline record that came through ingest (an editorial one is never passed on or replaced). */
-function isIngestedTimeline(record: CanonicalRecord): boolean {
+function isIngestedTimeline(record: StoredRecord): boolean {
   return record.kind === 'timeline' && Boolean(record.submissionId);
 }
 
