@@ -5,28 +5,35 @@
 
 import { isTrigramBlockToken } from './text.ts';
 
+/** Rows of the distance table, reused by every call (a typo search compares up to a hundred thousand terms a word). */
+let distanceRows: [Int32Array, Int32Array, Int32Array] = [new Int32Array(32), new Int32Array(32), new Int32Array(32)];
+
 /** Distance between a and b counting insertions, deletions, substitutions and adjacent transpositions; stops early above max. */
 export function damerauDistance(a: string, b: string, max: number): number {
   const lengthA = a.length;
   const lengthB = b.length;
   if (Math.abs(lengthA - lengthB) > max) return max + 1;
-  let previousPrevious = new Array<number>(lengthB + 1).fill(0);
-  let previous = Array.from({ length: lengthB + 1 }, (_, j) => j);
-  let current = new Array<number>(lengthB + 1).fill(0);
+  if (distanceRows[0].length <= lengthB) distanceRows = [new Int32Array(2 * (lengthB + 1)), new Int32Array(2 * (lengthB + 1)), new Int32Array(2 * (lengthB + 1))];
+  let [previousPrevious, previous, current] = distanceRows;
+  for (let j = 0; j <= lengthB; j += 1) previous[j] = j;
   for (let i = 1; i <= lengthA; i += 1) {
     current[0] = i;
     let rowMinimum = i;
+    const codeA = a.charCodeAt(i - 1);
     for (let j = 1; j <= lengthB; j += 1) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      const cost = codeA === b.charCodeAt(j - 1) ? 0 : 1;
       let value = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
-      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) {
+      if (i > 1 && j > 1 && codeA === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) {
         value = Math.min(value, (previousPrevious[j - 2] ?? 0) + 1);
       }
       current[j] = value;
       if (value < rowMinimum) rowMinimum = value;
     }
     if (rowMinimum > max) return max + 1;
-    [previousPrevious, previous, current] = [previous, current, previousPrevious];
+    const oldest = previousPrevious;
+    previousPrevious = previous;
+    previous = current;
+    current = oldest;
   }
   return previous[lengthB] ?? max + 1;
 }
@@ -35,8 +42,53 @@ function digitsOf(word: string): string {
   return word.replace(/[^0-9]/g, '');
 }
 
-function firstCharacter(word: string): number | undefined {
-  return word.codePointAt(0);
+/** The characters a word holds, as the bits of their codes modulo 32 (a to z each its own bit). */
+function characterBits(word: string): number {
+  let bits = 0;
+  for (let i = 0; i < word.length; i += 1) bits |= 1 << (word.charCodeAt(i) & 31);
+  return bits;
+}
+
+function bitCount(bits: number): number {
+  let value = bits - ((bits >>> 1) & 0x55555555);
+  value = (value & 0x33333333) + ((value >>> 2) & 0x33333333);
+  return (Math.imul((value + (value >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+}
+
+/**
+ * A lower bound of the distance between two words from their character bits alone: each edit
+ * takes away at most one character of a and brings at most one of b (a transposition neither),
+ * so every character of a whose bit b lacks costs an edit of its own, and so does every one of b
+ * whose bit a lacks.
+ */
+function distanceAtLeast(bitsA: number, bitsB: number): number {
+  return Math.max(bitCount(bitsA & ~bitsB), bitCount(bitsB & ~bitsA));
+}
+
+/**
+ * The dictionary words of one length, with what the typo search reads of each before the
+ * distance: its digits, its first character and its character bits.
+ */
+class LengthBucket {
+  readonly terms: string[] = [];
+  readonly documents: number[] = [];
+  readonly digits: string[] = [];
+  readonly firsts: (number | undefined)[] = [];
+  bits = new Int32Array(16);
+
+  push(term: string, documents: number): void {
+    const at = this.terms.length;
+    if (at === this.bits.length) {
+      const grown = new Int32Array(2 * at);
+      grown.set(this.bits);
+      this.bits = grown;
+    }
+    this.terms.push(term);
+    this.documents.push(documents);
+    this.digits.push(digitsOf(term));
+    this.firsts.push(term.codePointAt(0));
+    this.bits[at] = characterBits(term);
+  }
 }
 
 /** Whether a piece of a split word can stand as a word of its own: two characters or more, or one digit. */
@@ -100,7 +152,7 @@ class SortedTerms {
  * offers one as a prefix's or a typo's alternative (a query asks trigrams only as a whole substring).
  */
 export class Vocabulary {
-  private readonly byLength = new Map<number, { term: string; documents: number }[]>();
+  private readonly byLength = new Map<number, LengthBucket>();
   private readonly cache = new Map<string, string[]>();
   private readonly words: SortedTerms;
   private readonly blockTokens: SortedTerms;
@@ -129,9 +181,12 @@ export class Vocabulary {
 
   private addToBuckets(entry: { term: string; documents: number }): void {
     if (!this.isDictionaryWord(entry.term)) return;
-    const bucket = this.byLength.get(entry.term.length) ?? [];
-    bucket.push(entry);
-    this.byLength.set(entry.term.length, bucket);
+    let bucket = this.byLength.get(entry.term.length);
+    if (!bucket) {
+      bucket = new LengthBucket();
+      this.byLength.set(entry.term.length, bucket);
+    }
+    bucket.push(entry.term, entry.documents);
   }
 
   /**
@@ -205,11 +260,21 @@ export class Vocabulary {
     if (cached) return cached;
     const found: { term: string; distance: number; documents: number }[] = [];
     const digits = digitsOf(word);
+    const first = word.codePointAt(0);
+    const bits = characterBits(word);
     for (let length = word.length - budget; length <= word.length + budget; length += 1) {
-      for (const entry of this.byLength.get(length) ?? []) {
-        if (entry.term === word || digitsOf(entry.term) !== digits) continue;
-        const distance = damerauDistance(word, entry.term, budget) + (firstCharacter(entry.term) === firstCharacter(word) ? 0 : 1);
-        if (distance <= budget) found.push({ term: entry.term, distance, documents: entry.documents });
+      const bucket = this.byLength.get(length);
+      if (!bucket) continue;
+      const { terms, documents, firsts, bits: termBits } = bucket;
+      const lengthGap = Math.abs(length - word.length);
+      for (let at = 0; at < terms.length; at += 1) {
+        // A typo on the first letter takes one of the budget; the cheap bounds go first, the distance last.
+        const left = firsts[at] === first ? budget : budget - 1;
+        if (lengthGap > left || distanceAtLeast(bits, termBits[at] ?? 0) > left) continue;
+        const term = terms[at] ?? '';
+        if (term === word || bucket.digits[at] !== digits) continue;
+        const distance = damerauDistance(word, term, left);
+        if (distance <= left) found.push({ term, distance: distance + budget - left, documents: documents[at] ?? 0 });
       }
     }
     found.sort((a, b) => a.distance - b.distance || b.documents - a.documents || (a.term < b.term ? -1 : 1));
