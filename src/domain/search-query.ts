@@ -32,6 +32,17 @@ export const FACET_VALUE_LIMIT = 100;
 /** OR combinations a query may make (`a OR b c OR d` makes 4): engines without OR search each one. */
 export const MAX_OR_COMBINATIONS = 16;
 
+/**
+ * Words a query's phrases (words joined by punctuation, quoted text; excluded ones too) may hold
+ * in all. FTS5 checks a phrase position by position in every row holding its words, so its cost
+ * grows with its words times those rows: 100 words of `a-a-…` cost 250 ms at 100,000 records.
+ * No search is a phrase of more than 32 words (Meilisearch reads 10 words of a query).
+ */
+export const MAX_PHRASE_WORDS = 32;
+
+/** Words a query may hold in all (a run of Chinese characters counts as one, OR too). */
+export const MAX_QUERY_WORDS = 64;
+
 /** Matching records per value of each asked facet, the facet's own filter left out. */
 export type FacetCounts = Partial<Record<FacetName, Record<string, number>>>;
 

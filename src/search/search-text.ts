@@ -260,6 +260,38 @@ export function parseSearchText(text: string): ParsedQuery {
   return { groups, excluded, label: facetValueKey(text) };
 }
 
+/** How many words a text holds, a run of CJK characters counting as one. */
+function wordsOf(text: string): number {
+  return wordTokens(normalizeText(text).replace(CJK_RUN, ' x ')).length;
+}
+
+/**
+ * How many words search text holds: in all (`all`, the OR operator and every run of CJK
+ * characters counting one each), and in its phrases (`inPhrases`: quoted text, and words joined
+ * by punctuation, as chunkTerms makes them; excluded ones too). What MAX_QUERY_WORDS and
+ * MAX_PHRASE_WORDS bound.
+ */
+export function queryWords(text: string): { all: number; inPhrases: number } {
+  let all = 0;
+  let inPhrases = 0;
+  for (const piece of pieces(text)) {
+    if (piece.kind === 'or') {
+      all += 1;
+      continue;
+    }
+    const words = wordsOf(piece.text);
+    all += words;
+    if (piece.kind === 'quoted') inPhrases += words;
+    else {
+      for (const part of normalizeText(piece.text).split(CJK_RUN)) {
+        const joined = wordTokens(part).length;
+        if (joined > 1) inPhrases += joined;
+      }
+    }
+  }
+  return { all, inPhrases };
+}
+
 /** How many OR combinations a query makes (engines without OR run one search per combination). */
 export function orCombinations(query: ParsedQuery): number {
   return query.groups.reduce((product, group) => product * group.alternatives.length, 1);

@@ -1,6 +1,6 @@
 import { decodeCursor, queryFingerprint } from '../domain/cursor.ts';
-import { MAX_OR_COMBINATIONS } from '../domain/search-query.ts';
-import { orCombinations, parseSearchText } from '../search/search-text.ts';
+import { MAX_OR_COMBINATIONS, MAX_PHRASE_WORDS, MAX_QUERY_WORDS } from '../domain/search-query.ts';
+import { orCombinations, parseSearchText, queryWords } from '../search/search-text.ts';
 import { listQuery } from '../domain/specimens.ts';
 import type { SearchParams, ListScope } from '../domain/specimens.ts';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
@@ -46,6 +46,25 @@ const removalsValidator = compile<{ since: string; limit: number; cursor?: strin
 const SEARCH_PROPERTIES = SCHEMAS.searchParams.properties as Properties;
 const SEARCH_NAMES = Object.keys(SEARCH_PROPERTIES);
 export const MAX_OFFSET = SCHEMAS.searchParams.properties.offset.maximum;
+const MAX_QUERY_LENGTH = SCHEMAS.searchParams.properties.q.maxLength;
+
+/**
+ * What is wrong with search text beyond its schema, if anything: its length counted again in the
+ * normal form a search reads (NFKC makes `⒜` the three characters `(a)`, `㍿` four), its words, the
+ * words of its phrases, its OR combinations. Each bounds what one search may cost.
+ */
+function searchTextProblems(q: string): string[] {
+  const problems: string[] = [];
+  const normalLength = [...q.normalize('NFKC')].length;
+  if (normalLength > MAX_QUERY_LENGTH) {
+    problems.push(`must be at most ${MAX_QUERY_LENGTH} characters long as searched, in Unicode normal form NFKC (it is ${normalLength}: a character such as ⒜ or ㍿ stands for several)`);
+  }
+  const words = queryWords(q);
+  if (words.all > MAX_QUERY_WORDS) problems.push(`holds more than ${MAX_QUERY_WORDS} words (it holds ${words.all}; a run of Chinese characters counts as one)`);
+  if (words.inPhrases > MAX_PHRASE_WORDS) problems.push(`holds more than ${MAX_PHRASE_WORDS} words in phrases, quoted or joined by punctuation like a-b-c (it holds ${words.inPhrases})`);
+  if (orCombinations(parseSearchText(q)) > MAX_OR_COMBINATIONS) problems.push(`makes more than ${MAX_OR_COMBINATIONS} combinations of OR alternatives`);
+  return problems;
+}
 
 /** Where parameters come from: a query string (one value each, repeats refused) or tool arguments (JSON). */
 export interface ParseOptions {
@@ -97,7 +116,8 @@ function crossChecks(params: Record<string, unknown>, given: ReadonlySet<string>
   const { from, to, q, cursor } = params;
   const named = (name: string): boolean => errors.some((error) => error.parameter === name);
   if (typeof from === 'string' && typeof to === 'string' && !named('from') && !named('to') && from > to) errors.push({ parameter: 'to', message: `must not be before from (${from})` });
-  if (typeof q === 'string' && orCombinations(parseSearchText(q)) > MAX_OR_COMBINATIONS) errors.push({ parameter: 'q', message: `makes more than ${MAX_OR_COMBINATIONS} combinations of OR alternatives` });
+  // After the schema's own limit (200 characters as written), so the checks read a short text.
+  if (typeof q === 'string' && !named('q')) for (const message of searchTextProblems(q)) errors.push({ parameter: 'q', message });
   if (typeof cursor !== 'string') return;
   // A query string's offset=0 is refused too; a tool's 0 beside a cursor is the default a host filled in (parseSearchParams).
   const evenZero = fromQueryString ? ', not even 0' : '';

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import searchParamsSchema from '../../schemas/search-params.schema.json' with { type: 'json' };
 import { encodeCursor } from '../../src/domain/cursor.ts';
 import { BUILT_IN_SOURCE_TABLE } from '../../src/domain/sources.ts';
-import { MODELS } from './support.ts';
+import { MODELS, withinSearchTextBounds } from './support.ts';
 
 /**
  * Whether the service must accept a value, refuse it, or may do either; `undecodable`: not
@@ -79,12 +79,17 @@ function text(minLength: number, maxLength: number): fc.Arbitrary<string> {
   ).filter((value) => [...value].length >= minLength && [...value].length <= maxLength);
 }
 
+/** Search text the schema takes: valid when within the bounds checked beside it (words, phrases' words, length as searched). */
+function searchText(value: string): QueryPart {
+  return part('q', value, withinSearchTextBounds(value) ? 'valid' : 'invalid');
+}
+
 function queryText(): fc.Arbitrary<QueryPart> {
   const maximum = properties.q.maxLength;
   return fc.oneof(
     { weight: 4, arbitrary: fc.oneof(ODD_TEXT, fc.constantFrom('pelican', 'lighthouse', 'work', '作品', 'bicycle city', 'fuzz record')).map((value) => part('q', value, 'valid')) },
-    { weight: 3, arbitrary: text(1, 40).map((value) => part('q', value, 'valid')) },
-    { weight: 1, arbitrary: fc.integer({ min: maximum - 3, max: maximum }).chain((length) => text(length, length)).map((value) => part('q', value, 'valid')) },
+    { weight: 3, arbitrary: text(1, 40).map(searchText) },
+    { weight: 1, arbitrary: fc.integer({ min: maximum - 3, max: maximum }).chain((length) => text(length, length)).map(searchText) },
     { weight: 1, arbitrary: fc.constantFrom(' ', '   ', '\t', '\u3000', '\u00a0\n').map((value) => part('q', value, 'valid')) },
     { weight: 2, arbitrary: fc.integer({ min: maximum + 1, max: maximum + 60 }).chain((length) => text(length, length)).map((value) => part('q', value, 'invalid')) },
     { weight: 1, arbitrary: UNDECODABLE.map((encoded): QueryPart => ({ name: 'q', encoded, value: undefined, validity: 'undecodable' })) },

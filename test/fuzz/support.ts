@@ -9,6 +9,9 @@ import { validators } from '../../src/validation/schemas.ts';
 import type { CanonicalRecord, Format, Kind } from '../../src/domain/record.ts';
 import { FORMATS } from '../../src/domain/record.ts';
 import { makeRecord } from '../helpers/factories.ts';
+import { MAX_OR_COMBINATIONS, MAX_PHRASE_WORDS, MAX_QUERY_WORDS } from '../../src/domain/search-query.ts';
+import { orCombinations, parseSearchText, queryWords } from '../../src/search/search-text.ts';
+import searchParamsSchema from '../../schemas/search-params.schema.json' with { type: 'json' };
 
 const DEFAULT_SEED = 20261122;
 
@@ -152,6 +155,19 @@ export function matchingIds(records: readonly CanonicalRecord[], filters: ListFi
         && (filters.since === undefined || record.updated >= filters.since))
       .map((record) => record.id),
   );
+}
+
+/**
+ * Whether search text of the schema's length stays within the bounds checked beside the schema
+ * (read-params.ts): its length as searched (NFKC), its words, its phrases' words, its OR
+ * combinations. Random text of 200 characters often holds more than 32 words joined by punctuation.
+ */
+export function withinSearchTextBounds(q: string): boolean {
+  const words = queryWords(q);
+  return [...q.normalize('NFKC')].length <= searchParamsSchema.properties.q.maxLength
+    && words.all <= MAX_QUERY_WORDS
+    && words.inPhrases <= MAX_PHRASE_WORDS
+    && orCombinations(parseSearchText(q)) <= MAX_OR_COMBINATIONS;
 }
 
 /** Text a search treats as no text at all (the service trims it). */

@@ -134,6 +134,27 @@ describe('read API over HTTP (demo catalog)', function () {
       });
     }
 
+    it('refuses q holding too many words, in phrases or in all, or too long as searched, and says why', async () => {
+      const refusals: [string, RegExp][] = [
+        [Array(33).fill('a').join('-'), /^holds more than 32 words in phrases, quoted or joined by punctuation like a-b-c \(it holds 33\)$/],
+        [`"${Array(33).fill('cat').join(' ')}"`, /more than 32 words in phrases/],
+        [`pelican -"${Array(20).fill('a').join(' ')}" -${Array(13).fill('of').join('-')}`, /more than 32 words in phrases.*\(it holds 33\)$/],
+        [Array(65).fill('a').join(' '), /^holds more than 64 words \(it holds 65; a run of Chinese characters counts as one\)$/],
+        // 51 characters as written, 204 as searched (NFKC): ㍿ is 株式会社.
+        ['㍿'.repeat(51), /^must be at most 200 characters long as searched, in Unicode normal form NFKC \(it is 204/],
+      ];
+      for (const [q, message] of refusals) {
+        const { status, body } = await getJson<{ errors: { parameter: string; message: string }[] }>(server, `/api/v1/specimens?q=${encodeURIComponent(q)}`);
+        expect(status, q).to.equal(400);
+        expect(body.errors.map((error) => error.parameter), q).to.include('q');
+        expect(body.errors.find((error) => error.message.match(message)), `${q}: ${JSON.stringify(body.errors)}`).to.not.equal(undefined);
+      }
+      // At the bounds: 32 words in phrases, 64 in all, 200 characters as searched.
+      for (const q of [Array(32).fill('a').join('-'), `${Array(32).fill('a').join('-')} ${Array(32).fill('b').join(' ')}`, '㍿'.repeat(50), '鹈鹕'.repeat(100)]) {
+        expect((await getJson(server, `/api/v1/specimens?q=${encodeURIComponent(q)}`)).status, q).to.equal(200);
+      }
+    });
+
     it('names every bad parameter at once', async () => {
       const { body } = await getJson<{ errors: { parameter: string }[] }>(server, '/api/v1/specimens?limit=0&offset=-2&lang=fr&colour=red');
       expect(body.errors.map((error) => error.parameter).sort()).to.deep.equal(['colour', 'lang', 'limit', 'offset']);

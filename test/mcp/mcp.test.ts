@@ -183,6 +183,12 @@ describe('MCP tool server at /mcp', function () {
     expect(faceted.content[0]?.type === 'text' ? faceted.content[0].text : '').to.match(/\nformat: /);
   });
 
+  it('refuses a query of too many phrase words as the HTTP API does, naming q', async () => {
+    const result = await call('search_specimens', { q: `"${Array(40).fill('a').join(' ')}"` });
+    expect(result.isError).to.equal(true);
+    expect(result.content[0]?.type === 'text' ? result.content[0].text : '').to.match(/^Invalid parameter: q\.\n- q: holds more than 32 words in phrases/);
+  });
+
   it('refuses invalid arguments with a message naming each of them', async () => {
     const result = await call('search_specimens', { limit: 500, lang: 'fr', colour: 'red' });
     expect(result.isError).to.equal(true);

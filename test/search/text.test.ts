@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { asTrigramPhrase, indexText, isTrigramBlockToken, parseQuery, TRIGRAM_BLOCK_SEPARATOR, typoBudget } from '../../src/search/sqlite/text.ts';
-import { orCombinations, parseSearchText, runsAsWords, runWords } from '../../src/search/search-text.ts';
+import { orCombinations, parseSearchText, queryWords, runsAsWords, runWords } from '../../src/search/search-text.ts';
 import { damerauDistance, Vocabulary } from '../../src/search/sqlite/typo.ts';
 import { dayBase, dayNumber, keyBetween, SLOTS_PER_DAY, spreadKeys } from '../../src/search/sqlite/sort-key.ts';
 
@@ -100,6 +100,19 @@ describe('embedded search text handling', () => {
     expect(parseSearchText('"x，光"').groups).to.deep.equal([{ alternatives: [[{ type: 'phrase', tokens: ['x', '光'], prefixLast: true, quoted: true }]] }]);
     expect(parseSearchText('GPT-4').label).to.equal('gpt-4');
     expect(orCombinations(parseSearchText('a OR b c OR d OR e'))).to.equal(6);
+  });
+
+  it('counts the words of a query, and those of its phrases (quoted, joined by punctuation, excluded too)', () => {
+    expect(queryWords('pelican bicycle')).to.deep.equal({ all: 2, inPhrases: 0 });
+    expect(queryWords('gpt-4o pelican')).to.deep.equal({ all: 3, inPhrases: 2 });
+    expect(queryWords('"a pelican riding" -"a bicycle" -crow')).to.deep.equal({ all: 6, inPhrases: 5 });
+    // A run of Chinese characters is one word; a Chinese run beside Latin words splits them apart.
+    expect(queryWords('鹈鹕骑自行车 灯塔')).to.deep.equal({ all: 2, inPhrases: 0 });
+    expect(queryWords('"亮起，光束" gpt画的鹈鹕')).to.deep.equal({ all: 4, inPhrases: 2 });
+    expect(queryWords('lighthouse OR telescope')).to.deep.equal({ all: 3, inPhrases: 0 });
+    // Counted as searched, in normal form: ⒜ is (a).
+    expect(queryWords('⒜⒜⒜')).to.deep.equal({ all: 3, inPhrases: 3 });
+    expect(queryWords('a-b-c d.e')).to.deep.equal({ all: 5, inPhrases: 5 });
   });
 
   it('allows one typo from 5 letters and two from 9', () => {
