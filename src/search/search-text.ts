@@ -231,15 +231,32 @@ function quotedTerm(text: string): QueryTerm[] {
   return tokens.length ? [{ type: 'phrase', tokens, prefixLast: endsWithSingleCjk, quoted: true }] : [];
 }
 
+/** A term of one CJK character matched as a prefix (cjkRunTerm, a quoted character alone). */
+function isSingleCharacterPrefix(term: QueryTerm): term is Extract<QueryTerm, { type: 'phrase' }> {
+  const token = term.type === 'phrase' && term.tokens.length === 1 ? term.tokens[0] : undefined;
+  return term.type === 'phrase' && term.prefixLast && token !== undefined && [...token].length === 1 && CJK_CHARACTER.test(token);
+}
+
+/** How parseSearchText reads a text besides its rules. */
+export interface ParseOptions {
+  /**
+   * How many terms of one CJK character, at most, match as prefixes (the last of the text, those
+   * being typed); the others match as written: a character standing alone or ending a run. Each
+   * prefix opens up to 64 bigrams (a dense one, FTS5's own prefix query). Every one by default.
+   */
+  singleCharacterPrefixes?: number;
+}
+
 /**
  * Reads search text: whitespace separates terms that must all match; `"a phrase"` matches
  * exactly; `-word` or `-"a phrase"` leaves out records holding it; `a OR b` (OR in capitals,
  * between two terms) matches either. The last word is also a prefix when it ends the text.
  */
-export function parseSearchText(text: string): ParsedQuery {
+export function parseSearchText(text: string, options: ParseOptions = {}): ParsedQuery {
   const found = pieces(text);
   const groups: QueryGroup[] = [];
   const excluded: QueryTerm[] = [];
+  const singleCharacters: Extract<QueryTerm, { type: 'phrase' }>[] = [];
   let joinNext = false;
   found.forEach((piece, index) => {
     if (piece.kind === 'or') {
@@ -252,11 +269,15 @@ export function parseSearchText(text: string): ParsedQuery {
     }
     const terms = piece.kind === 'quoted' ? quotedTerm(piece.text) : chunkTerms(piece.text, index === found.length - 1 && !piece.negated);
     if (terms.length === 0) return;
+    singleCharacters.push(...terms.filter(isSingleCharacterPrefix));
     if (piece.negated) excluded.push(...terms);
     else if (joinNext) groups.at(-1)?.alternatives.push(terms);
     else groups.push({ alternatives: [terms] });
     if (!piece.negated) joinNext = false;
   });
+  // The terms are made here, for this query alone: the earlier ones are changed in place.
+  const prefixes = options.singleCharacterPrefixes ?? Infinity;
+  for (const term of singleCharacters.slice(0, Math.max(0, singleCharacters.length - prefixes))) term.prefixLast = false;
   return { groups, excluded, label: facetValueKey(text) };
 }
 
