@@ -32,7 +32,7 @@ export interface McpRouteOptions {
   chargeCalls?(ctx: Context, calls: number): Promise<void>;
 }
 
-/** The requests among a POST's messages (those with a method and an id): each one call, which a batch of up to 100 makes at once. */
+/** The requests among a POST's messages (those with a method and an id): each one call, which a batch of up to MCP_BATCH_LIMIT makes at once. */
 function callsIn(messages: readonly JSONRPCMessage[]): number {
   return messages.filter((message) => 'method' in message && 'id' in message).length;
 }

@@ -11,8 +11,12 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest, isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 
-/** Most messages one POST may carry (the SDK's transport allows as many). */
-export const MCP_BATCH_LIMIT = 100;
+/**
+ * Most messages one POST may carry (the SDK's transport allows any number). JSON-RPC batches left
+ * MCP with protocol version 2025-06-18; a client of an earlier version batches a few calls. It was
+ * 100 until 2026-11-26: a batch of 100 costly searches held a worker for 32 s.
+ */
+export const MCP_BATCH_LIMIT = 20;
 
 /** Why the messages of one POST cannot be taken as they are, with the JSON-RPC error code to answer; undefined when they can. */
 export function batchProblem(messages: readonly JSONRPCMessage[]): { code: number; message: string } | undefined {
@@ -52,8 +56,22 @@ export class OnePostTransport implements Transport {
       this.answer = resolve;
     });
     if (this.responses.size === 0) this.settle({ kind: 'accepted' });
-    for (const message of messages) this.onmessage?.(message);
+    void this.handOver(messages);
     return answered;
+  }
+
+  /**
+   * Hands the messages to the server one by one, the first at once and each other after a turn of
+   * the event loop (setImmediate): a search runs synchronously, so the calls of a batch handed over
+   * together ran back to back while the worker's other requests waited (a /healthz 31.8 s behind
+   * a batch of 100 costly searches). Stops when the transport closes (the client went away).
+   */
+  private async handOver(messages: readonly JSONRPCMessage[]): Promise<void> {
+    for (const [index, message] of messages.entries()) {
+      if (index > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.closed) return;
+      this.onmessage?.(message);
+    }
   }
 
   async send(message: JSONRPCMessage): Promise<void> {

@@ -495,15 +495,15 @@ describe('MCP tool server at /mcp', function () {
     expect((await post(JSON.stringify([notification, notification]))).status).to.equal(202);
   });
 
-  it('refuses a POST that does not accept both JSON and an event stream, a batch of over 100 messages, and initialize in a batch', async () => {
+  it('refuses a POST that does not accept both JSON and an event stream, a batch of over 20 messages, and initialize in a batch', async () => {
     for (const accept of ['application/json', 'text/event-stream', '*/*']) {
       const response = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }), { Accept: accept });
       expect(response.status, accept).to.equal(406);
       expect(await response.json()).to.deep.include({ jsonrpc: '2.0', id: null }).and.to.have.nested.property('error.code', -32000);
     }
     const pings = (count: number) => JSON.stringify(Array.from({ length: count }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' })));
-    expect(((await (await post(pings(100))).json()) as unknown[]).length).to.equal(100);
-    const tooMany = await post(pings(101));
+    expect(((await (await post(pings(20))).json()) as unknown[]).length).to.equal(20);
+    const tooMany = await post(pings(21));
     expect(tooMany.status).to.equal(400);
     expect(await tooMany.json()).to.have.nested.property('error.code', -32600);
     const initializeInBatch = await post(`[${initialize('2025-11-25')},${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' })}]`);

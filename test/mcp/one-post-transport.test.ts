@@ -25,6 +25,22 @@ describe('the transport of one MCP POST', () => {
     expect(handlerSignal.aborted, 'the running handler is told to stop').to.equal(true);
   });
 
+  it('hands the calls of a batch over one turn of the event loop apart, so what waits on the loop runs between them', async () => {
+    const server = new Server({ name: 'plain', version: '1' }, { capabilities: { tools: {} } });
+    const events: string[] = [];
+    server.setRequestHandler(ListToolsRequestSchema, () => {
+      events.push('call');
+      return { tools: [] };
+    });
+    const transport = new OnePostTransport();
+    await server.connect(transport);
+    // Another request of the worker, already waiting on the event loop when the batch comes.
+    setImmediate(() => events.push('other'));
+    const answer = await transport.deliver([1, 2, 3].map((id) => ({ jsonrpc: '2.0' as const, id, method: 'tools/list' })));
+    expect(events).to.deep.equal(['call', 'other', 'call', 'call']);
+    expect(answer.kind === 'responses' && Array.isArray(answer.body) ? answer.body.map((response) => 'id' in response && response.id) : []).to.deep.equal([1, 2, 3]);
+  });
+
   it('answers only the requests it delivered, each once', async () => {
     const server = new Server({ name: 'plain', version: '1' }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));

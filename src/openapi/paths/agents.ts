@@ -1,5 +1,6 @@
 import { guideText } from '../../guides/llms-text.ts';
 import { MCP_BODY_LIMIT } from '../../mcp/koa-route.ts';
+import { MCP_BATCH_LIMIT } from '../../mcp/one-post-transport.ts';
 import { exampleList } from '../examples.ts';
 import { compactListResult } from '../../mcp/compact.ts';
 import { CACHE_HEADERS, jsonResponse, NOT_MODIFIED, operation, problem, textResponse } from '../responses.ts';
@@ -45,7 +46,7 @@ export function agentPaths(doc: DocContext): JsonObject {
         responses: {
           200: jsonResponse('The JSON-RPC response (for a batch holding several requests, an array of their responses in the order sent).', { $ref: '#/components/schemas/JsonRpcResponse' }, response),
           202: { description: 'The body held only notifications (or responses): accepted, no body.' },
-          400: jsonResponse('The body is not JSON (a JSON-RPC parse error, -32700), JSON that is not a JSON-RPC message or batch, a batch of over 100 messages or one holding an initialize request (Invalid Request, -32600), or an unsupported MCP-Protocol-Version (problem+json).', { $ref: '#/components/schemas/JsonRpcResponse' }, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not JSON.' } }),
+          400: jsonResponse(`The body is not JSON (a JSON-RPC parse error, -32700), JSON that is not a JSON-RPC message or batch, a batch of over ${MCP_BATCH_LIMIT} messages or one holding an initialize request (Invalid Request, -32600), or an unsupported MCP-Protocol-Version (problem+json).`, { $ref: '#/components/schemas/JsonRpcResponse' }, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not JSON.' } }),
           403: problem(doc, 403, '/mcp', { detail: 'Origin https://elsewhere.example may not use this MCP server.' }),
           405: problem(doc, 405, '/mcp', { detail: 'GET is not allowed here; this MCP server is stateless: send JSON-RPC requests with POST.' }),
           406: jsonResponse('Accept does not list application/json and text/event-stream.', { $ref: '#/components/schemas/JsonRpcResponse' }, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Not Acceptable: the Accept header must list both application/json and text/event-stream (MCP Streamable HTTP).' } }),
