@@ -8,8 +8,11 @@ import type { TestServer } from '../helpers/server.ts';
 /** What the keyboard reached: the focused element's link, the focus ring it draws, and its size. */
 interface Focused {
   href: string | null;
+  /** The element's tag and text, to name it in a failure. */
+  what: string;
   outlineStyle: string;
   outlineWidth: number;
+  outlineColor: string;
   width: number;
   height: number;
 }
@@ -24,7 +27,8 @@ async function tabThrough(page: Page, times: number): Promise<Focused[]> {
         const element = document.activeElement ?? document.body;
         const style = getComputedStyle(element);
         const box = element.getBoundingClientRect();
-        return { href: element.getAttribute('href'), outlineStyle: style.outlineStyle, outlineWidth: parseFloat(style.outlineWidth), width: box.width, height: box.height };
+        const what = `${element.tagName.toLowerCase()} ${(element.textContent ?? '').trim().slice(0, 40)}`;
+        return { href: element.getAttribute('href'), what, outlineStyle: style.outlineStyle, outlineWidth: parseFloat(style.outlineWidth), outlineColor: style.outlineColor, width: box.width, height: box.height };
       }),
     );
   }
@@ -160,6 +164,22 @@ describe('the website with a keyboard, a screen reader and a phone (Chromium)', 
       });
       expect(fit.hint, path).to.not.equal('');
       expect(fit.width, `${path}: "${fit.hint}" fits`).to.be.at.most(fit.room);
+    }
+  });
+
+  it('draws one clear focus ring, 3 px of the accent, on everything the keyboard reaches (the dark Search button and the skip link too)', async () => {
+    const pages: [path: string, mustReach: string[]][] = [['/en/', ['a Skip to content', 'button Search']], ['/specimens/svg-gpt-4-8d5be076/', ['a 跳到正文']]];
+    for (const [path, mustReach] of pages) {
+      const page = await open(path);
+      const paper = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+      const focusable = await page.locator('a[href], button:not([hidden]), input:not([type="hidden"]), select').count();
+      const reached = await tabThrough(page, focusable);
+      expect(reached.map((focused) => focused.what), path).to.include.members(mustReach);
+      for (const focused of reached) {
+        expect(focused.outlineStyle, `${path}: ${focused.what}`).to.equal('solid');
+        expect(focused.outlineWidth, `${path}: ${focused.what}`).to.equal(3);
+        expect(contrastRatio(focused.outlineColor, paper), `${path}: ${focused.what} against the page`).to.be.at.least(3);
+      }
     }
   });
 
