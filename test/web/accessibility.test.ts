@@ -130,6 +130,28 @@ describe('the website with a keyboard, a screen reader and a phone (Chromium)', 
     }
   });
 
+  it('keeps the Search button\'s outline and tells the current section apart in forced colors (Windows contrast themes)', async () => {
+    for (const path of ['/en/', '/timeline/', '/en/specimens/svg-gpt-4-8d5be076/', '/developers/']) {
+      const page = await open(path);
+      await page.emulateMedia({ forcedColors: 'active' });
+      const search = await page.locator('form.search button[type="submit"]:not(.secondary)').evaluateAll((buttons) => buttons.map((button) => getComputedStyle(button)));
+      for (const style of search) {
+        expect(style.borderTopStyle, `${path}: the Search button's edge`).to.equal('solid');
+        expect(parseFloat(style.borderTopWidth), `${path}: the Search button's edge`).to.be.at.least(1);
+      }
+      // Forced colors paint a border whatever its colour: a link is marked when it has a bottom border or an underline.
+      const links = await page.locator('.masthead nav a:not(.lang-switch)').evaluateAll((anchors) =>
+        anchors.map((anchor) => {
+          const style = getComputedStyle(anchor);
+          const bordered = style.borderBottomStyle !== 'none' && parseFloat(style.borderBottomWidth) > 0;
+          return { link: anchor.textContent, current: anchor.hasAttribute('aria-current'), marked: bordered || style.textDecorationLine.includes('underline') };
+        }),
+      );
+      expect(links.filter((link) => link.current).length, path).to.equal(1);
+      for (const link of links) expect(link.marked, `${path}: ${link.link}`).to.equal(link.current);
+    }
+  });
+
   it('names each card once, by its title, leaving out the thumbnail; a record page\'s preview keeps its text', async () => {
     for (const path of ['/en/', '/timeline/']) {
       const page = await open(path);
