@@ -152,6 +152,19 @@ describe('the website with a keyboard, a screen reader and a phone (Chromium)', 
     }
   });
 
+  it('sets its text in the size the reader chose as the browser\'s default, 16 px unless changed', async () => {
+    const sizes = async (page: Page) => page.evaluate(() => ['html', '.card-title', '.filters', '.brand-name'].map((selector) => parseFloat(getComputedStyle(document.querySelector(selector) ?? document.body).fontSize)));
+    const page = await open('/en/');
+    const usual = await sizes(page);
+    expect(usual[0]).to.equal(16);
+    // What the browser's settings ("Font size") change: the default size of the standard font.
+    const devtools = await page.context().newCDPSession(page);
+    await devtools.send('Page.setFontSizes', { fontSizes: { standard: 24 } });
+    await page.reload();
+    const hundredths = (size: number) => Math.round(size * 100) / 100;
+    expect((await sizes(page)).map(hundredths)).to.deep.equal(usual.map((size) => hundredths(size * 1.5)));
+  });
+
   it('names each card once, by its title, leaving out the thumbnail; a record page\'s preview keeps its text', async () => {
     for (const path of ['/en/', '/timeline/']) {
       const page = await open(path);
