@@ -165,6 +165,18 @@ describe('the website with a keyboard, a screen reader and a phone (Chromium)', 
     expect((await sizes(page)).map(hundredths)).to.deep.equal(usual.map((size) => hundredths(size * 1.5)));
   });
 
+  it('wraps the developers page\'s examples at 320 px, with no Tab stop on them', async () => {
+    for (const path of ['/developers/', '/en/developers/']) {
+      const page = await open(path, { viewport: { width: 320, height: 700 } });
+      const blocks = await page.locator('pre').evaluateAll((elements) => elements.map((element) => element.scrollWidth - element.clientWidth));
+      expect(blocks.length, path).to.be.greaterThan(2);
+      expect(blocks, `${path}: how far each example reaches past its box`).to.deep.equal(blocks.map(() => 0));
+      const stops = (await page.locator('a[href], button:not([hidden]), input:not([type="hidden"]), select').count()) + blocks.length;
+      const reached = await tabThrough(page, stops);
+      expect(reached.map((focused) => focused.what).filter((what) => /^(pre|code) /.test(what)), path).to.deep.equal([]);
+    }
+  });
+
   it('names each card once, by its title, leaving out the thumbnail; a record page\'s preview keeps its text', async () => {
     for (const path of ['/en/', '/timeline/']) {
       const page = await open(path);
