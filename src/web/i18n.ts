@@ -55,6 +55,8 @@ export const TEXT = {
     updated: '编纂日期',
     originalSource: '原始来源',
     sourceGone: '（已无法访问：来源已被删除）',
+    /** The heading of a record's facts list (model, author, dates…), read by screen readers only. */
+    facts: '作品信息',
     citation: '引用',
     copy: '复制引用',
     copied: '已复制',
@@ -139,7 +141,8 @@ export const TEXT = {
     originalSource: 'Original source',
     /** Follows the source link: English sets it off with a space, Chinese with its full-width brackets alone. */
     sourceGone: ' (no longer available: deleted at the source)',
-    citation: 'Cite',
+    facts: 'About the work',
+    citation: 'Citation',
     copy: 'Copy citation',
     copied: 'Copied',
     jsonRecord: 'JSON record',

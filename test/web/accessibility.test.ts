@@ -35,6 +35,14 @@ async function tabThrough(page: Page, times: number): Promise<Focused[]> {
   return reached;
 }
 
+/** The nodes of Chromium's own accessibility tree that a screen reader is given (role and name), in the tree's order, not the page's. */
+async function chromiumTree(page: Page): Promise<{ role: string; name: string }[]> {
+  const devtools = await page.context().newCDPSession(page);
+  const { nodes } = (await devtools.send('Accessibility.getFullAXTree')) as { nodes: { ignored: boolean; role?: { value: string }; name?: { value: string } }[] };
+  await devtools.detach();
+  return nodes.filter((node) => !node.ignored).map((node) => ({ role: node.role?.value ?? '', name: node.name?.value ?? '' }));
+}
+
 /** The relative luminance of a computed rgb() colour, as WCAG defines it. */
 function luminance(color: string): number {
   const [red = 0, green = 0, blue = 0] = (color.match(/[\d.]+/g) ?? []).slice(0, 3).map((channel) => {
@@ -174,6 +182,19 @@ describe('the website with a keyboard, a screen reader and a phone (Chromium)', 
       const stops = (await page.locator('a[href], button:not([hidden]), input:not([type="hidden"]), select').count()) + blocks.length;
       const reached = await tabThrough(page, stops);
       expect(reached.map((focused) => focused.what).filter((what) => /^(pre|code) /.test(what)), path).to.deep.equal([]);
+    }
+  });
+
+  it('names a record page\'s sections by headings as written (no uppercase transform), the facts too, in both languages', async () => {
+    const pages: [path: string, headings: string[]][] = [
+      ['/en/specimens/svg-gpt-4-8d5be076/', ['About the work', 'Prompt', 'Citation']],
+      ['/specimens/svg-gpt-4-8d5be076/', ['作品信息', '提示词', '引用']],
+    ];
+    for (const [path, headings] of pages) {
+      const page = await open(path);
+      const title = (await page.locator('h1').textContent()) ?? '';
+      const read = (await chromiumTree(page)).filter((node) => node.role === 'heading').map((node) => node.name);
+      expect(read, path).to.have.members([title, ...headings]);
     }
   });
 

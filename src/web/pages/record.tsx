@@ -75,6 +75,8 @@ export function RecordPage({ record, lang, otherLanguagePath, baseUrl, sourceLab
           </div>
           <div class="record-text">
             <p class="notes">{record.notes}</p>
+            {/* A heading, so that a screen reader finds the facts as it finds the prompt and the citation; the list shows what it is. */}
+            <h2 class="visually-hidden">{text.facts}</h2>
             <dl class="facts">
               {facts.map(([label, value, href]) => (
                 <>
