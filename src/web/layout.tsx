@@ -124,10 +124,11 @@ export function Layout(props: LayoutProps) {
       <body>
         <a class="skip-link" href="#content">{text.skipToContent}</a>
         <header class="masthead">
-          <a class="brand" href={`${prefix}/`}>
-            <span class="brand-name">{text.archive}</span>
+          {/* The link is the archive's name alone: with the tagline inside, a screen reader named it by the whole sentence. */}
+          <div class="brand">
+            <a class="brand-name" href={`${prefix}/`}>{text.archive}</a>
             <span class="brand-tagline">{text.tagline}</span>
-          </a>
+          </div>
           <nav aria-label={props.lang === 'zh' ? '主导航' : 'Main'}>
             <a href={`${prefix}/`} aria-current={ariaCurrent('gallery')}>{text.gallery}</a>
             <a href={`${prefix}/timeline/`} aria-current={ariaCurrent('timeline')}>{text.timeline}</a>

@@ -198,6 +198,16 @@ describe('the website with a keyboard, a screen reader and a phone (Chromium)', 
     }
   });
 
+  it('names the masthead\'s link by the archive\'s name and the source link without its arrow, in both languages', async () => {
+    const pages: [path: string, archive: string, source: string][] = [['/en/specimens/svg-gpt-4-8d5be076/', 'Model Works Archive', 'Original source'], ['/specimens/svg-gpt-4-8d5be076/', '模型作品档案馆', '原始来源']];
+    for (const [path, archive, source] of pages) {
+      const links = (await chromiumTree(await open(path))).filter((node) => node.role === 'link').map((node) => node.name);
+      expect(links, path).to.include(archive).and.include(source);
+      expect(links.filter((name) => name.startsWith(archive) && name !== archive), path).to.deep.equal([]);
+      expect(links.filter((name) => name.includes('↗')), path).to.deep.equal([]);
+    }
+  });
+
   it('names each card once, by its title, leaving out the thumbnail; a record page\'s preview keeps its text', async () => {
     for (const path of ['/en/', '/timeline/']) {
       const page = await open(path);

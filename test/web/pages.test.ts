@@ -83,9 +83,9 @@ describe('what the website pages say (served HTML)', () => {
 
   it('says beside the source link that a deleted source is no longer available, in both languages', async () => {
     const en = await page(`/en/specimens/${sourceDeleted.id}/`);
-    expect(en.html).to.include(`<p class="source-link"><a href="${sourceDeleted.sourceUrl}" rel="noopener noreferrer external">Original source ↗</a><span class="source-gone"> (no longer available: deleted at the source)</span></p>`);
+    expect(en.html).to.include(`<p class="source-link"><a href="${sourceDeleted.sourceUrl}" rel="noopener noreferrer external">Original source<span aria-hidden="true"> ↗</span></a><span class="source-gone"> (no longer available: deleted at the source)</span></p>`);
     const zh = await page(`/specimens/${sourceDeleted.id}/`);
-    expect(zh.html).to.include(`<p class="source-link"><a href="${sourceDeleted.sourceUrl}" rel="noopener noreferrer external">原始来源 ↗</a><span class="source-gone">（已无法访问：来源已被删除）</span></p>`);
+    expect(zh.html).to.include(`<p class="source-link"><a href="${sourceDeleted.sourceUrl}" rel="noopener noreferrer external">原始来源<span aria-hidden="true"> ↗</span></a><span class="source-gone">（已无法访问：来源已被删除）</span></p>`);
     for (const path of [`/en/specimens/${sourceLive.id}/`, `/specimens/${sourceLive.id}/`]) expect((await page(path)).html, path).to.not.include('source-gone');
   });
 
@@ -159,6 +159,15 @@ describe('what the website pages say (served HTML)', () => {
     // The page's own words around them keep the page's language.
     expect((await page(`/specimens/${prompted.id}/`)).html).to.include('<html lang="zh-Hans">');
     expect((await page('/?author=Zo%C3%AB%20Durand')).html).to.include('<li>作者：<span lang>Zoë Durand</span> <a href="/" aria-label="去掉筛选“作者：Zoë Durand”">');
+  });
+
+  it('keeps unmarked lists lists (role="list", which Safari needs) and the source link\'s arrow out of its name', async () => {
+    for (const path of ['/en/?model=GPT-5', '/timeline/?model=Milestone-Model']) {
+      const { html } = await page(path);
+      expect(html, path).to.match(/<ol class="grid[^"]*" role="list">/).and.include('<ul class="active-filters" role="list">');
+    }
+    expect((await page(`/en/specimens/${sourceLive.id}/`)).html).to.include('>Original source<span aria-hidden="true"> ↗</span></a>');
+    expect((await page(`/specimens/${sourceLive.id}/`)).html).to.include('>原始来源<span aria-hidden="true"> ↗</span></a>');
   });
 
   it('sizes a card\'s image as the thumbnail it shows, and a record page\'s as the preview', async () => {

@@ -211,7 +211,7 @@ export function ListPage(props: ListPageProps) {
       </form>
       {activeFilters.length ? (
         // What the selects do not offer (a record page links its model and author; a shared address can carry dates and an order): shown, each with a way out.
-        <ul class="active-filters">
+        <ul class="active-filters" role="list">
           {activeFilters.map(({ name, value, valueLanguageUnknown, without }) => (
             <li>
               {name}{text.colon}{valueLanguageUnknown ? <span lang="">{value}</span> : value}{' '}
@@ -230,7 +230,7 @@ export function ListPage(props: ListPageProps) {
       ) : null}
       {props.errors ? null : <p class="count" aria-live="polite">{text.results(list.total)}</p>}
       {props.pastEnd || props.errors ? null : list.items.length ? (
-        <ol class={props.scope === 'timeline' ? 'grid timeline-grid' : 'grid'}>
+        <ol class={props.scope === 'timeline' ? 'grid timeline-grid' : 'grid'} role="list">
           {list.items.map((record) => <Card record={record} lang={lang} marksTimeline={props.scope !== 'timeline'} />)}
         </ol>
       ) : (

@@ -93,7 +93,7 @@ export function RecordPage({ record, lang, otherLanguagePath, baseUrl, sourceLab
               </section>
             ) : null}
             <p class="source-link">
-              <a href={record.sourceUrl} rel="noopener noreferrer external">{text.originalSource} ↗</a>
+              <a href={record.sourceUrl} rel="noopener noreferrer external">{text.originalSource}<span aria-hidden="true"> ↗</span></a>
               {/* The link is kept (it is where the work was published), but a reader should know it leads nowhere now. */}
               {record.mediaStatus === 'deleted-source' ? <span class="source-gone">{text.sourceGone}</span> : null}
             </p>
