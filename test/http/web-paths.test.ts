@@ -33,8 +33,10 @@ describe('website addresses', () => {
       const html = await (await server.get(path)).text();
       expect(html.match(/<h1[ >]/g)?.length, path).to.equal(1);
     }
-    expect(await (await server.get('/en/?q=pelican')).text()).to.include('<title>&quot;pelican&quot; · Gallery · Model Works Archive</title>');
-    expect(await (await server.get('/?q=%E9%B9%88%E9%B9%95')).text()).to.include('<title>“鹈鹕” · 藏品 · 模型作品档案馆</title>');
+    // The title says how many works the search finds, as the API counts them.
+    const count = async (query: string): Promise<number> => ((await (await server.get(`/api/v1/specimens?lang=en&limit=1&${query}`)).json()) as { total: number }).total;
+    expect(await (await server.get('/en/?q=pelican')).text()).to.include(`<title>&quot;pelican&quot; · ${await count('q=pelican')} works · Gallery · Model Works Archive</title>`);
+    expect(await (await server.get('/?q=%E9%B9%88%E9%B9%95')).text()).to.include(`<title>“鹈鹕” · 共 ${await count('q=%E9%B9%88%E9%B9%95')} 件 · 藏品 · 模型作品档案馆</title>`);
     expect(await (await server.get('/en/')).text()).to.include('<title>Model Works Archive</title>');
   });
 

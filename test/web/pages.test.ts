@@ -30,6 +30,9 @@ describe('what the website pages say (served HTML)', () => {
   };
   const titleOf = async (path: string): Promise<string | undefined> => /<title>([^<]*)<\/title>/.exec((await page(path)).html)?.[1];
 
+  /** How many works the API finds for a query: the count a list page's title says. */
+  const count = async (query: string): Promise<number> => ((await (await server.get(`/api/v1/specimens?lang=en&limit=1&${query}`)).json()) as { total: number }).total;
+
   const descriptionOf = async (path: string): Promise<string | undefined> => /<meta name="description" content="([^"]*)"\/>/.exec((await page(path)).html)?.[1];
 
   it('describes each list page and the developers page with what it holds, in the page\'s language', async () => {
@@ -46,16 +49,17 @@ describe('what the website pages say (served HTML)', () => {
     expect(await descriptionOf('/developers/')).to.match(/^程序如何读取档案馆：HTTP 接口/);
   });
 
-  it('titles a list page with what it shows and which page it is, in the page\'s language', async () => {
-    expect(await titleOf('/en/?model=GPT-5&page=2')).to.equal('GPT-5 · Gallery · Page 2 · Model Works Archive');
-    expect(await titleOf('/?model=GPT-5&page=2')).to.equal('GPT-5 · 藏品 · 第 2 页 · 模型作品档案馆');
+  it('titles a list page with what it shows, how many works match, and which page it is, in the page\'s language', async () => {
+    expect(await count('model=GPT-5')).to.equal(30);
+    expect(await titleOf('/en/?model=GPT-5&page=2')).to.equal('GPT-5 · 30 works · Gallery · Page 2 · Model Works Archive');
+    expect(await titleOf('/?model=GPT-5&page=2')).to.equal('GPT-5 · 共 30 件 · 藏品 · 第 2 页 · 模型作品档案馆');
     expect(await titleOf('/en/?page=2')).to.equal('Gallery · Page 2 · Model Works Archive');
-    expect(await titleOf('/?year=2025')).to.equal('2025 · 藏品 · 模型作品档案馆');
-    expect(await titleOf('/en/?kind=timeline')).to.equal('Timeline · Gallery · Model Works Archive');
-    expect(await titleOf('/en/?q=pelican&format=svg,game&source=github&from=2025-01-01')).to.equal('&quot;pelican&quot; · SVG + Game · GitHub · from 2025-01-01 · Gallery · Model Works Archive');
-    expect(await titleOf('/timeline/?format=3d')).to.equal('三维 · 时间线 · 模型作品档案馆');
+    expect(await titleOf('/?year=2025')).to.equal(`2025 · 共 ${await count('year=2025')} 件 · 藏品 · 模型作品档案馆`);
+    expect(await titleOf('/en/?kind=timeline')).to.equal('Timeline · 1 work · Gallery · Model Works Archive');
+    expect(await titleOf('/en/?q=pelican&format=svg,game&source=github&from=2025-01-01')).to.equal(`&quot;pelican&quot; · SVG + Game · GitHub · from 2025-01-01 · ${await count('q=pelican&format=svg,game&source=github&from=2025-01-01')} works · Gallery · Model Works Archive`);
+    expect(await titleOf('/timeline/?format=3d')).to.equal('三维 · 共 0 件 · 时间线 · 模型作品档案馆');
     // Typed text is shown as stored text is: a right-to-left override would turn the tab's title around.
-    expect(await titleOf(`/en/?q=${encodeURIComponent('pel\u202eican')}&author=${encodeURIComponent('\u202eMira')}`)).to.equal('&quot;pelican&quot; · Mira · Gallery · Model Works Archive');
+    expect(await titleOf(`/en/?q=${encodeURIComponent('pel\u202eican')}&author=${encodeURIComponent('\u202eMira')}`)).to.equal('&quot;pelican&quot; · Mira · 0 works · Gallery · Model Works Archive');
     // The whole list's first page keeps the plain names.
     expect(await titleOf('/en/')).to.equal('Model Works Archive');
     expect(await titleOf('/en/timeline/')).to.equal('Timeline · Model Works Archive');
@@ -112,7 +116,7 @@ describe('what the website pages say (served HTML)', () => {
     }
     expect(await titleOf('/timeline/?q=%E3%80%80%20')).to.equal('时间线 · 模型作品档案馆');
     // Spaces around words are no part of the search.
-    expect(await titleOf('/en/?q=%20pelican%20')).to.equal('&quot;pelican&quot; · Gallery · Model Works Archive');
+    expect(await titleOf('/en/?q=%20pelican%20')).to.equal(`&quot;pelican&quot; · ${await count('q=pelican')} works · Gallery · Model Works Archive`);
     // A search, or a page past the first, is not the plain list: no canonical address.
     for (const path of ['/en/?q=pelican', '/en/?page=2']) expect((await page(path)).html, path).to.not.include('rel="canonical"');
   });

@@ -103,13 +103,16 @@ function shownSelection(params: Partial<SearchParams>, lang: Lang, sources: read
 }
 
 /**
- * A list page's title (the layout adds the archive's name): what it holds, which list, which page;
- * the archive's name alone for the whole gallery's first page. A page whose search could not run
- * (bad parameters, shown as none chosen) still names its list.
+ * A list page's title (the layout adds the archive's name): what it holds and how many works match
+ * it, which list, which page; the archive's name alone for the whole gallery's first page. The
+ * count comes first after the search, so that a screen reader says it as the page loads. A page
+ * whose search could not run (bad parameters, shown as none chosen; `total` undefined) still names
+ * its list.
  */
-function listTitle(scope: ListPageProps['scope'], selection: readonly string[], page: number | bigint, text: Text, searchRan: boolean): string {
-  if (scope === 'gallery' && selection.length === 0 && page === 1 && searchRan) return text.archive;
-  return [...selection, scope === 'gallery' ? text.gallery : text.timeline, ...(page > 1 ? [text.pageNumber(page)] : [])].join(' · ');
+function listTitle(scope: ListPageProps['scope'], selection: readonly string[], page: number | bigint, text: Text, total: number | undefined): string {
+  if (scope === 'gallery' && selection.length === 0 && page === 1 && total !== undefined) return text.archive;
+  const count = selection.length && total !== undefined ? [text.results(total)] : [];
+  return [...selection, ...count, scope === 'gallery' ? text.gallery : text.timeline, ...(page > 1 ? [text.pageNumber(page)] : [])].join(' · ');
 }
 
 /**
@@ -154,7 +157,7 @@ export function ListPage(props: ListPageProps) {
   return (
     <Layout
       lang={lang}
-      title={listTitle(props.scope, selection, props.pastEnd?.asked ?? page, text, !props.errors)}
+      title={listTitle(props.scope, selection, props.pastEnd?.asked ?? page, text, props.errors ? undefined : list.total)}
       description={listDescription(props.scope, selection, props.errors ? undefined : list.total, lang)}
       otherLanguagePath={props.otherLanguagePath}
       current={{ section: props.scope }}
