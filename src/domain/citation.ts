@@ -26,14 +26,24 @@ function nestedTitle(lang: Lang, title: string): string {
   return title.replace(/"/g, "'").replace(/“/g, '‘').replace(/”/g, '’');
 }
 
+/** What a citation says before the author: the quoted title and its comma. */
+function citationLead(lang: Lang, title: string): string {
+  return lang === 'zh' ? `《${nestedTitle(lang, title)}》，` : `"${nestedTitle(lang, title)}", `;
+}
+
 /**
  * The spec's citation format: work title, original creator and date, original URL; archived in
  * the archive, localized record URL, compilation date.
  */
 export function citationText(lang: Lang, work: CitationInput): string {
-  const title = nestedTitle(lang, work.title);
+  const lead = citationLead(lang, work.title);
   if (lang === 'zh') {
-    return `《${title}》，${work.author}，${work.date}，${work.sourceUrl}；收录于${ARCHIVE_NAME.zh}，${work.url}，编纂日期 ${work.updated}。`;
+    return `${lead}${work.author}，${work.date}，${work.sourceUrl}；收录于${ARCHIVE_NAME.zh}，${work.url}，编纂日期 ${work.updated}。`;
   }
-  return `"${title}", ${work.author}, ${work.date}, ${work.sourceUrl}; archived in the ${ARCHIVE_NAME.en}, ${work.url}, compiled ${work.updated}.`;
+  return `${lead}${work.author}, ${work.date}, ${work.sourceUrl}; archived in the ${ARCHIVE_NAME.en}, ${work.url}, compiled ${work.updated}.`;
+}
+
+/** Where the author's name begins in the citation of a work with this title (a page marks the name's language there). */
+export function citationAuthorStart(lang: Lang, title: string): number {
+  return citationLead(lang, title).length;
 }

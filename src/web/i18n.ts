@@ -25,7 +25,8 @@ export const TEXT = {
     allSources: '全部来源',
     filter: '筛选',
     clear: '清除',
-    removeFilter: (label: string) => `去掉筛选“${label}”`,
+    /** What the ✕ of a filter chip does, said around the chip's label (`去掉筛选“模型：GPT-5”`): two pieces, so that the label's value can be marked with its language. */
+    removeFilter: ['去掉筛选“', '”'],
     results: (total: number) => `共 ${total} 件`,
     noResults: '没有找到匹配的作品。几个词之间可用空格分开，也可以试试更短的词或去掉筛选。',
     pastEnd: (pages: number) => `这一页超出了列表的末尾（共 ${pages} 页）。`,
@@ -111,7 +112,7 @@ export const TEXT = {
     allSources: 'All sources',
     filter: 'Filter',
     clear: 'Clear',
-    removeFilter: (label: string) => `Remove the filter ${label}`,
+    removeFilter: ['Remove the filter ', ''],
     results: (total: number) => `${total} ${total === 1 ? 'work' : 'works'}`,
     noResults: 'No works match. Try a shorter word or fewer filters.',
     pastEnd: (pages: number) => `This page is past the end of the list (${pages} ${pages === 1 ? 'page' : 'pages'}).`,

@@ -99,6 +99,9 @@ describe('the website with a keyboard, a screen reader and a phone (Chromium)', 
     const phone = await open(path, { viewport: { width: 390, height: 844 } });
     const removers = await phone.locator('.active-filters a').all();
     expect(removers.length).to.equal(3);
+    // Each ✕ is named by what it drops (hidden text, which marks an author's language where aria-label could not).
+    const names = (await chromiumTree(phone)).filter((node) => node.role === 'link' && node.name.startsWith('Remove the filter')).map((node) => node.name);
+    expect(names).to.have.members(['Remove the filter Model: GPT-4', 'Remove the filter Date of the work: from 2024-01-01', 'Remove the filter Order: oldest first']);
     for (const remover of removers) {
       const box = await remover.boundingBox();
       expect(box?.width).to.be.at.least(24);

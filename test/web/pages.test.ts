@@ -14,11 +14,13 @@ describe('what the website pages say (served HTML)', () => {
   const milestone = makeRecord({ kind: 'timeline', model: 'Milestone-Model' });
   const previewed = makeRecord({ model: 'Card-Model', mediaStatus: 'local-media', media: [{ path: 'ab/preview.png', width: 800, height: 600, sha256: 'a'.repeat(64), thumbnailPath: 'ab/preview.webp' }] });
   const prompted = makeRecord({ prompt: 'Dessine un pélican à vélo', author: 'Zoë Durand' });
+  const chineseAuthor = makeRecord({ author: '张伟' });
+  const latinAuthor = makeRecord({ author: '@latin_author' });
   // More than a page (24) of one model's works, so its list has a page 2.
   const pageAndAHalf = Array.from({ length: 30 }, (_, index) => makeRecord({ model: 'GPT-5', date: '2025-05-01', format: index % 2 ? 'svg' : 'game' }));
 
   before(async () => {
-    server = await startTestServer({ records: [withdrawn, sourceDeleted, sourceLive, pelicanCategory, ownCategory, milestone, prompted, previewed, ...pageAndAHalf] });
+    server = await startTestServer({ records: [withdrawn, sourceDeleted, sourceLive, pelicanCategory, ownCategory, milestone, prompted, chineseAuthor, latinAuthor, previewed, ...pageAndAHalf] });
   });
   after(async () => {
     await server.close();
@@ -137,10 +139,10 @@ describe('what the website pages say (served HTML)', () => {
 
   it('punctuates Chinese pages full-width (labels, counts, notices, the Markdown twin) and leaves English as it was', async () => {
     const zhList = (await page('/?model=GPT-5')).html;
-    expect(zhList).to.include('<li>模型：GPT-5 <a href="/" aria-label="去掉筛选“模型：GPT-5”">');
+    expect(zhList).to.include('<li>模型：GPT-5 <a href="/"><span class="visually-hidden">去掉筛选“模型：GPT-5”</span><span aria-hidden="true">✕</span></a>');
     expect(zhList).to.match(/>GitHub（\d+）<\/option>/).and.include('>X（推特）（0）</option>');
     const enList = (await page('/en/?model=GPT-5')).html;
-    expect(enList).to.include('<li>Model: GPT-5 <a href="/en/" aria-label="Remove the filter Model: GPT-5">');
+    expect(enList).to.include('<li>Model: GPT-5 <a href="/en/"><span class="visually-hidden">Remove the filter Model: GPT-5</span><span aria-hidden="true">✕</span></a>');
     expect(enList).to.match(/>GitHub \(\d+\)<\/option>/).and.include('>X (Twitter) (0)</option>');
     expect((await page('/?page=999')).html).to.include('这一页超出了列表的末尾（共 2 页）。<a href="/?page=2">去第 2 页</a>');
     expect((await page('/en/?page=999')).html).to.include('This page is past the end of the list (2 pages). <a href="/en/?page=2">Go to page 2</a>');
@@ -154,7 +156,7 @@ describe('what the website pages say (served HTML)', () => {
     }
   });
 
-  it('marks the prompt and the author, written as their source gives them, as of no known language', async () => {
+  it('marks the prompt, and an author whose letters show no language, written as their source gives them, as of no known language', async () => {
     for (const path of [`/en/specimens/${prompted.id}/`, `/specimens/${prompted.id}/`]) {
       const { html } = await page(path);
       expect(html, path).to.include('<blockquote lang>Dessine un pélican à vélo</blockquote>');
@@ -162,7 +164,20 @@ describe('what the website pages say (served HTML)', () => {
     }
     // The page's own words around them keep the page's language.
     expect((await page(`/specimens/${prompted.id}/`)).html).to.include('<html lang="zh-Hans">');
-    expect((await page('/?author=Zo%C3%AB%20Durand')).html).to.include('<li>作者：<span lang>Zoë Durand</span> <a href="/" aria-label="去掉筛选“作者：Zoë Durand”">');
+    expect((await page('/?author=Zo%C3%AB%20Durand')).html).to.include('<li>作者：<span lang>Zoë Durand</span> <a href="/"><span class="visually-hidden">去掉筛选“作者：<span lang>Zoë Durand</span>”</span>');
+  });
+
+  it('marks an author\'s name written in Han characters as Chinese, and one in plain Latin letters as English, in the facts, the citation and the filter chips', async () => {
+    const en = (await page(`/en/specimens/${chineseAuthor.id}/`)).html;
+    expect(en).to.match(/<dd><a href="[^"]*\?author=[^"]*"><span lang="zh-Hans">张伟<\/span><\/a><\/dd>/);
+    expect(en).to.include(`<p id="citation-text">&quot;${chineseAuthor.title.en}&quot;, <span lang="zh-Hans">张伟</span>, ${chineseAuthor.date}, `);
+    const zh = (await page(`/specimens/${latinAuthor.id}/`)).html;
+    expect(zh).to.match(/<dd><a href="[^"]*\?author=[^"]*"><span lang="en">@latin_author<\/span><\/a><\/dd>/);
+    expect(zh).to.include(`<p id="citation-text">《${latinAuthor.title.zh}》，<span lang="en">@latin_author</span>，`);
+    // The chip and the name of its ✕ mark each author apart.
+    const chips = (await page(`/en/?author=${encodeURIComponent('张伟,@latin_author')}`)).html;
+    expect(chips).to.include('<li>Author: <span lang="zh-Hans">张伟</span> + <span lang="en">@latin_author</span> <a href=');
+    expect(chips).to.include('<span class="visually-hidden">Remove the filter Author: <span lang="zh-Hans">张伟</span> + <span lang="en">@latin_author</span></span>');
   });
 
   it('keeps unmarked lists lists (role="list", which Safari needs) and the source link\'s arrow out of its name', async () => {

@@ -9,6 +9,7 @@ import type { Text } from '../i18n.ts';
 import { Layout } from '../layout.tsx';
 import { Card } from './card.tsx';
 import { parameterNotices } from '../parameter-notice.ts';
+import { languageByScript } from '../text-language.ts';
 
 /** Counts per value of each filter, for the current search. */
 export interface Facets {
@@ -57,12 +58,13 @@ function pageHref(base: string, params: Partial<SearchParams>, page: number, wit
   return text ? `${base}?${text}` : base;
 }
 
-/** A filter the selects do not show: what it is called, its value, and what dropping it leaves out. */
+/** A filter the selects do not show: what it is called, its values, and what dropping it leaves out. */
 interface CarriedFilter {
   name: string;
-  value: string;
-  /** The value is not in the page's language or any known one (an author's name, as its source writes it). */
-  valueLanguageUnknown: boolean;
+  /** Shown joined with + (several models or authors). */
+  values: string[];
+  /** The values are in no recorded language (authors' names, as their sources write them): each is marked with the language its letters show (languageByScript). */
+  markByScript: boolean;
   without: Carried[];
 }
 
@@ -71,10 +73,10 @@ function carriedFilters(params: Partial<SearchParams>, text: Text): CarriedFilte
   const filters: CarriedFilter[] = [];
   for (const name of ['model', 'author'] as const) {
     const values = params[name];
-    if (values?.length) filters.push({ name: text[name], value: values.join(' + '), valueLanguageUnknown: name === 'author', without: [name] });
+    if (values?.length) filters.push({ name: text[name], values: [...values], markByScript: name === 'author', without: [name] });
   }
-  if (params.from || params.to) filters.push({ name: text.date, value: text.dateRange(params.from, params.to), valueLanguageUnknown: false, without: ['from', 'to'] });
-  if (params.sort) filters.push({ name: text.order, value: text.orders[params.sort], valueLanguageUnknown: false, without: ['sort'] });
+  if (params.from || params.to) filters.push({ name: text.date, values: [text.dateRange(params.from, params.to)], markByScript: false, without: ['from', 'to'] });
+  if (params.sort) filters.push({ name: text.order, values: [text.orders[params.sort]], markByScript: false, without: ['sort'] });
   return filters;
 }
 
@@ -215,14 +217,29 @@ export function ListPage(props: ListPageProps) {
       {activeFilters.length ? (
         // What the selects do not offer (a record page links its model and author; a shared address can carry dates and an order): shown, each with a way out.
         <ul class="active-filters" role="list">
-          {activeFilters.map(({ name, value, valueLanguageUnknown, without }) => (
-            <li>
-              {name}{text.colon}{valueLanguageUnknown ? <span lang="">{value}</span> : value}{' '}
-              <a href={pageHref(base, params, 1, without)} aria-label={text.removeFilter(`${name}${text.colon}${value}`)}>
-                ✕
-              </a>
-            </li>
-          ))}
+          {activeFilters.map(({ name, values, markByScript, without }) => {
+            const label = (
+              <>
+                {name}{text.colon}
+                {values.map((value, index) => (
+                  <>
+                    {index ? ' + ' : null}
+                    {markByScript ? <span lang={languageByScript(value)}>{value}</span> : value}
+                  </>
+                ))}
+              </>
+            );
+            // The ✕ is named by hidden text rather than aria-label, which cannot mark the language of an author's name in it.
+            return (
+              <li>
+                {label}{' '}
+                <a href={pageHref(base, params, 1, without)}>
+                  <span class="visually-hidden">{text.removeFilter[0]}{label}{text.removeFilter[1]}</span>
+                  <span aria-hidden="true">✕</span>
+                </a>
+              </li>
+            );
+          })}
         </ul>
       ) : null}
       {props.errors ? <p class="notice" role="alert">{text.invalid}{parameterNotices(props.errors, lang)}{text.fullStop}</p> : null}

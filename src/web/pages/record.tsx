@@ -8,6 +8,8 @@ import type { PreviewImage } from '../layout.tsx';
 import { listParameter } from './home.tsx';
 import { promptCategoryLabel } from '../prompt-categories.ts';
 import { jsonLdText, recordJsonLd } from '../structured-data.ts';
+import { languageByScript } from '../text-language.ts';
+import { citationAuthorStart } from '../../domain/citation.ts';
 
 /** The WebP thumbnail of the first preview, as link previews show it. */
 function previewImage(record: LocalizedRecord): PreviewImage | undefined {
@@ -21,8 +23,13 @@ export function RecordPage({ record, lang, otherLanguagePath, baseUrl, sourceLab
   const text = TEXT[lang];
   // The model and the author lead to the other works the archive holds under the same label.
   const more = (name: 'model' | 'author', value: string): string => `${langPrefix(lang)}/?${name}=${encodeURIComponent(listParameter([value]))}`;
-  // An author's name is written as its source gives it, in no language the page can name.
-  const author = <span lang="">{record.author}</span>;
+  // An author's name is written as its source gives it, in no recorded language: it is marked with the one its letters show, or as unknown.
+  const author = <span lang={languageByScript(record.author)}>{record.author}</span>;
+  // The citation marks the name the same way, where it stands (after the quoted title).
+  const authorAt = citationAuthorStart(lang, record.title);
+  const citation = record.citation.startsWith(record.author, authorAt)
+    ? [record.citation.slice(0, authorAt), author, record.citation.slice(authorAt + record.author.length)]
+    : [record.citation];
   const facts: [string, string | VNode, string?][] = [
     [text.model, record.model, more('model', record.model)],
     [text.author, author, more('author', record.author)],
@@ -99,7 +106,7 @@ export function RecordPage({ record, lang, otherLanguagePath, baseUrl, sourceLab
             </p>
             <section class="citation">
               <h2>{text.citation}</h2>
-              <p id="citation-text">{record.citation}</p>
+              <p id="citation-text">{citation}</p>
               {/* Hidden until site.js shows it: without the script, the button would do nothing. */}
               <button type="button" class="copy" data-copy-target="citation-text" data-copied-label={text.copied} hidden>{text.copy}</button>
             </section>
