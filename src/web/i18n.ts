@@ -61,6 +61,8 @@ export const TEXT = {
     citation: '引用',
     copy: '复制引用',
     copied: '已复制',
+    /** Said when the browser refused to copy: the script leaves the citation selected. */
+    copyFailed: '未能复制。引用已选中，请用键盘或菜单复制。',
     jsonRecord: 'JSON 记录',
     markdownRecord: 'Markdown 文本',
     noPreview: '此记录没有本地预览图',
@@ -146,6 +148,7 @@ export const TEXT = {
     citation: 'Citation',
     copy: 'Copy citation',
     copied: 'Copied',
+    copyFailed: 'Could not copy. The citation is selected: copy it with the keyboard or the menu.',
     jsonRecord: 'JSON record',
     markdownRecord: 'Markdown text',
     noPreview: 'This record has no local preview',

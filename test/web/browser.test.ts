@@ -140,11 +140,29 @@ describe('the website in headless Chromium', function () {
     await page.click('button.copy');
     expect(await page.evaluate(() => navigator.clipboard.readText())).to.equal(citation);
     expect(await page.locator('button.copy').textContent()).to.equal('Copied');
+    // A screen reader is told too: the status region says it.
+    expect(await page.getByRole('status').textContent()).to.equal('Copied');
     const id = page.url().split('/').at(-2);
     await Promise.all([page.waitForURL(/\/specimens\//), page.click('a.lang-switch')]);
     expect(page.url()).to.equal(`${server.baseUrl}/specimens/${id}/`);
     expect(await page.getAttribute('html', 'lang')).to.equal('zh-Hans');
     expect(await page.locator('a[type="text/markdown"]').getAttribute('href')).to.match(/index\.md$/);
+  });
+
+  it('says when copying the citation failed, in a status that screen readers announce, and never that it was copied', async () => {
+    for (const [path, failed] of [['/en/specimens/svg-gpt-4-8d5be076/', /^Could not copy\./], ['/specimens/svg-gpt-4-8d5be076/', /^未能复制。/]] as const) {
+      const page = await open(path);
+      await page.waitForLoadState('load');
+      // A browser that refuses both ways of copying.
+      // (A string: the test's compiler would name the functions with a helper the page lacks.)
+      await page.evaluate(`Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new Error('denied')) } }); document.execCommand = () => false;`);
+      const label = await page.locator('button.copy').textContent();
+      await page.click('button.copy');
+      const status = page.getByRole('status');
+      await status.filter({ hasText: failed }).waitFor({ timeout: 5000 });
+      expect(await status.isVisible(), path).to.equal(true);
+      expect(await page.locator('button.copy').textContent(), path).to.equal(label);
+    }
   });
 
   it('offers the citation copy button only where the script runs that makes it work', async () => {

@@ -7,17 +7,33 @@ document.addEventListener('click', async (event) => {
   if (!button) return;
   const source = document.getElementById(button.getAttribute('data-copy-target') || '');
   if (!source) return;
-  const label = button.textContent;
+  // The status says how the copy went (emptied first, so that a second copy is announced again).
+  const status = document.getElementById(button.getAttribute('data-copy-status') || '');
+  if (status) status.textContent = '';
+  const label = button.getAttribute('data-label') || button.textContent || '';
+  button.setAttribute('data-label', label);
+  let copied;
   try {
     await navigator.clipboard.writeText(source.textContent || '');
+    copied = true;
   } catch {
+    // Without the clipboard API (an address that is not secure) or its permission: the old way, which says whether it worked.
     const range = document.createRange();
     range.selectNodeContents(source);
     const selection = window.getSelection();
     selection?.removeAllRanges();
     selection?.addRange(range);
-    document.execCommand('copy');
+    try {
+      copied = document.execCommand('copy');
+    } catch {
+      copied = false;
+    }
   }
+  if (status) {
+    status.textContent = button.getAttribute(copied ? 'data-copied-label' : 'data-failed-label') || '';
+    status.classList.toggle('visually-hidden', copied);
+  }
+  if (!copied) return;
   button.textContent = button.getAttribute('data-copied-label') || label;
   button.setAttribute('data-copied', 'true');
   setTimeout(() => {

@@ -108,7 +108,9 @@ export function RecordPage({ record, lang, otherLanguagePath, baseUrl, sourceLab
               <h2>{text.citation}</h2>
               <p id="citation-text">{citation}</p>
               {/* Hidden until site.js shows it: without the script, the button would do nothing. */}
-              <button type="button" class="copy" data-copy-target="citation-text" data-copied-label={text.copied} hidden>{text.copy}</button>
+              <button type="button" class="copy" data-copy-target="citation-text" data-copy-status="copy-status" data-copied-label={text.copied} data-failed-label={text.copyFailed} hidden>{text.copy}</button>
+              {/* Where site.js says how the copy went, for screen readers (a status is announced when its text changes); shown only when it failed. */}
+              <p id="copy-status" class="copy-status visually-hidden" role="status"></p>
             </section>
             <p class="alternates">
               <a href={`/api/v1/specimens/${record.id}?lang=${lang}`} type="application/json">{text.jsonRecord}</a> · <a href={record.markdown} type="text/markdown">{text.markdownRecord}</a>
