@@ -24,6 +24,8 @@ export const TEXT = {
     allYears: '全部年份',
     allSources: '全部来源',
     filter: '筛选',
+    /** Shown by site.js under the filters: what applies a filter (WCAG 3.2.2 asks that a change of page on input be told beforehand). */
+    filtersNote: '用鼠标选中的筛选立即生效；用键盘选择后按 Enter 或“筛选”。',
     clear: '清除',
     /** What the ✕ of a filter chip does, said around the chip's label (`去掉筛选“模型：GPT-5”`): two pieces, so that the label's value can be marked with its language. */
     removeFilter: ['去掉筛选“', '”'],
@@ -113,6 +115,7 @@ export const TEXT = {
     allYears: 'All years',
     allSources: 'All sources',
     filter: 'Filter',
+    filtersNote: 'A filter chosen with the mouse applies at once; with the keyboard, press Enter or Filter.',
     clear: 'Clear',
     removeFilter: ['Remove the filter ', ''],
     results: (total: number) => `${total} ${total === 1 ? 'work' : 'works'}`,

@@ -41,6 +41,11 @@ describe('the website in headless Chromium', function () {
   const open = (path: string, options: OpenOptions = {}): Promise<Page> => openPage(browser, server.baseUrl, path, { ...options, onError: (entry) => consoleErrors.push(entry) });
 
   const cardTitles = (page: Page) => page.locator('.card-title').allTextContents();
+  /** Chooses a filter's value as a mouse does: a press on the select, then the option (which applies it at once). */
+  const chooseWithMouse = async (page: Page, name: string, value: string): Promise<void> => {
+    await page.click(`select[name="${name}"]`);
+    await page.selectOption(`select[name="${name}"]`, value);
+  };
 
   it('searches from the home page in both languages', async () => {
     const zh = await open('/');
@@ -63,7 +68,7 @@ describe('the website in headless Chromium', function () {
 
   it('filters with a select and pages through the gallery', async () => {
     const page = await open('/en/');
-    await Promise.all([page.waitForURL(/format=svg/), page.selectOption('select[name="format"]', 'svg')]);
+    await Promise.all([page.waitForURL(/format=svg/), chooseWithMouse(page, 'format', 'svg')]);
     const tags = await page.locator('.card .tag:not(.tag-timeline)').allTextContents();
     expect(tags.length).to.be.greaterThan(0);
     expect(tags.every((tag) => tag === 'SVG')).to.equal(true);
@@ -78,7 +83,7 @@ describe('the website in headless Chromium', function () {
 
   it('puts only the fields that hold something in the address of a search', async () => {
     const page = await open('/en/');
-    await Promise.all([page.waitForURL(/format=svg/), page.selectOption('select[name="format"]', 'svg')]);
+    await Promise.all([page.waitForURL(/format=svg/), chooseWithMouse(page, 'format', 'svg')]);
     expect(page.url()).to.equal(`${server.baseUrl}/en/?format=svg`);
     await page.fill('input[name="q"]', 'pelican');
     await Promise.all([page.waitForURL(/q=pelican/), page.press('input[name="q"]', 'Enter')]);
@@ -88,6 +93,29 @@ describe('the website in headless Chromium', function () {
     await page.click('select[name="format"]');
     await Promise.all([page.waitForURL((url) => !url.searchParams.has('format')), page.selectOption('select[name="format"]', '')]);
     expect(page.url()).to.equal(`${server.baseUrl}/en/`);
+  });
+
+  it('applies a filter whose value was set without a press on it (a screen reader\'s list, voice control) only on Filter, and says how filters apply', async () => {
+    const page = await open('/en/');
+    const loads: string[] = [];
+    page.on('framenavigated', (frame) => loads.push(frame.url()));
+    await page.selectOption('select[name="format"]', 'svg');
+    // A press elsewhere (in the search box) does not make the next change a mouse's.
+    await page.click('input[name="q"]');
+    await page.selectOption('select[name="year"]', '2025');
+    await page.waitForTimeout(500);
+    expect(loads).to.deep.equal([]);
+    await Promise.all([page.waitForURL(/format=svg/), page.click('form.search button.secondary')]);
+    expect(new URL(page.url()).searchParams.get('year')).to.equal('2025');
+    for (const [path, note] of [['/en/', /^A filter chosen with the mouse applies at once/], ['/', /^用鼠标选中的筛选立即生效/]] as const) {
+      const withScript = await open(path);
+      await withScript.waitForLoadState('load');
+      expect(await withScript.locator('.filters-note').textContent(), path).to.match(note);
+      expect(await withScript.locator('.filters-note').isVisible(), path).to.equal(true);
+      expect(await withScript.locator('select[name="format"]').getAttribute('aria-describedby'), path).to.equal('filters-note');
+      // Without the script no filter applies at once, and nothing says it does.
+      expect(await (await open(path, { javaScriptEnabled: false })).locator('.filters-note').isVisible(), path).to.equal(false);
+    }
   });
 
   it('moves through a filter with the arrow keys without loading a page per key, and applies it with Enter', async () => {
@@ -111,7 +139,7 @@ describe('the website in headless Chromium', function () {
     const page = await open('/en/?format=svg,game&year=2025');
     expect(await page.locator('select[name="format"]').inputValue()).to.equal('svg,game');
     expect(await page.locator('select[name="format"] option:checked').textContent()).to.match(/^SVG \+ Game \(\d+\)$/);
-    await Promise.all([page.waitForURL((url) => url.searchParams.get('format') !== null && !url.searchParams.get('year')), page.selectOption('select[name="year"]', '')]);
+    await Promise.all([page.waitForURL((url) => url.searchParams.get('format') !== null && !url.searchParams.get('year')), chooseWithMouse(page, 'year', '')]);
     expect(new URL(page.url()).searchParams.get('format')).to.equal('svg,game');
     const tags = await page.locator('.card .tag:not(.tag-timeline)').allTextContents();
     expect(new Set(tags)).to.deep.equal(new Set(['SVG', 'Game']));
@@ -124,7 +152,7 @@ describe('the website in headless Chromium', function () {
     expect(models.length).to.be.greaterThan(1);
     expect(new Set(models)).to.deep.equal(new Set(['GPT-4']));
     expect(await page.locator('.active-filters li').textContent()).to.match(/^Model: GPT-4/);
-    await Promise.all([page.waitForURL(/format=svg/), page.selectOption('select[name="format"]', 'svg')]);
+    await Promise.all([page.waitForURL(/format=svg/), chooseWithMouse(page, 'format', 'svg')]);
     expect(new URL(page.url()).searchParams.get('model')).to.equal('GPT-4');
     await Promise.all([page.waitForURL((url) => !url.searchParams.has('model')), page.locator('.active-filters a').click()]);
     expect(new URL(page.url()).searchParams.get('format')).to.equal('svg');

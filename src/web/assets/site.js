@@ -42,12 +42,16 @@ document.addEventListener('click', async (event) => {
   }, 2000);
 });
 
-// A filter chosen with a mouse or a finger applies at once (the Filter button stays for readers
-// without scripts). One chosen with the keyboard waits for Enter or the Filter button: Chromium
-// fires `change` on every arrow key in a closed select, which would load a page per key.
-let lastInput = 'pointer';
+// A filter chosen with a mouse or a finger (a press on the select itself) applies at once; the Filter
+// button stays for readers without scripts. Any other change waits for Enter or the Filter button:
+// one made with the keyboard, since Chromium fires `change` on every arrow key in a closed select,
+// which would load a page per key; and one made with no press or key at all, as a screen reader's
+// list of options or voice control sets a value, which must not reload the page under the reader.
+let lastInput = 'keyboard';
 document.addEventListener('keydown', () => { lastInput = 'keyboard'; }, true);
-document.addEventListener('pointerdown', () => { lastInput = 'pointer'; }, true);
+document.addEventListener('pointerdown', (event) => {
+  lastInput = event.target instanceof Element && event.target.closest('form.search select') ? 'pointer' : 'elsewhere';
+}, true);
 document.querySelectorAll('form.search select').forEach((select) => {
   select.addEventListener('change', () => {
     if (lastInput === 'pointer') select.form?.requestSubmit();
@@ -57,6 +61,11 @@ document.querySelectorAll('form.search select').forEach((select) => {
     event.preventDefault();
     select.form?.requestSubmit();
   });
+});
+// The note that says so comes hidden, since without the script no filter applies at once; the selects point to it.
+document.querySelectorAll('form.search [data-filters-note]').forEach((note) => {
+  note.hidden = false;
+  note.closest('form')?.querySelectorAll('select').forEach((select) => select.setAttribute('aria-describedby', note.id));
 });
 
 // A search's address holds only the fields that say something (/en/?format=svg, not

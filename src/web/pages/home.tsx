@@ -212,6 +212,7 @@ export function ListPage(props: ListPageProps) {
           })}
           <button type="submit" class="secondary">{text.filter}</button>
           <a class="clear" href={base}>{text.clear}</a>
+          <p class="filters-note" id="filters-note" data-filters-note hidden>{text.filtersNote}</p>
         </div>
       </form>
       {activeFilters.length ? (
