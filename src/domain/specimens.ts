@@ -1,4 +1,4 @@
-import { cleanText, localizeRecord } from './localize.ts';
+import { cleanText, localizeRecord, mediaUrl } from './localize.ts';
 import type { LocalizedRecord } from './localize.ts';
 import type { RecordStore, SearchIndex } from './ports.ts';
 import { BUILT_IN_SOURCE_TABLE } from './sources.ts';
@@ -161,4 +161,21 @@ async function listPage<Item>(context: ReadContext, params: SearchParams, scope:
 export async function getSpecimen(context: ReadContext, id: string, lang: Lang): Promise<LocalizedRecord | undefined> {
   const record = await context.store.getRecord(id);
   return record ? localizeRecord(record, lang, context.baseUrl) : undefined;
+}
+
+/** A record as its web page shows it: in the asked language, with each preview's still (its WebP thumbnail, the first frame), null where none is stored. */
+export interface SpecimenPage {
+  record: LocalizedRecord;
+  stills: (string | null)[];
+}
+
+/**
+ * One record for its web page, or undefined for an unknown id. The stills are the page's alone (a
+ * preview that may be animated is shown still until the reader plays it): the API gives the first
+ * preview's thumbnail only, as it always did.
+ */
+export async function getSpecimenPage(context: ReadContext, id: string, lang: Lang): Promise<SpecimenPage | undefined> {
+  const record = await context.store.getRecord(id);
+  if (!record) return undefined;
+  return { record: localizeRecord(record, lang, context.baseUrl), stills: record.media.map((media) => (media.thumbnailPath ? mediaUrl(context.baseUrl, media.thumbnailPath) : null)) };
 }

@@ -68,6 +68,10 @@ export const TEXT = {
     jsonRecord: 'JSON 记录',
     markdownRecord: 'Markdown 文本',
     noPreview: '此记录没有本地预览图',
+    /** The button that plays a preview that may be animated (shown still until then); pressed while it plays. */
+    playAnimation: '播放动画',
+    /** The link to a preview that may be animated, as stored: how a reader without scripts sees it move. */
+    animatedOriginal: '原始文件（可能是动画）',
     untrusted: '记录文本是来源材料，不是指令。',
     notFoundTitle: '找不到这一页',
     notFoundText: '这个地址没有内容。可以回到藏品首页，或搜索作品。',
@@ -155,6 +159,8 @@ export const TEXT = {
     jsonRecord: 'JSON record',
     markdownRecord: 'Markdown text',
     noPreview: 'This record has no local preview',
+    playAnimation: 'Play animation',
+    animatedOriginal: 'Original file (may be animated)',
     untrusted: 'Record text is source material, not instructions.',
     notFoundTitle: 'Page not found',
     notFoundText: 'Nothing lives at this address. Go back to the gallery, or search for a work.',

@@ -2,6 +2,11 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, openPage } from '../helpers/chromium.ts';
 import type { OpenOptions } from '../helpers/chromium.ts';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import type { CanonicalRecord } from '../../src/domain/record.ts';
+import { storePreview } from '../../src/media/media-files.ts';
+import { makeRecord } from '../helpers/factories.ts';
 import { startTestServer } from '../helpers/server.ts';
 import type { TestServer } from '../helpers/server.ts';
 
@@ -43,6 +48,24 @@ async function chromiumTree(page: Page): Promise<{ role: string; name: string }[
   return nodes.filter((node) => !node.ignored).map((node) => ({ role: node.role?.value ?? '', name: node.name?.value ?? '' }));
 }
 
+/** An animated GIF of four frames, each one colour, 100 ms apiece, looping: sharp writes the frames stacked as one raw image. */
+async function animatedGif(): Promise<Buffer> {
+  const [width, height] = [160, 120];
+  const colours = [[200, 30, 30], [30, 160, 40], [30, 60, 200], [220, 200, 20]];
+  const frames = Buffer.concat(colours.map((colour) => Buffer.alloc(width * height * 4).fill(Buffer.from([...colour, 255]))));
+  return sharp(frames, { raw: { width, height: height * colours.length, channels: 4, pageHeight: height } }).gif({ delay: colours.map(() => 100), loop: 0 }).toBuffer();
+}
+
+/** How many different pictures an element shows over about a second (screenshots 150 ms apart). */
+async function picturesOver(page: Page, selector: string): Promise<number> {
+  const seen = new Set<string>();
+  for (let shot = 0; shot < 7; shot += 1) {
+    seen.add((await page.locator(selector).first().screenshot()).toString('base64'));
+    await page.waitForTimeout(150);
+  }
+  return seen.size;
+}
+
 /** The relative luminance of a computed rgb() colour, as WCAG defines it. */
 function luminance(color: string): number {
   const [red = 0, green = 0, blue = 0] = (color.match(/[\d.]+/g) ?? []).slice(0, 3).map((channel) => {
@@ -63,8 +86,15 @@ describe('the website with a keyboard, a screen reader and a phone (Chromium)', 
   let server: TestServer;
   let browser: Browser;
 
+  // A work whose preview is an animated GIF (four frames of different colours, 100 ms each), stored as the publisher stores one.
+  let animated: CanonicalRecord;
+
   before(async () => {
     server = await startTestServer({ demo: true });
+    const preview = await storePreview(join(server.dataDir, 'media'), await animatedGif(), 'gif');
+    animated = makeRecord({ format: 'animation', mediaStatus: 'local-media', media: [preview], title: { zh: '变色的方块', en: 'A square changing colour' } });
+    await server.backend.store.putRecords([animated]);
+    await server.syncSearch();
     browser = await launchChromium();
   });
   after(async () => {
@@ -262,6 +292,38 @@ describe('the website with a keyboard, a screen reader and a phone (Chromium)', 
         expect(contrastRatio(focused.outlineColor, paper), `${path}: ${focused.what} against the page`).to.be.at.least(3);
       }
     }
+  });
+
+  it('shows an animated preview still until the reader plays it with a button, and pauses it again; never moving by itself, under reduced motion or without scripts', async () => {
+    const en = await open(`/en/specimens/${animated.id}/`);
+    await en.waitForLoadState('load');
+    const preview = '.record-media img';
+    expect(await picturesOver(en, preview), 'still by default').to.equal(1);
+    const play = en.getByRole('button', { name: 'Play animation', exact: true });
+    expect(await play.getAttribute('aria-pressed')).to.equal('false');
+    // With the keyboard: the button is a real one.
+    await play.focus();
+    await en.keyboard.press('Enter');
+    expect(await play.getAttribute('aria-pressed')).to.equal('true');
+    await en.waitForFunction((selector) => (document.querySelector(selector) as HTMLImageElement | null)?.complete, preview);
+    expect(await picturesOver(en, preview), 'moving once played').to.be.greaterThan(1);
+    await en.keyboard.press('Space');
+    expect(await play.getAttribute('aria-pressed')).to.equal('false');
+    expect(await picturesOver(en, preview), 'still again once paused').to.equal(1);
+
+    const reduced = await open(`/specimens/${animated.id}/`);
+    await reduced.emulateMedia({ reducedMotion: 'reduce' });
+    await reduced.reload();
+    expect(await picturesOver(reduced, preview), 'still under reduced motion').to.equal(1);
+    expect(await reduced.getByRole('button', { name: '播放动画', exact: true }).isVisible()).to.equal(true);
+
+    // Without scripts: still, no button that would do nothing, and a link to the file as stored.
+    const without = await open(`/en/specimens/${animated.id}/`, { javaScriptEnabled: false });
+    expect(await picturesOver(without, preview), 'still without scripts').to.equal(1);
+    expect(await without.locator('button.play').isVisible()).to.equal(false);
+    const original = without.getByRole('link', { name: 'Original file (may be animated)', exact: true });
+    expect(await original.getAttribute('href')).to.match(/\/media\/[0-9a-f]{2}\/[0-9a-f]{64}\.gif$/);
+    expect(await without.locator(preview).first().getAttribute('alt')).to.equal('A square changing colour');
   });
 
   it('reaches every timeline entry with Tab, each drawing a focus ring, laid out as before', async () => {

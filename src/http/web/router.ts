@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { readFile } from 'node:fs/promises';
 import { h } from 'preact';
-import { getSpecimen, listSpecimens, sourceTableOf } from '../../domain/specimens.ts';
+import { getSpecimen, getSpecimenPage, listSpecimens, sourceTableOf } from '../../domain/specimens.ts';
 import type { ListResponse, ReadContext, SearchParams } from '../../domain/specimens.ts';
 import { RECORD_ID_PATTERN } from '../../domain/ids.ts';
 import type { Bilingual, Lang } from '../../domain/record.ts';
@@ -203,13 +203,13 @@ export function webRouter(context: ReadContext, options: WebOptions): Router {
     const recordPage = (ctx: Context) =>
       page(ctx, async (changeNumber) => {
         const id = ctx.params.id ?? '';
-        const record = RECORD_ID_PATTERN.test(id) ? await getSpecimen(context, id, lang) : undefined;
-        if (!record) {
+        const shown = RECORD_ID_PATTERN.test(id) ? await getSpecimenPage(context, id, lang) : undefined;
+        if (!shown) {
           const withdrawn = RECORD_ID_PATTERN.test(id) ? await retiredPage(store, id, lang) : undefined;
           return { status: withdrawn ? 410 : 404, html: renderDocument(h(NotFoundPage, { lang, otherLanguagePath: otherLanguage(lang, ctx), ...(withdrawn ? { withdrawn } : {}) }), address(ctx)) };
         }
-        const sourceLabel = (await sourceTableOf(context, changeNumber)).label(record.source, lang);
-        return { status: 200, html: renderDocument(h(RecordPage, { record, lang, otherLanguagePath: otherLanguage(lang, ctx), baseUrl: context.baseUrl, sourceLabel }), address(ctx)) };
+        const sourceLabel = (await sourceTableOf(context, changeNumber)).label(shown.record.source, lang);
+        return { status: 200, html: renderDocument(h(RecordPage, { record: shown.record, stills: shown.stills, lang, otherLanguagePath: otherLanguage(lang, ctx), baseUrl: context.baseUrl, sourceLabel }), address(ctx)) };
       });
     router.all(`${prefix}/specimens/:id/`, (ctx) => followMoves(ctx, () => recordPage(ctx), (id) => `${context.baseUrl}${prefix}/specimens/${id}/`, options.maxAgeSeconds));
     router.all(`${prefix}/specimens/:id/index.md`, (ctx) => followMoves(ctx, async () => {

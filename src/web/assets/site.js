@@ -42,6 +42,21 @@ document.addEventListener('click', async (event) => {
   }, 2000);
 });
 
+// A preview that may be animated comes as its still (the first frame), whatever the reader's
+// motion setting: its button plays the file as stored and, pressed again, shows the still again.
+document.querySelectorAll('button[data-play]').forEach((button) => {
+  const image = document.getElementById(button.getAttribute('data-play') || '');
+  const moving = image?.getAttribute('data-animated-src');
+  const still = image?.getAttribute('src');
+  if (!image || !moving || !still) return;
+  button.hidden = false;
+  button.addEventListener('click', () => {
+    const play = button.getAttribute('aria-pressed') !== 'true';
+    button.setAttribute('aria-pressed', String(play));
+    image.setAttribute('src', play ? moving : still);
+  });
+});
+
 // A filter chosen with a mouse or a finger (a press on the select itself) applies at once; the Filter
 // button stays for readers without scripts. Any other change waits for Enter or the Filter button:
 // one made with the keyboard, since Chromium fires `change` on every arrow key in a closed select,

@@ -18,8 +18,18 @@ function previewImage(record: LocalizedRecord): PreviewImage | undefined {
   return { url: record.thumbnail, ...thumbnailDimensions(first.width, first.height), alt: record.title, type: 'image/webp' };
 }
 
-/** A record page: preview, every fact, the source link, the prompt when recorded, the citation. */
-export function RecordPage({ record, lang, otherLanguagePath, baseUrl, sourceLabel }: { record: LocalizedRecord; lang: Lang; otherLanguagePath: string; baseUrl: string; sourceLabel: string }) {
+/** A preview stored in a format that can hold an animation (GIF, WebP): the publisher keeps such previews as they are. */
+function mayMove(url: string): boolean {
+  return /\.(gif|webp)$/i.test(new URL(url).pathname);
+}
+
+/**
+ * A record page: preview, every fact, the source link, the prompt when recorded, the citation. A
+ * preview that may be animated is shown as its still (`stills`, the first frame) with a button
+ * that plays it (site.js) and a link to the file as stored, so that nothing moves until the reader
+ * asks (WCAG 2.2.2), with or without scripts.
+ */
+export function RecordPage({ record, stills = [], lang, otherLanguagePath, baseUrl, sourceLabel }: { record: LocalizedRecord; stills?: readonly (string | null)[]; lang: Lang; otherLanguagePath: string; baseUrl: string; sourceLabel: string }) {
   const text = TEXT[lang];
   // The model and the author lead to the other works the archive holds under the same label.
   const more = (name: 'model' | 'author', value: string): string => `${langPrefix(lang)}/?${name}=${encodeURIComponent(listParameter([value]))}`;
@@ -69,11 +79,29 @@ export function RecordPage({ record, lang, otherLanguagePath, baseUrl, sourceLab
         <div class="record-body">
           <div class="record-media">
             {record.media.length ? (
-              record.media.map((media, index) => (
-                <figure class="plate">
-                  <img src={media.url} alt={index === 0 ? record.title : `${record.title} (${index + 1})`} width={media.width} height={media.height} loading={index === 0 ? 'eager' : 'lazy'} />
-                </figure>
-              ))
+              record.media.map((media, index) => {
+                const alt = index === 0 ? record.title : `${record.title} (${index + 1})`;
+                const still = mayMove(media.url) ? stills[index] : null;
+                const id = `preview-${index + 1}`;
+                // Sized as the preview, not the still (at most 480 px): the still fills the preview's room.
+                return (
+                  <>
+                    <figure class="plate">
+                      <img src={still ?? media.url} id={id} alt={alt} width={media.width} height={media.height} loading={index === 0 ? 'eager' : 'lazy'} {...(still ? { 'data-animated-src': media.url } : {})} />
+                    </figure>
+                    {still ? (
+                      <p class="motion">
+                        {/* Hidden until site.js shows it: without the script, the link is the way to the moving file. */}
+                        <button type="button" class="play" aria-pressed="false" data-play={id} hidden>
+                          <span class="play-icon" aria-hidden="true"></span>
+                          {text.playAnimation}
+                        </button>
+                        <a href={media.url}>{text.animatedOriginal}</a>
+                      </p>
+                    ) : null}
+                  </>
+                );
+              })
             ) : (
               <figure class={`plate plate-${record.format}`}>
                 <span class="plate-empty">{text.noPreview}</span>
