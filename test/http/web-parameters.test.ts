@@ -36,6 +36,9 @@ describe('website search notices', () => {
     { query: 'source=nowhere', chinese: '来源（source）：只能是本馆的来源之一：' },
     { query: 'source=nowhere', chinese: '（“nowhere” 不是）。' },
     { query: `q=${encodeURIComponent('a OR b c OR d e OR f g OR h i OR j')}`, chinese: '搜索词（q）：OR 组合超过 16 种' },
+    { query: `q=${encodeURIComponent('⒜'.repeat(70))}`, chinese: '搜索词（q）：按检索时的规范形式（NFKC）计，最多 200 个字符（现为 210 个' },
+    { query: `q=${encodeURIComponent(Array(65).fill('a').join(' '))}`, chinese: '搜索词（q）：最多 64 个词（现有 65 个；一段连续的汉字算一个）' },
+    { query: `q=${Array(33).fill('a').join('-')}`, chinese: '搜索词（q）：短语（引号中的词，或像 a-b-c 这样由标点连起来的词）合计最多 32 个词（现有 33 个）' },
     { query: 'from=2025-02-30', chinese: '起始日期（from）：须为 YYYY-MM-DD 格式的日期，例如 2025-05-01' },
     { query: 'from=2025-03-01&to=2025-01-01', chinese: '截止日期（to）：不能早于起始日期 from（2025-03-01）' },
     { query: 'sort=random', chinese: '排序（sort）：只能是以下之一：相关度（relevance）、最新在前（newest）、最早在前（oldest）。' },
@@ -65,7 +68,7 @@ describe('website search notices', () => {
       const en = await server.get(`/en${path}?${query}`);
       expect(en.status).to.equal(400);
       const enHtml = await en.text();
-      expect(noticeOf(enHtml)).to.match(/^The search could not be run: [a-z]+: (must|has|makes|is not taken) /);
+      expect(noticeOf(enHtml)).to.match(/^The search could not be run: [a-z]+: (must|has|holds|makes|is not taken) /);
       expect(enHtml).not.to.include('0 works').and.not.include('No works match');
     });
   }
@@ -116,6 +119,9 @@ describe('website search notices', () => {
       'must not be before from (2025-03-01)',
       'has a double quote that is never closed',
       'makes more than 16 combinations of OR alternatives',
+      'must be at most 200 characters long as searched, in Unicode normal form NFKC (it is 210: a character such as ⒜ or ㍿ stands for several)',
+      'holds more than 64 words (it holds 65; a run of Chinese characters counts as one)',
+      'holds more than 32 words in phrases, quoted or joined by punctuation like a-b-c (it holds 33)',
       'must be given once, not repeated (several values go in one, comma-separated: format=svg,game)',
       'is not a known parameter; known: q, format',
       'is not a cursor this service gives out now: pass the next value of a page unchanged, or start again from the first page',
