@@ -16,6 +16,8 @@ export const TEXT = {
     punctuationSpace: '',
     /** Words that qualify what they follow, in brackets: full-width in Chinese, with no space before. */
     bracketed: (words: string) => `（${words}）`,
+    /** A label with a count: `GitHub（3）`, and inside a label's own closing bracket, `X（推特，9）`, never brackets stacked. */
+    counted: (label: string, count: number) => (label.endsWith('）') ? `${label.slice(0, -1)}，${count}）` : `${label}（${count}）`),
     search: '搜索',
     /** Short enough to show whole in the search box of a 390 px phone. */
     searchPlaceholder: '搜索标题、模型、作者……',
@@ -112,6 +114,7 @@ export const TEXT = {
     colon: ': ',
     punctuationSpace: ' ',
     bracketed: (words: string) => ` (${words})`,
+    counted: (label: string, count: number) => (label.endsWith(')') ? `${label.slice(0, -1)}, ${count})` : `${label} (${count})`),
     search: 'Search',
     searchPlaceholder: 'Titles, models, authors…',
     allFormats: 'All formats',

@@ -140,10 +140,10 @@ describe('what the website pages say (served HTML)', () => {
   it('punctuates Chinese pages full-width (labels, counts, notices, the Markdown twin) and leaves English as it was', async () => {
     const zhList = (await page('/?model=GPT-5')).html;
     expect(zhList).to.include('<li>模型：GPT-5 <a href="/"><span class="visually-hidden">去掉筛选“模型：GPT-5”</span><span aria-hidden="true">✕</span></a>');
-    expect(zhList).to.match(/>GitHub（\d+）<\/option>/).and.include('>X（推特）（0）</option>');
+    expect(zhList).to.match(/>GitHub（\d+）<\/option>/).and.include('>X（推特，0）</option>');
     const enList = (await page('/en/?model=GPT-5')).html;
     expect(enList).to.include('<li>Model: GPT-5 <a href="/en/"><span class="visually-hidden">Remove the filter Model: GPT-5</span><span aria-hidden="true">✕</span></a>');
-    expect(enList).to.match(/>GitHub \(\d+\)<\/option>/).and.include('>X (Twitter) (0)</option>');
+    expect(enList).to.match(/>GitHub \(\d+\)<\/option>/).and.include('>X (Twitter, 0)</option>');
     expect((await page('/?page=999')).html).to.include('这一页超出了列表的末尾（共 2 页）。<a href="/?page=2">去第 2 页</a>');
     expect((await page('/en/?page=999')).html).to.include('This page is past the end of the list (2 pages). <a href="/en/?page=2">Go to page 2</a>');
     const zhMarkdown = (await page(`/specimens/${sourceLive.id}/index.md`)).html;

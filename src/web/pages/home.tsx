@@ -139,7 +139,7 @@ export function ListPage(props: ListPageProps) {
   const heading = props.scope === 'gallery' ? text.gallery : text.timeline;
   const activeFilters = carriedFilters(params, text);
   const selection = shownSelection(params, lang, props.sources);
-  const counted = (label: string, count: number) => `${label}${props.errors ? '' : text.bracketed(String(count))}`;
+  const counted = (label: string, count: number) => (props.errors ? label : text.counted(label, count));
   const option = (value: string, label: string, count: number | undefined, selected: readonly string[] | undefined) => (
     <option value={value} selected={selected?.length === 1 && selected[0] === value}>
       {counted(label, count ?? 0)}
