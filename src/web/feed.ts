@@ -32,7 +32,7 @@ function entryHtml(record: LocalizedRecord, lang: Lang, sources: SourceTable): s
     [text.date, xmlText(record.date)],
     [text.format, xmlText(text.formats[record.format])],
   ];
-  parts.push(`<ul>${facts.map(([label, html]) => `<li>${xmlText(label)}${text.colon}${html}</li>`).join('')}<li><a href="${xmlText(record.sourceUrl)}">${xmlText(`${text.originalSource}${text.bracketed(sources.label(record.source, lang))}`)}</a></li></ul>`);
+  parts.push(`<ul>${facts.map(([label, html]) => `<li>${xmlText(label)}${text.colon}${html}</li>`).join('')}<li><a href="${xmlText(record.sourceUrl)}">${xmlText(`${text.originalSource}${text.colon}${sources.label(record.source, lang)}`)}</a></li></ul>`);
   parts.push(`<p>${xmlText(text.citation)}${text.colon}${xmlText(record.citation)}</p>`);
   return parts.join('');
 }

@@ -168,7 +168,7 @@ describe('a source added to the source table, on every face', function () {
       expect(page.status).to.equal(200);
       expect(page.text).to.include(label);
       const feed = await (await server.get(`${prefix}/feed.atom`)).text();
-      expect(feed).to.include(prefix ? 'Original source (Mastodon)' : '（长毛象）');
+      expect(feed).to.include(prefix ? 'Original source: Mastodon' : '原始来源：长毛象');
     }
   });
 
@@ -179,7 +179,7 @@ describe('a source added to the source table, on every face', function () {
     expect(added.stdout).to.match(/added source pixiv/);
     expect((await getJson<ListResponse>(server, '/api/v1/specimens?source=pixiv')).body.total).to.equal(0);
     expect((await getJson<SourceList>(server, '/api/v1/sources')).body.items.find((source) => source.key === 'pixiv')?.label).to.deep.equal({ zh: 'Pixiv（插画）', en: 'Pixiv' });
-    expect(sourceOptions((await html('/')).text).find((option) => option.value === 'pixiv')?.text).to.equal('Pixiv（插画）（0）');
+    expect(sourceOptions((await html('/')).text).find((option) => option.value === 'pixiv')?.text).to.equal('Pixiv（插画，0）');
   });
 
   it('is gone from every face once removed: its key is a 400 again and its records show the key', async () => {
