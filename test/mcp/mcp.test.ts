@@ -353,7 +353,7 @@ describe('MCP tool server at /mcp', function () {
     expect(cite.messages[0]?.content).to.include({ type: 'text' });
     const embedded = cite.messages[1]?.content;
     const markdown = embedded?.type === 'resource' && 'text' in embedded.resource ? String(embedded.resource.text) : '';
-    expect(markdown).to.include(`\`${record.id}\``).and.include(`<${record.sourceUrl}>`).and.include('## Cite');
+    expect(markdown).to.include(`\`${record.id}\``).and.include(`<${record.sourceUrl}>`).and.include('## Citation');
     const first = await client.getPrompt({ name: 'first_work_of_model', arguments: { model: record.model.toUpperCase(), lang: 'en' } });
     const oldest = (await getJson<ListResponse>(server, `/api/v1/specimens?model=${encodeURIComponent(`"${record.model}"`)}&sort=oldest&limit=1&lang=en`)).body.items[0];
     const text = first.messages[0]?.content.type === 'text' ? first.messages[0].content.text : '';
