@@ -7,7 +7,7 @@
 import { MCP_HEADERS, MCP_PATH } from './queries.ts';
 
 /** The budgets: a 20-result search and tools/list. */
-export const TOKEN_BUDGETS = { search: 2000, toolsList: 1500 } as const;
+export const TOKEN_BUDGETS = { search: 2000, toolsList: 1600 } as const;
 
 export interface TokenFigures {
   toolsList: number;

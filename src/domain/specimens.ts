@@ -1,7 +1,7 @@
 import { cleanText, localizeRecord, mediaUrl } from './localize.ts';
 import type { LocalizedRecord } from './localize.ts';
 import type { RecordStore, SearchIndex } from './ports.ts';
-import { BUILT_IN_SOURCE_TABLE } from './sources.ts';
+import { BUILT_IN_SOURCE_TABLE, workKey } from './sources.ts';
 import type { SourceTable } from './sources.ts';
 import type { PresentedRecords } from './presented-records.ts';
 import type { Format, Kind, Lang } from './record.ts';
@@ -37,6 +37,8 @@ export interface SearchParams {
   year?: string[];
   model?: string[];
   author?: string[];
+  /** A work's address at its source, in any form: the work's records, by its work key (workPage). */
+  sourceUrl?: string;
   from?: string;
   to?: string;
   since?: string;
@@ -110,6 +112,22 @@ export async function listSpecimensJson(context: ReadContext, params: SearchPara
   return listPage(context, params, scope, async (ids) => (await context.store.getRecords(ids)).map((record) => Buffer.from(JSON.stringify(localizeRecord(record, params.lang, context.baseUrl)))));
 }
 
+/**
+ * The records of the work a source address names, in any form its platform writes it: the
+ * address made canonical by the source table and keyed as the duplicate check keys a work
+ * (workKey), the records of that key read from the store (a gallery record, and the model's
+ * timeline record when it is the first work), of the kinds asked (the timeline's alone on the
+ * timeline), a page of them by offset and limit. No search runs; a work has few records, so the
+ * list has no next page to walk. Text that is no http(s) address names no work.
+ */
+async function workPage<Item>(context: ReadContext, params: SearchParams & { sourceUrl: string }, scope: ListScope, present: (ids: readonly string[]) => Promise<Item[]>): Promise<ListResponse<Item>> {
+  const canonical = (await sourceTableOf(context)).canonicalUrl(params.sourceUrl);
+  const kinds: readonly Kind[] | undefined = scope === 'timeline' ? ['timeline'] : params.kind;
+  const records = canonical ? (await context.store.findByWorkKey(workKey(canonical))).filter((record) => !kinds || kinds.includes(record.kind)) : [];
+  const page = records.slice(params.offset, params.offset + params.limit);
+  return { total: records.length, offset: params.offset, limit: params.limit, items: page.length ? await present(page.map((record) => record.id)) : [], next: null };
+}
+
 /** The UTF-8 JSON of a list whose items are UTF-8 JSON: JSON.stringify of the list with the items parsed, byte for byte. */
 export function listJson(list: ListResponse<Buffer>): Buffer {
   // The items' place is marked and filled in; only numbers (total, offset, limit) come before it.
@@ -128,6 +146,7 @@ const MARKED_ITEMS = JSON.stringify(ITEMS_MARK);
 const COMMA = Buffer.from(',');
 
 async function listPage<Item>(context: ReadContext, params: SearchParams, scope: ListScope, present: (ids: readonly string[]) => Promise<Item[]>): Promise<ListResponse<Item>> {
+  if (params.sourceUrl !== undefined) return workPage(context, { ...params, sourceUrl: params.sourceUrl }, scope, present);
   const query = listQuery(params, scope);
   // On the timeline every record is a timeline record: its kind is not a choice to count.
   const facets = params.facets?.filter((name) => scope !== 'timeline' || name !== 'kind');

@@ -38,6 +38,16 @@ function listInputSchema(schema: object, source: { items: JsonObject; descriptio
   return { ...input, properties: { ...properties, source: { ...properties.source, ...source }, fields: FIELDS_ARGUMENT } };
 }
 
+/**
+ * get_timeline's parameters: the timeline's, less sourceUrl, which search_specimens takes (a
+ * work's records, its timeline record among them; the budget of tools/list has no room for it twice).
+ */
+function timelineInputSchema(): object {
+  const schema = timelineParamsSchema();
+  const { sourceUrl: _sourceUrl, ...properties } = schema.properties ?? {};
+  return { ...schema, properties };
+}
+
 /** What a list tool returns; items are compact records, see compact.ts. */
 const LIST_OUTPUT: Tool['outputSchema'] = { type: 'object', required: ['total', 'offset', 'limit', 'items', 'next'] };
 
@@ -72,7 +82,7 @@ export function toolDefinitions(sourceKeys: readonly string[]): Tool[] {
       title: 'Read the model timeline',
       description: 'Milestones of model history, oldest first, as GET /api/v1/timeline; as search_specimens otherwise.',
       // Its source keys are search_specimens's: listed twice, they took about 5 tokens of the budget a source.
-      inputSchema: listInputSchema(timelineParamsSchema(), { items: { type: 'string' }, description: TIMELINE_SOURCE_DESCRIPTION }),
+      inputSchema: listInputSchema(timelineInputSchema(), { items: { type: 'string' }, description: TIMELINE_SOURCE_DESCRIPTION }),
       outputSchema: LIST_OUTPUT,
       annotations: READ_ONLY,
     },

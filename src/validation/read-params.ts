@@ -66,6 +66,9 @@ function searchTextProblems(q: string): string[] {
   return problems;
 }
 
+/** The list parameters that make no sense beside sourceUrl, which names one work (sort is taken and has nothing to order). */
+const BESIDE_SOURCE_URL_REFUSED = ['q', 'source', 'format', 'year', 'model', 'author', 'from', 'to', 'since', 'facets', 'cursor'] as const;
+
 /** Where parameters come from: a query string (one value each, repeats refused) or tool arguments (JSON). */
 export interface ParseOptions {
   fromQueryString: boolean;
@@ -118,6 +121,10 @@ function crossChecks(params: Record<string, unknown>, given: ReadonlySet<string>
   if (typeof from === 'string' && typeof to === 'string' && !named('from') && !named('to') && from > to) errors.push({ parameter: 'to', message: `must not be before from (${from})` });
   // After the schema's own limit (200 characters as written), so the checks read a short text.
   if (typeof q === 'string' && !named('q')) for (const message of searchTextProblems(q)) errors.push({ parameter: 'q', message });
+  if (given.has('sourceUrl')) {
+    for (const name of BESIDE_SOURCE_URL_REFUSED) if (given.has(name) && !named(name)) errors.push({ parameter: name, message: "cannot be combined with sourceUrl: it lists one work's records whole (kind, lang, limit and offset apply)" });
+    if (given.has('cursor')) return;
+  }
   if (typeof cursor !== 'string') return;
   // A query string's offset=0 is refused too; a tool's 0 beside a cursor is the default a host filled in (parseSearchParams).
   const evenZero = fromQueryString ? ', not even 0' : '';

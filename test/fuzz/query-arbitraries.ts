@@ -32,6 +32,9 @@ export const SEARCH_PARAM_NAMES = Object.keys(searchParamsSchema.properties) as 
 
 const properties = searchParamsSchema.properties;
 
+/** The list parameters refused beside sourceUrl (read-params.ts). */
+const BESIDE_SOURCE_URL_REFUSED = ['q', 'source', 'format', 'year', 'model', 'author', 'from', 'to', 'since', 'facets', 'cursor'];
+
 function part(name: string, value: string, validity: Validity): QueryPart {
   return { name, encoded: encodeURIComponent(value), value, validity };
 }
@@ -154,6 +157,27 @@ function labelValue(name: 'model' | 'author'): fc.Arbitrary<QueryPart> {
   );
 }
 
+/**
+ * A work's address at its source: one of the fuzz catalog's works in another form its platform
+ * writes (a mobile host, a share form, tracking parameters), a work the catalog does not hold, or
+ * text that is no address; every one valid (it finds that work's records, or none).
+ */
+function sourceUrlValue(): fc.Arbitrary<QueryPart> {
+  const ofIndex = fc.integer({ min: 0, max: 299 });
+  const held = fc.oneof(
+    ofIndex.map((index) => `https://twitter.com/someone_else/status/${1790000000000000000n + BigInt(index * 10)}?s=20`),
+    ofIndex.map((index) => `https://old.reddit.com/r/AIART/comments/fz${index * 10 + 2}/?share_id=x`),
+    ofIndex.map((index) => `https://youtu.be/fuzz${index * 10 + 5}?si=abc`),
+    ofIndex.map((index) => `https://codepen.io/someone/full/pen${index * 10 + 8}`),
+    ofIndex.map((index) => `https://GitHub.com/Fuzz-Owner-${index * 10 + 1}/work/`),
+  );
+  return fc.oneof(
+    { weight: 4, arbitrary: held.map((value) => part('sourceUrl', value, 'valid')) },
+    { weight: 1, arbitrary: fc.constantFrom('https://x.com/nobody/status/1', 'not an address', 'ftp://example.org/x', 'https://unknown.example/work?t=1').map((value) => part('sourceUrl', value, 'valid')) },
+    { weight: 1, arbitrary: emptyValue('sourceUrl') },
+  );
+}
+
 /** Dates: from before 2021 and to after it, so they never cross; invalid days and shapes are refused. */
 function dateValue(name: 'from' | 'to' | 'since'): fc.Arbitrary<QueryPart> {
   const years = name === 'from' ? { min: 2015, max: 2020 } : name === 'to' ? { min: 2021, max: 2027 } : { min: 2015, max: 2027 };
@@ -226,6 +250,8 @@ export function searchParamValue(name: SearchParamName, acceptableKinds: readonl
     case 'model':
     case 'author':
       return labelValue(name);
+    case 'sourceUrl':
+      return sourceUrlValue();
     case 'from':
     case 'to':
     case 'since':
@@ -288,7 +314,10 @@ export function expectationOf(parts: readonly QueryPart[], knownNames: readonly 
   }
   const cursor = parts.find((entry) => entry.name === 'cursor' && counts.get('cursor') === 1 && entry.value !== '');
   const offset = values.get('offset');
-  if (cursor && offset !== undefined) (cursor.value === undefined ? mayName : mustName).add('offset');
+  // Beside a work's address only kind, lang, limit, offset (and sort) are taken; a cursor there is refused, not checked against offset.
+  const bySourceUrl = values.has('sourceUrl');
+  if (bySourceUrl) for (const entry of parts) if (BESIDE_SOURCE_URL_REFUSED.includes(entry.name) && entry.value !== '' && counts.get(entry.name) === 1) mustName.add(entry.name);
+  if (cursor && offset !== undefined && !bySourceUrl) (cursor.value === undefined ? mayName : mustName).add('offset');
   return { mustName: [...mustName], mayName: [...mayName], values };
 }
 

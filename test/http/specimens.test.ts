@@ -7,6 +7,8 @@ import { PROBLEM_TYPES } from '../../src/errors.ts';
 import type { ListResponse } from '../../src/domain/specimens.ts';
 import type { LocalizedRecord } from '../../src/domain/localize.ts';
 import { getJson, startTestServer } from '../helpers/server.ts';
+import { makeRecord } from '../helpers/factories.ts';
+import { recordId } from '../../src/domain/ids.ts';
 import type { TestServer } from '../helpers/server.ts';
 
 describe('read API over HTTP (demo catalog)', function () {
@@ -452,5 +454,38 @@ describe('read API over HTTP (demo catalog)', function () {
       expect(unknown.status).to.equal(404);
       expect(unknown.headers.get('content-type')).to.equal('application/problem+json');
     });
+  });
+});
+
+describe('GET /api/v1/specimens?sourceUrl= (a work by its address)', function () {
+  let server: TestServer;
+  const gallery = makeRecord({ sourceUrl: 'https://reddit.com/r/LocalLLaMA/comments/1eg3dm0/demo_tandem_pelicans', model: 'Twin-Model', date: '2024-07-30' });
+  const timeline = { ...gallery, id: recordId({ canonicalSourceUrl: gallery.sourceUrl, kind: 'timeline', format: gallery.format, model: gallery.model }), kind: 'timeline' as const };
+  const video = makeRecord({ sourceUrl: 'https://youtube.com/watch?v=demoFlight2', format: 'video' });
+  before(async () => {
+    server = await startTestServer({ records: [gallery, timeline, video, makeRecord(), makeRecord()] });
+  });
+  after(async () => server.close());
+  const list = (path: string) => getJson<ListResponse>(server, path);
+
+  it("finds a work's records by its address at the source in any form its platform writes, and refuses what a work's list cannot take beside it", async () => {
+    const variant = encodeURIComponent('https://old.reddit.com/r/localllama/comments/1eg3dm0/?share_id=AbC123&utm_source=x');
+    const found = await list(`/api/v1/specimens?sourceUrl=${variant}&lang=en`);
+    expect(found.status).to.equal(200);
+    expect(validators.listResponse(found.body), JSON.stringify(validators.listResponse.errors)).to.equal(true);
+    expect(found.body).to.include({ total: 2, offset: 0, limit: 20, next: null });
+    expect(found.body.items.map((item) => [item.id, item.kind])).to.deep.equal([[gallery.id, 'gallery'], [timeline.id, 'timeline']]);
+    expect((await list(`/api/v1/specimens?sourceUrl=${variant}&kind=gallery`)).body.total).to.equal(1);
+    expect((await list(`/api/v1/specimens?sourceUrl=${variant}&offset=1&limit=1`)).body.items.map((item) => item.id)).to.deep.equal([timeline.id]);
+    expect((await list(`/api/v1/timeline?sourceUrl=${variant}`)).body.items.map((item) => item.id)).to.deep.equal([timeline.id]);
+    expect((await list(`/api/v1/specimens?sourceUrl=${encodeURIComponent('https://youtube.com/shorts/demoFlight2')}`)).body.items.map((item) => item.id)).to.deep.equal([video.id]);
+    for (const nothing of ['https://x.com/nobody/status/1', 'not an address']) expect((await list(`/api/v1/specimens?sourceUrl=${encodeURIComponent(nothing)}`)).body).to.include({ total: 0 });
+
+    const refused = await server.get(`/api/v1/specimens?sourceUrl=${variant}&q=pelican&format=svg&facets=model`);
+    expect(refused.status).to.equal(400);
+    const problem = (await refused.json()) as { errors: { parameter: string; message: string }[] };
+    expect(problem.errors.map((error) => error.parameter)).to.deep.equal(['q', 'format', 'facets']);
+    expect(problem.errors[0]?.message).to.match(/^cannot be combined with sourceUrl/);
+    expect((await server.get(`/?sourceUrl=${variant}`)).status, 'the website does not take it').to.equal(400);
   });
 });

@@ -14,8 +14,8 @@ export function DevelopersPage({ lang, baseUrl, otherLanguagePath }: { lang: Lan
         <h2>{zh ? 'HTTP 接口' : 'HTTP API'}</h2>
         <pre><code>{`curl '${baseUrl}/api/v1/specimens?q=pelican&lang=en&limit=5'\ncurl '${baseUrl}/api/v1/timeline?lang=en'\ncurl '${baseUrl}/api/v1/specimens/{id}?lang=zh'`}</code></pre>
         <p>{zh
-            ? '参数：q（词、"短语"、-排除词、a OR b）；source、format、kind、year、model、author（可用逗号给出多个值）；from、to（作品日期）；since（编纂日期）；facets（按值计数）；lang、sort、limit（1–50）；offset（0–10000）或 cursor（每页的 next，可翻到任意深度）。错误为 RFC 9457 problem+json。'
-            : 'Parameters: q (words, "phrases", -word, a OR b); source, format, kind, year, model, author (several values comma-separated); from, to (dates of the work); since (compilation date); facets (counts per value); lang, sort, limit (1–50); offset (0–10000) or cursor (each page\'s next, to any depth). Errors are RFC 9457 problem+json.'}{text.punctuationSpace}<a href="/openapi.json">openapi.json</a></p>
+            ? '参数：q（词、"短语"、-排除词、a OR b）；source、format、kind、year、model、author（可用逗号给出多个值）；from、to（作品日期）；since（编纂日期）；facets（按值计数）；lang、sort、limit（1–50）；offset（0–10000）或 cursor（每页的 next，可翻到任意深度）；sourceUrl（作品在来源处的地址，任一种写法：该作品的记录）。错误为 RFC 9457 problem+json。'
+            : 'Parameters: q (words, "phrases", -word, a OR b); source, format, kind, year, model, author (several values comma-separated); from, to (dates of the work); since (compilation date); facets (counts per value); lang, sort, limit (1–50); offset (0–10000) or cursor (each page\'s next, to any depth); sourceUrl (a work\'s address at its source, in any form: that work\'s records). Errors are RFC 9457 problem+json.'}{text.punctuationSpace}<a href="/openapi.json">openapi.json</a></p>
         <p>{zh ? 'source 可取的来源键及其名称：' : 'The keys source takes, with their labels:'}{text.punctuationSpace}<a href="/api/v1/sources">/api/v1/sources</a></p>
         <h2>MCP</h2>
         <p>{zh ? '智能体工具服务器（Streamable HTTP，无需登录）：' : 'Agent tool server (Streamable HTTP, no login):'}{text.punctuationSpace}<code>{`${baseUrl}/mcp`}</code> — search_specimens, get_specimen, get_timeline.</p>
