@@ -18,7 +18,7 @@
 import type { Backend } from '../src/backend.ts';
 import { readSubcommand } from './arguments.ts';
 import { readCommandLine, runCommand, startCommandLine } from './command.ts';
-import { sourceDefinitionProblems, sourceHostConflicts } from '../src/domain/sources.ts';
+import { BUILT_IN_SOURCE_TABLE, sourceDefinitionProblems, sourceHostConflicts } from '../src/domain/sources.ts';
 import type { SourceDefinition } from '../src/domain/sources.ts';
 
 const USAGE =
@@ -26,14 +26,17 @@ const USAGE =
 
 startCommandLine(USAGE);
 
+/** A source as `list` shows it; the parameters kept are the ones its URLs keep (the built-in source's where its stored definition lists none). */
 function describe(source: SourceDefinition): string {
+  const kept = source.keepParameters ?? BUILT_IN_SOURCE_TABLE.keptParametersOf(source.key);
+  const builtIn = source.keepParameters === undefined && kept !== undefined ? ' (the built-in rule)' : '';
   return [
     `${source.key}\t${source.label.en} / ${source.label.zh}`,
     `  hosts: ${source.hosts.join(', ')}${source.aliases?.length ? ` (aliases of ${source.hosts[0]}: ${source.aliases.join(', ')})` : ''}`,
     `  media hosts: ${source.mediaHosts.join(', ') || 'none'}`,
     ...(source.handlePattern ? [`  handle rule: ${source.handlePattern}`] : []),
     ...(source.workPattern ? [`  work rule: ${source.workPattern}${source.workForm ? ` (${source.workForm})` : ''}`] : []),
-    ...(source.keepParameters ? [`  kept parameters: ${source.keepParameters.join(', ') || 'none (every query parameter is dropped)'}`] : []),
+    ...(kept ? [`  kept parameters: ${kept.join(', ') || 'none (every query parameter is dropped)'}${builtIn}`] : []),
   ].join('\n');
 }
 
@@ -96,7 +99,8 @@ async function main(backend: Backend): Promise<void> {
       ...(values['handle-rule'] ? { handlePattern: values['handle-rule'] } : {}),
       ...(values['work-rule'] !== undefined ? { workPattern: values['work-rule'] } : {}),
       ...(values['work-form'] ? { workForm: values['work-form'] } : {}),
-      ...(values['keep-param']?.length ? { keepParameters: values['keep-param'] } : {}),
+      // --keep-param '' (alone) keeps none: every query parameter is dropped.
+      ...(values['keep-param']?.length ? { keepParameters: values['keep-param'].filter(Boolean) } : {}),
     };
     const sources = await backend.sources.listSources();
     const problems = [...sourceDefinitionProblems(definition), ...sourceHostConflicts(definition, sources)];

@@ -96,11 +96,18 @@ export const UNKNOWN_SOURCE = 'web';
 /**
  * Query parameters that track a click or a share on any host and never name a work: dropped from
  * every source URL. Names that are tracking on one platform and may name the work elsewhere (`s`
- * and `t` on x.com, `si` and `feature` on YouTube, `share_id` on Reddit) are not here: a known
- * source lists the parameters it keeps (keepParameters) and drops the rest, and an unknown host
- * keeps them (`https://sketches.example.org/view?t=dawn` is another work than `?t=dusk`).
+ * and `t` on x.com, `si` and `feature` on YouTube, `share_id` on Reddit) are not here: a built-in
+ * source lists the parameters it keeps (keepParameters) and drops the rest, a source a maintainer
+ * added drops SHARE_PARAMETERS too, and an unknown host keeps them
+ * (`https://sketches.example.org/view?t=dawn` is another work than `?t=dusk`).
  */
 const TRACKING_PARAMETERS = /^(utm_.*|fbclid|gclid|dclid|gbraid|wbraid|msclkid|yclid|twclid|ttclid|mc_cid|mc_eid|igshid|_hsenc|_hsmi|mkt_tok|ref_src|ref_url|spm_id_from|vd_source|share_source|share_medium|share_plat|share_session_id|share_tag|share_from)$/i;
+
+/**
+ * The share parameters of the big platforms, which every host dropped until 2026-11-26 and a
+ * source a maintainer added without keepParameters still drops, as its rules were written for.
+ */
+const SHARE_PARAMETERS = /^(si|feature|s|t)$/i;
 
 /** What a source key may look like. */
 export const SOURCE_KEY_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
@@ -267,7 +274,25 @@ export function workKey(canonicalUrl: string): string {
   if (!url) return canonicalUrl;
   const identity = url.port ? undefined : WORK_IDENTITIES[url.hostname]?.(url);
   if (identity !== undefined) return `https://${url.hostname}${identity}`;
-  return `https://${url.host}${foldedPath(url.hostname, url.pathname)}${url.search}`;
+  return `https://${url.host}${foldedPath(url.hostname, url.pathname)}${keptSearch(url)}`;
+}
+
+/** The parameters each built-in source's hosts keep, by host (BUILT_IN_SOURCES' keepParameters). */
+const BUILT_IN_KEPT_PARAMETERS = new Map(BUILT_IN_SOURCES.flatMap((source) => (source.keepParameters ? source.hosts.map((host) => [host, source.keepParameters] as const) : [])));
+
+/**
+ * The query of a canonical URL as its work key holds it: on a built-in source's host only the
+ * parameters the source keeps, so a URL stored with others before they were dropped (a Hugging
+ * Face discussion's `?status=open`) has the key of its address as submitted now; elsewhere the
+ * query as stored.
+ */
+function keptSearch(url: URL): string {
+  const kept = BUILT_IN_KEPT_PARAMETERS.get(url.hostname);
+  if (!kept) return url.search;
+  const query = new URLSearchParams([...url.searchParams].filter(([name]) => kept.includes(name)));
+  query.sort();
+  const text = query.toString();
+  return text ? `?${text}` : '';
 }
 
 /** Problems with a definition before it goes into the table, each naming its field. */
@@ -375,11 +400,19 @@ export class SourceTable {
     return this.workRule(source)?.form;
   }
 
-  /** The parameters a host's source keeps (SourceDefinition.keepParameters, the built-in's where a stored definition has none); undefined: tracking parameters are dropped, the rest kept. */
+  /** The parameters a host's source keeps (keptParametersOf); undefined: tracking parameters are dropped, the rest kept. */
   private keptParameters(host: string): readonly string[] | undefined {
     const definition = this.byHost.get(host);
-    if (!definition) return undefined;
-    return definition.keepParameters ?? BUILT_IN_SOURCES.find((builtIn) => builtIn.key === definition.key)?.keepParameters;
+    return definition && this.keptParametersOf(definition.key);
+  }
+
+  /**
+   * The query parameters a source's URLs keep: its definition's keepParameters, or the built-in
+   * source's of the same key where a stored definition has none (as tables written before
+   * 2026-11-26 have); undefined where neither lists any.
+   */
+  keptParametersOf(key: string): readonly string[] | undefined {
+    return this.byKey.get(key)?.keepParameters ?? BUILT_IN_SOURCES.find((builtIn) => builtIn.key === key)?.keepParameters;
   }
 
   private workRule(source: string): { pattern: string; form?: string } | undefined {
@@ -420,9 +453,10 @@ export class SourceTable {
       if (videoId) kept.set('v', videoId);
     }
     const meaningful = this.keptParameters(host);
+    const known = this.byHost.has(host);
     for (const [name, value] of url.searchParams) {
       if (host === 'github.com' && name === GITHUB_VIEW_PARAMETER) continue;
-      if (meaningful ? meaningful.includes(name) : !TRACKING_PARAMETERS.test(name)) kept.append(name, value);
+      if (meaningful ? meaningful.includes(name) : !TRACKING_PARAMETERS.test(name) && !(known && SHARE_PARAMETERS.test(name))) kept.append(name, value);
     }
     // In name order, youtu.be's own video id among them: one work, one written form.
     kept.sort();

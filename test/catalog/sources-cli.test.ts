@@ -27,7 +27,11 @@ describe('npm run sources', function () {
       expect(refused).to.include({ code: 1 });
       expect((refused as { stderr: string }).stderr).to.match(/^no archive database at .*archive\.sqlite; check ARCHIVE_DATA_DIR/);
       await (await open()).close();
-      expect((await sources('list')).stdout).to.include('x\tX (Twitter) / X（推特）').and.include('media hosts: pbs.twimg.com');
+      expect((await sources('list')).stdout).to.include('x\tX (Twitter) / X（推特）').and.include('media hosts: pbs.twimg.com').and.include('kept parameters: p');
+      // --keep-param '' keeps none.
+      const closed = await sources('add', '--key', 'pixelfed', '--host', 'pixelfed.social', '--keep-param', '', '--label-zh', '像素', '--label-en', 'Pixelfed');
+      expect(closed.stdout).to.include('kept parameters: none (every query parameter is dropped)');
+      expect((await sources('remove', 'pixelfed')).stdout).to.include('pixelfed');
       const added = await sources('add', '--key', 'mastodon', '--host', 'mastodon.social', '--host', 'mastodon.online', '--alias', 'mastodon.online', '--media-host', 'files.mastodon.social', '--handle-rule', '^/@([A-Za-z0-9_]+)/', '--work-rule', '^/@[A-Za-z0-9_]+/\\d+$', '--work-form', 'https://mastodon.social/@{account}/{number}', '--label-zh', '长毛象', '--label-en', 'Mastodon');
       expect(added.stdout).to.match(/added source mastodon/).and.include('work rule: ^/@[A-Za-z0-9_]+/\\d+$ (https://mastodon.social/@{account}/{number})');
       let backend = await open();

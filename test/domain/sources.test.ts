@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BUILT_IN_SOURCES, canonicalSourceUrl, SOURCE_KEY_PATTERN, SOURCE_KEYS, sourceHostConflicts, sourceKeyForHost, workKey } from '../../src/domain/sources.ts';
+import { BUILT_IN_SOURCES, canonicalSourceUrl, SOURCE_KEY_PATTERN, SOURCE_KEYS, sourceHostConflicts, sourceKeyForHost, SourceTable, workKey } from '../../src/domain/sources.ts';
 import searchParams from '../../schemas/search-params.schema.json' with { type: 'json' };
 import canonicalRecord from '../../schemas/canonical-record.schema.json' with { type: 'json' };
 import sourceList from '../../schemas/source-list.schema.json' with { type: 'json' };
@@ -124,6 +124,18 @@ describe('source table and canonical source URLs', () => {
     expect(canonicalSourceUrl('https://www.reddit.com/r/a/comments/185dm0q/x/?share_id=AbC123&rdt=1&ref=share')).to.equal('https://reddit.com/r/a/comments/185dm0q/x');
     expect(canonicalSourceUrl('https://x.com/demo/status/1790000000000000000?lang=en&ref_src=twsrc')).to.equal('https://x.com/demo/status/1790000000000000000');
     expect(canonicalSourceUrl('https://sketches.example.org/view?t=dawn&utm_source=x&fbclid=1&s=2'), "an unknown host's t and s may name the work").to.equal('https://sketches.example.org/view?s=2&t=dawn');
+  });
+
+  it('keys a URL stored with parameters its source now drops as the address submitted now, and lets an added source drop the share parameters it always dropped', () => {
+    // Stored before every parameter was dropped on Hugging Face, at a path the key does not rewrite.
+    const stored = 'https://huggingface.co/spaces/Org/App/discussions/3?status=open';
+    expect(workKey(stored)).to.equal(workKey(canonicalSourceUrl(stored) ?? '')).and.to.equal('https://huggingface.co/spaces/Org/App/discussions/3');
+    expect(workKey('https://news.ycombinator.com/item?id=42&utm_source=x'), "a source's identifying parameter stays").to.equal('https://news.ycombinator.com/item?id=42');
+    const withMastodon = new SourceTable([...BUILT_IN_SOURCES, { key: 'mastodon', label: { zh: '长毛象', en: 'Mastodon' }, hosts: ['mastodon.social'], mediaHosts: [] }]);
+    expect(withMastodon.canonicalUrl('https://mastodon.social/@lin/112233445566?s=20&t=x&utm_source=y')).to.equal('https://mastodon.social/@lin/112233445566');
+    expect(withMastodon.canonicalUrl('https://sketches.example.org/view?t=dawn'), 'an unknown host keeps them').to.equal('https://sketches.example.org/view?t=dawn');
+    expect(withMastodon.keptParametersOf('bilibili'), "a built-in source's own, for a table stored without it").to.deep.equal(['p']);
+    expect(withMastodon.keptParametersOf('mastodon')).to.equal(undefined);
   });
 
   it('refuses what is not an http(s) URL', () => {

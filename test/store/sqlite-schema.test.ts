@@ -172,6 +172,27 @@ describe('SQLite schema', () => {
     }
   });
 
+  it('mends at the next start the work keys a process of an earlier version wrote after the upgrade', async () => {
+    const file = join(dataDir, 'archive.sqlite');
+    const db = openDatabase(file);
+    const written = makeRecord({ sourceUrl: 'https://reddit.com/r/aiArt/comments/zzz999/my_slug' });
+    try {
+      migrateSchema(db);
+      // What the earlier version's publisher, still running, writes: its key by its own rules (the URL).
+      db.prepare('INSERT INTO records (id, kind, source, format, date, source_url, model, work_key, seq, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(written.id, written.kind, written.source, written.format, written.date, written.sourceUrl, written.model, written.sourceUrl, 1, JSON.stringify(written));
+      db.prepare("INSERT INTO record_fates (id, moved_to, reason, at, source_url, title, work_key) VALUES ('video-o3-taken', NULL, 'a takedown', '2026-11-27T00:00:00Z', 'https://youtube.com/shorts/zzTaken', '{}', 'https://youtube.com/shorts/zzTaken')").run();
+    } finally {
+      db.close();
+    }
+    const backend = await openBackend({ databaseFile: file }, { migrate: true });
+    try {
+      expect((await backend.store.findByWorkKey('https://reddit.com/comments/zzz999')).map((record) => record.id)).to.deep.equal([written.id]);
+      expect((await backend.store.findWithdrawals('https://youtube.com/watch?v=zzTaken')).map((withdrawal) => withdrawal.id)).to.deep.equal(['video-o3-taken']);
+    } finally {
+      await backend.close();
+    }
+  });
+
   it('applies a migration appended to the list once, to existing databases too', () => {
     const file = join(dataDir, 'archive.sqlite');
     copyFileSync(WRITTEN_2026_11_23, file);

@@ -71,10 +71,15 @@ interface SourcesSeededDocument {
   at: string;
 }
 
-/** Which version of the work key rules (sources.ts WORK_KEY_RULES_VERSION) the stored keys were computed with; absent: version 1. */
+/**
+ * Which version of the work key rules (sources.ts WORK_KEY_RULES_VERSION) the stored keys were
+ * computed with (absent: version 1), and the highest record change number checked since
+ * (`checkedSeq`, see fillWorkKeys).
+ */
 interface WorkKeyRulesDocument {
   _id: 'work-key-rules';
   version: number;
+  checkedSeq?: number;
 }
 
 /** Every index the adapters rely on, by collection name. `createIndexes` leaves existing equal ones alone. */
@@ -132,8 +137,8 @@ export function isDuplicateKeyError(error: unknown): boolean {
   return error instanceof MongoServerError && error.code === 11000;
 }
 
-/** A document that names a source URL and, once filled, that URL's work key. */
-type KeyedBySource = { _id: string; sourceUrl: string; workKey?: string };
+/** A document that names a source URL and, once filled, that URL's work key (a record also its change number). */
+type KeyedBySource = { _id: string; sourceUrl: string; workKey?: string; seq?: number };
 
 /**
  * Gives the documents of a collection the work key of their source URL, a thousand updates at a
@@ -141,8 +146,9 @@ type KeyedBySource = { _id: string; sourceUrl: string; workKey?: string };
  * whose key they change. Each update names the URL it read, so a document rewritten meanwhile
  * (which then has its key) is left alone.
  */
-async function fillWorkKeysOf(documents: Collection<KeyedBySource>, which: 'lacking' | 'all'): Promise<void> {
-  const reading = documents.find(which === 'all' ? {} : { workKey: { $exists: false } }, { projection: { _id: 1, sourceUrl: 1, workKey: 1 } });
+async function fillWorkKeysOf(documents: Collection<KeyedBySource>, which: 'lacking' | 'all' | { seqAbove: number }): Promise<void> {
+  const selected = which === 'all' ? {} : which === 'lacking' ? { workKey: { $exists: false } } : { $or: [{ workKey: { $exists: false } }, { seq: { $gt: which.seqAbove } }] };
+  const reading = documents.find(selected, { projection: { _id: 1, sourceUrl: 1, workKey: 1 } });
   let batch: AnyBulkWriteOperation<KeyedBySource>[] = [];
   for await (const document of reading) {
     const key = workKey(document.sourceUrl);
@@ -242,14 +248,17 @@ export class MongoArchiveDatabase {
    * one index entry.
    */
   private async fillWorkKeys(): Promise<void> {
-    // Keys computed by rules older than this version's are computed again (the embedded store v8 and record-fates v4).
+    // Keys computed by rules older than this version's are computed again (the embedded store v8 and record-fates v4);
+    // after that, at each start, the records written since the last start's check (a process of an
+    // earlier version still running writes its own rules' keys: the embedded mendWorkKeys).
     const meta = this.db.collection<WorkKeyRulesDocument>('meta');
-    const rules = (await meta.findOne({ _id: 'work-key-rules' }))?.version ?? 1;
-    const which = rules < WORK_KEY_RULES_VERSION ? 'all' : 'lacking';
+    const rules = await meta.findOne({ _id: 'work-key-rules' });
+    const highestSeq = (await this.collections.records.find({}, { projection: { seq: 1 } }).sort({ seq: -1 }).limit(1).next())?.seq ?? 0;
+    const which = (rules?.version ?? 1) < WORK_KEY_RULES_VERSION ? 'all' : { seqAbove: rules?.checkedSeq ?? highestSeq };
     await fillWorkKeysOf(this.db.collection<KeyedBySource>(this.collections.records.collectionName), which);
-    // The same for the fates of retired ids written before fates had a work key (the embedded record-fates v2).
-    await fillWorkKeysOf(this.db.collection<KeyedBySource>(this.collections.recordFates.collectionName), which);
-    if (which === 'all') await meta.updateOne({ _id: 'work-key-rules' }, { $max: { version: WORK_KEY_RULES_VERSION } }, { upsert: true });
+    // The fates of retired ids: those written before fates had a work key (the embedded record-fates v2), or all when the rules changed.
+    await fillWorkKeysOf(this.db.collection<KeyedBySource>(this.collections.recordFates.collectionName), which === 'all' ? 'all' : 'lacking');
+    await meta.updateOne({ _id: 'work-key-rules' }, { $max: { version: WORK_KEY_RULES_VERSION, checkedSeq: highestSeq } }, { upsert: true });
   }
 
   /**

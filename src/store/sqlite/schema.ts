@@ -424,5 +424,25 @@ export function migrateSchema(db: SqliteDatabase, migrations: readonly Migration
       record.run(migration.area, migration.version, migration.description, appliedAt);
       current.set(migration.area, migration.version);
     }
+    // The keys of store v8 and record-fates v4, once both hold them (a test's shorter list may stop before).
+    if ((current.get('store') ?? 0) >= 8 && (current.get('record-fates') ?? 0) >= 4) mendWorkKeys(db);
   }).immediate();
+}
+
+/**
+ * Gives the records and retired ids written since the last check the work keys of this version's
+ * rules (domain/sources.ts workKey), where they hold others. A process of an earlier version that
+ * was still running when a newer one upgraded the database (a rolling upgrade, a server left up
+ * while a command of the new version ran) goes on writing keys by its own rules, which store v8
+ * does not see; the next start of a process that owns the schema mends them. Reads only what was
+ * written since the mark (meta 'work_keys_checked': the highest record seq and retired id rowid
+ * checked), set without reading anything the first time, in the transaction that ran store v8.
+ */
+function mendWorkKeys(db: SqliteDatabase): void {
+  const mark = db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'work_keys_checked'").get();
+  const [records, fates] = mark ? (JSON.parse(mark.value) as [number, number]) : [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
+  db.prepare('UPDATE records SET work_key = archive_work_key(source_url) WHERE seq > ? AND work_key IS NOT archive_work_key(source_url)').run(records);
+  db.prepare('UPDATE record_fates SET work_key = archive_work_key(source_url) WHERE rowid > ? AND work_key IS NOT archive_work_key(source_url)').run(fates);
+  const highest = db.prepare<[], { records: number | null; fates: number | null }>('SELECT (SELECT max(seq) FROM records) AS records, (SELECT max(rowid) FROM record_fates) AS fates').get();
+  db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('work_keys_checked', ?)").run(JSON.stringify([highest?.records ?? 0, highest?.fates ?? 0]));
 }
