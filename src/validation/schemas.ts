@@ -11,6 +11,7 @@ import removalListSchema from '../../schemas/removal-list.schema.json' with { ty
 import removalsParamsSchema from '../../schemas/removals-params.schema.json' with { type: 'json' };
 import { VISIBLE_CHARACTER_PATTERN } from '../domain/localize.ts';
 import type { FieldError } from '../errors.ts';
+import { likelyName } from './likely-name.ts';
 
 /** The JSON Schemas in schemas/, the one source of truth for shapes at every edge. */
 export const SCHEMAS = {
@@ -96,13 +97,22 @@ function repeatedItem(error: ErrorObject, name: string): { name: string; message
   return { name: `${name}[${Math.max(i, j)}]`, message: `repeats ${name}[${Math.min(i, j)}]` };
 }
 
+/** One ajv error in words; for an unknown name, the names known at its level (`known`), which describeErrors lists once. */
+interface DescribedError {
+  name: string;
+  message: string;
+  known?: readonly string[];
+}
+
 /** One ajv error as a field (or parameter) name and a message in words. */
-function describeError(error: ErrorObject, knownNames: readonly string[], nameKey: 'parameter' | 'field', prefix: string): { name: string; message: string } {
+function describeError(error: ErrorObject, knownNames: readonly string[], nameKey: 'parameter' | 'field', prefix: string): DescribedError {
   const name = fieldPath(error.instancePath, prefix);
   const message = error.message ?? 'is invalid';
   if (error.keyword === 'additionalProperties') {
     const unknown = String((error.params as { additionalProperty: string }).additionalProperty);
-    return { name: [name, unknown].filter(Boolean).join('.'), message: `is not a known ${nameKey}; known: ${knownAt(error, knownNames).join(', ')}` };
+    const known = knownAt(error, knownNames);
+    const likely = likelyName(unknown, known);
+    return { name: [name, unknown].filter(Boolean).join('.'), message: `is not a known ${nameKey}${likely === undefined ? '' : ` (did you mean ${likely}?)`}`, known };
   }
   if (error.keyword === 'required') return { name: [name, String((error.params as { missingProperty: string }).missingProperty)].filter(Boolean).join('.'), message: 'is required' };
   if (error.keyword === 'uniqueItems') return repeatedItem(error, name);
@@ -128,15 +138,23 @@ function describeError(error: ErrorObject, knownNames: readonly string[], nameKe
 /**
  * Field errors named the way a client wrote them, one per field: where a value breaks several
  * rules (a string for an enum, a URL neither http(s) nor a URI), the most useful message is kept
- * (KEYWORD_ORDER). Fields keep the order of their first problem.
+ * (KEYWORD_ORDER). Fields keep the order of their first problem. The names known at a level are
+ * listed once, with the first unknown name there (`is not a known parameter; known: q, …`): three
+ * unknown arguments repeated the 17 search parameters three times, about 150 tokens.
  */
 export function describeErrors(errors: readonly ErrorObject[] | null | undefined, knownNames: readonly string[], nameKey: 'parameter' | 'field', prefix = ''): FieldError[] {
-  const best = new Map<string, { message: string; rank: number }>();
+  const best = new Map<string, DescribedError & { rank: number }>();
   for (const error of errors ?? []) {
-    const { name, message } = describeError(error, knownNames, nameKey, prefix);
+    const described = describeError(error, knownNames, nameKey, prefix);
     const rank = usefulness(error.keyword);
-    const kept = best.get(name);
-    if (!kept || rank < kept.rank) best.set(name, { message, rank });
+    const kept = best.get(described.name);
+    if (!kept || rank < kept.rank) best.set(described.name, { ...described, rank });
   }
-  return [...best].map(([name, { message }]) => ({ [nameKey]: name, message }));
+  const listed = new Set<string>();
+  return [...best.values()].map(({ name, message, known }) => {
+    const names = known?.join(', ');
+    if (names === undefined || listed.has(names)) return { [nameKey]: name, message };
+    listed.add(names);
+    return { [nameKey]: name, message: `${message}; known: ${names}` };
+  });
 }

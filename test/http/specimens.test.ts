@@ -203,6 +203,13 @@ describe('read API over HTTP (demo catalog)', function () {
       const idInQuery = await getJson<{ errors: { parameter: string; message: string }[] }>(server, `/api/v1/specimens/${id}?id=${other}&lang=en`);
       expect(idInQuery.status, 'the id is in the path, not the query').to.equal(400);
       expect(idInQuery.body.errors).to.deep.equal([{ parameter: 'id', message: 'is not a known parameter; known: lang' }]);
+      const aliases = await getJson<{ errors: { parameter: string; message: string }[] }>(server, '/api/v1/specimens?query=pelican&max_results=5&language=en');
+      expect(aliases.status).to.equal(400);
+      expect(aliases.body.errors.map((error) => error.message.replace(/; known: .*/, '; known: …')), 'the known parameters listed once, with the first').to.deep.equal([
+        'is not a known parameter (did you mean q?); known: …',
+        'is not a known parameter (did you mean limit?)',
+        'is not a known parameter (did you mean lang?)',
+      ]);
       for (const path of [`/api/v1/specimens/${id}?__proto__=1`, '/api/v1/specimens?__proto__=x', '/api/v1/timeline?__proto__=x']) {
         const unknown = await getJson<{ errors: { parameter: string }[] }>(server, path);
         expect(unknown.status, path).to.equal(400);

@@ -124,6 +124,8 @@ describe('website search notices', () => {
       'holds more than 32 words in phrases, quoted or joined by punctuation like a-b-c (it holds 33)',
       'must be given once, not repeated (several values go in one, comma-separated: format=svg,game)',
       'is not a known parameter; known: q, format',
+      'is not a known parameter (did you mean limit?); known: q, format',
+      'is not a known parameter (did you mean limit?)',
       'is not a cursor this service gives out now: pass the next value of a page unchanged, or start again from the first page',
       'belongs to another query: keep q, lang, sort and the filters of the page that gave it',
       'cannot be combined with cursor, not even 0: a cursor continues where its page ended; leave offset out',
@@ -137,6 +139,7 @@ describe('website search notices', () => {
       expect(chinese, message).not.to.match(/[A-Za-z]{2,} [A-Za-z]{2,}/);
     }
     expect(chineseMessage('must match format "email"')).to.equal('值无效');
+    expect(chineseMessage('is not a known parameter (did you mean limit?)')).to.equal('不是可用的参数（可能是指 limit）');
     // The cursor's message as read-params.ts words it now has its own rule, not the fallback.
     expect(chineseMessage('is not a cursor this service gives out now: pass the next value of a page unchanged, or start again from the first page')).to.equal('不是本馆现在给出的游标：请原样传回上一页的 next，或从第一页重新开始');
   });

@@ -241,6 +241,25 @@ describe('MCP tool server at /mcp', function () {
     expect(one.content[0]?.type === 'text' ? one.content[0].text : '').to.match(/^1 matching record; 1–1:/);
   });
 
+  it('names the known arguments once however many are unknown, and the one an alias or a misspelling likely meant', async () => {
+    const result = await call('search_specimens', { query: 'pelican', max_results: 5, language: 'en', limt: 3, colour: 'red' });
+    const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
+    expect(result.isError).to.equal(true);
+    expect(text.match(/known: /g), 'the list of known arguments, once').to.have.length(1);
+    const lines = text.split('\n').slice(1);
+    expect(lines[0]).to.match(/^- query: is not a known parameter \(did you mean q\?\); known: q, .*\bfields$/);
+    expect(lines.slice(1)).to.deep.equal([
+      '- max_results: is not a known parameter (did you mean limit?)',
+      '- language: is not a known parameter (did you mean lang?)',
+      '- limt: is not a known parameter (did you mean limit?)',
+      '- colour: is not a known parameter',
+    ]);
+    for (const [alias, meant] of [['page_size', 'limit'], ['limit_results', 'limit'], ['sort_by', 'sort'], ['Formats', 'format'], ['facet', 'facets']] as const) {
+      const one = await call('search_specimens', { [alias]: 'x' });
+      expect(one.content[0]?.type === 'text' ? one.content[0].text : '', alias).to.include(`- ${alias}: is not a known parameter (did you mean ${meant}?); known: `);
+    }
+  });
+
   it('answers an unknown id with an error result, never a made-up record', async () => {
     const result = await call('get_specimen', { id: 'svg-nothing-00000000', lang: 'en' });
     expect(result.isError).to.equal(true);
