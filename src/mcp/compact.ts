@@ -153,16 +153,20 @@ class PageExcerpts {
  * The compact page and its summary, the notes excerpts shortened as far as the page needs to stay
  * within LIST_RESULT_BYTES (all alike, each time by the excess's share of one, never below 24
  * bytes, else left out), the summary saying so. Only the excerpts give way: a page over the
- * bound without them (asked fields, long titles) is answered whole.
+ * bound without them (asked fields, long titles) is answered whole. An empty page's summary ends
+ * with emptyHint (emptyListHint: why nothing matched).
  */
-export function compactListResult(list: ListResponse, fields: readonly ExtraField[] = []): ListResult {
+export function compactListResult(list: ListResponse, fields: readonly ExtraField[] = [], emptyHint?: string): ListResult {
+  if (list.items.length === 0) {
+    const compact = compactList(list, fields, undefined);
+    return { list: compact, text: listSummary(compact, 'none', emptyHint) };
+  }
   if (fields.includes('notes') || fields.includes('all')) {
     const compact = compactList(list, fields, undefined);
     return { list: compact, text: listSummary(compact) };
   }
   const page = new PageExcerpts(list, fields);
   let excerpts: readonly string[] = page.usual;
-  if (list.items.length === 0) return page.result(excerpts);
   // An excerpt ends at a word and may fall short of its bound, so one step may not save its share.
   for (let excerptBytes = EXCERPT_BYTES, excess = page.bytes(excerpts) - LIST_RESULT_BYTES; excess > 0; excess = page.bytes(excerpts) - LIST_RESULT_BYTES) {
     excerptBytes -= Math.ceil(excess / list.items.length);
@@ -181,13 +185,15 @@ function facetLine(name: string, counts: Record<string, number>): string {
 /**
  * The text content of a list result: counts, one line per record (its title, model, date and id:
  * what a client that shows only the text needs to tell the works apart), facets, whether the
- * budget cut the notes excerpts, and how to go on; record text made one line (oneLine).
+ * budget cut the notes excerpts, and how to go on; record text made one line (oneLine). An empty
+ * page says why after its count (emptyHint).
  */
-export function listSummary(list: ListResponse<CompactRecord>, cut: ExcerptCut = 'none'): string {
+export function listSummary(list: ListResponse<CompactRecord>, cut: ExcerptCut = 'none', emptyHint?: string): string {
   const first = list.offset + 1;
   const last = list.offset + list.items.length;
   const matching = `${list.total} matching ${list.total === 1 ? 'record' : 'records'}`;
   const lines = [list.items.length ? `${matching}; ${first}–${last}:` : `${matching}; none on this page.`];
+  if (list.items.length === 0 && emptyHint) lines.push(emptyHint);
   list.items.forEach((item, i) => lines.push(`${first + i}. ${oneLine(item.title)} — ${oneLine(item.model)}, ${item.date} [${item.id}]`));
   for (const [name, counts] of Object.entries(list.facets ?? {})) lines.push(facetLine(name, counts));
   if (cut !== 'none') lines.push(`Notes excerpts ${cut} to fit the budget; whole notes: add "notes" to fields or call get_specimen.`);

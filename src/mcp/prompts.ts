@@ -12,6 +12,7 @@ import { listSpecimens } from '../domain/specimens.ts';
 import type { ReadContext } from '../domain/specimens.ts';
 import { ProblemError } from '../errors.ts';
 import { parseSearchParams } from '../validation/read-params.ts';
+import { labelsMentioning, OWN_SEARCH } from './label-lookup.ts';
 import { ProtocolError } from './protocol-error.ts';
 import { missingRecordMessage, recordResource } from './resources.ts';
 
@@ -70,32 +71,15 @@ async function citeWork(context: ReadContext, args: Record<string, string> | und
   };
 }
 
-/** How the prompts' own searches are parsed: arguments, never a source filter (so no source keys to check). */
-const PROMPT_SEARCH = { fromQueryString: false, exportsHint: '', sourceKeys: [] } as const;
-
-/**
- * Search text that means the text itself: one quoted phrase, so a leading -, an OR or a quote in a
- * label is read as part of it, never as an operator. Its quotes (as the search reads them, after
- * NFKC: a full-width quote is one too) become spaces, which a phrase matches like any punctuation.
- */
-function phraseQuery(text: string): string {
-  return `"${text.normalize('NFKC').replaceAll('"', ' ')}"`;
-}
-
 /**
  * For a label no record has exactly ("Claude"): the labels of records that mention it, with their
  * counts, so the agent can ask again with a label that exists rather than search blindly.
  */
-async function labelsMentioning(context: ReadContext, model: string, lang: Lang): Promise<string> {
+async function labelsMentioningText(context: ReadContext, model: string, lang: Lang): Promise<string> {
   const none = `The archive holds no record whose model label is exactly "${oneLine(model)}".`;
-  let related;
-  try {
-    related = await listSpecimens(context, parseSearchParams({ q: phraseQuery(model), facets: ['model'], limit: 1, lang }, 'specimens', PROMPT_SEARCH), 'specimens');
-  } catch (error) {
-    if (error instanceof ProblemError) return `${none} Labels are kept as sources wrote them.`;
-    throw error;
-  }
-  const labels = Object.entries(related.facets?.model ?? {}).slice(0, 10);
+  const related = await labelsMentioning(context, 'model', model, lang);
+  if (!related) return `${none} Labels are kept as sources wrote them.`;
+  const labels = related.labels.slice(0, 10);
   if (!labels.length) return `${none} No record mentions it either.`;
   return `${none} Labels of records that mention it, with their counts: ${labels.map(([label, count]) => `${oneLine(label)} (${count})`).join(', ')}. Ask again with one of them as model.`;
 }
@@ -127,7 +111,7 @@ async function firstWorkOfModel(context: ReadContext, args: Record<string, strin
   const lang = language(args);
   let params;
   try {
-    params = parseSearchParams({ model: [model], sort: 'oldest', limit: 1, facets: ['kind'], lang }, 'specimens', PROMPT_SEARCH);
+    params = parseSearchParams({ model: [model], sort: 'oldest', limit: 1, facets: ['kind'], lang }, 'specimens', OWN_SEARCH);
   } catch (error) {
     if (error instanceof ProblemError) throw new ProtocolError(ErrorCode.InvalidParams, `model ${error.options.errors?.[0]?.message ?? 'is invalid'}.`);
     throw error;
@@ -139,7 +123,7 @@ async function firstWorkOfModel(context: ReadContext, args: Record<string, strin
   const resource = record && (await recordResource(context, record.id, lang));
   const found = record
     ? `The archive holds ${recordsByKind(first.facets?.kind ?? {})} with the model label ${quoted}; the earliest is dated ${record.date} (id ${record.id}), below. To check or see the next ones, call search_specimens with ${call}.`
-    : await labelsMentioning(context, model, lang);
+    : await labelsMentioningText(context, model, lang);
   return {
     description: `The first archived work of ${shown}`,
     messages: [

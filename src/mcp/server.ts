@@ -25,6 +25,7 @@ import { coerceParameters } from '../validation/coerce.ts';
 import { compile, describeErrors } from '../validation/schemas.ts';
 import { compactListResult, recordSummary } from './compact.ts';
 import type { ExtraField } from './compact.ts';
+import { emptyListHint } from './empty-hint.ts';
 import { getPrompt, PROMPTS } from './prompts.ts';
 import { ProtocolError } from './protocol-error.ts';
 import { refuseMalformedParams } from './request-params.ts';
@@ -140,7 +141,9 @@ async function callTool(context: ReadContext, failures: RequestFailures, name: T
     // The parameters in name order: calls asking the same with their arguments in another order are one.
     const call = [name, Object.entries(params).sort(([a], [b]) => (a < b ? -1 : 1)), fields];
     return await keptResult(results, call, async () => {
-      const { list, text } = compactListResult(await listSpecimens(context, params, scope), fields);
+      const found = await listSpecimens(context, params, scope);
+      const hint = found.total === 0 ? await emptyListHint(context, params) : undefined;
+      const { list, text } = compactListResult(found, fields, hint);
       return { content: [{ type: 'text', text }], structuredContent: { ...list } };
     });
   } catch (error) {
