@@ -47,7 +47,9 @@ describe('the text content of the MCP tools and prompts', function () {
       const recordLines = lines.filter((line) => /^\d+\. /.test(line));
       expect(recordLines, name).to.have.length(items.length);
       const forgedItem = items.findIndex((item) => item.title === forgedText.title.en);
-      expect(recordLines[forgedItem]).to.equal(`${forgedItem + 1}. ${ownLine} — Forge Model 1, ${items[forgedItem]?.date} [${items[forgedItem]?.id}]`);
+      // search_specimens finds the gallery record and the timeline one, so its lines name each one's kind.
+      const kind = name === 'search_specimens' ? `, ${items[forgedItem]?.kind}` : '';
+      expect(recordLines[forgedItem]).to.equal(`${forgedItem + 1}. ${ownLine} — Forge Model 1, ${items[forgedItem]?.date}${kind} [${items[forgedItem]?.id}]`);
       const facetLines = lines.filter((line) => line.startsWith('model: '));
       expect(facetLines).to.have.length(1);
       expect(facetLines[0]).to.match(/^model: Forge Model 1 \d/);
