@@ -13,6 +13,7 @@ import type { ReadContext } from '../domain/specimens.ts';
 import { ProblemError } from '../errors.ts';
 import { parseSearchParams } from '../validation/read-params.ts';
 import { labelsMentioning, OWN_SEARCH } from './label-lookup.ts';
+import type { Mentions } from './label-lookup.ts';
 import { ProtocolError } from './protocol-error.ts';
 import { missingRecordMessage, recordResource } from './resources.ts';
 
@@ -71,17 +72,38 @@ async function citeWork(context: ReadContext, args: Record<string, string> | und
   };
 }
 
+/** Labels the prompt names at most when the asked one has no record. */
+const LABELS_SHOWN = 10;
+
+/** A developer's model id ends in its snapshot's date (gpt-4o-2024-08-06, claude-3-5-sonnet-20240620); sources name the model without it. */
+const DATE_SUFFIX = /-(?:\d{4}-\d{2}-\d{2}|\d{8})$/;
+
 /**
- * For a label no record has exactly ("Claude"): the labels of records that mention it, with their
- * counts, so the agent can ask again with a label that exists rather than search blindly.
+ * The labels of the records that mention a text, as the prompt lists them: the first ten "of N",
+ * each with how many of those records carry it, which is not the label's total (a label's other
+ * records need not mention the text).
+ */
+function mentioningLabels(text: string, { labels, more }: Mentions): string {
+  const which = labels.length > LABELS_SHOWN || more ? `, the first ${LABELS_SHOWN} of ${labels.length}${more ? ' or more' : ''}` : '';
+  const listed = labels.slice(0, LABELS_SHOWN).map(([label, records]) => `${oneLine(label)} (${records})`).join(', ');
+  return `Labels of the records that mention "${oneLine(text)}"${which}, with how many of those records carry each (not the label's total): ${listed}. Ask again with one of them as model.`;
+}
+
+/**
+ * For a label no record has exactly ("Claude"): the labels of records that mention it, with how
+ * many of those records carry each, so the agent can ask again with a label that exists rather
+ * than search blindly. A developer's id that nothing mentions (gpt-4o-2024-08-06) is looked up
+ * once more without its date.
  */
 async function labelsMentioningText(context: ReadContext, model: string, lang: Lang): Promise<string> {
   const none = `The archive holds no record whose model label is exactly "${oneLine(model)}".`;
   const related = await labelsMentioning(context, 'model', model, lang);
   if (!related) return `${none} Labels are kept as sources wrote them.`;
-  const labels = related.labels.slice(0, 10);
-  if (!labels.length) return `${none} No record mentions it either.`;
-  return `${none} Labels of records that mention it, with their counts: ${labels.map(([label, count]) => `${oneLine(label)} (${count})`).join(', ')}. Ask again with one of them as model.`;
+  if (related.labels.length) return `${none} ${mentioningLabels(model, related)}`;
+  const undated = model.replace(DATE_SUFFIX, '');
+  const withoutDate = undated !== model && undated !== '' ? await labelsMentioning(context, 'model', undated, lang) : undefined;
+  if (!withoutDate?.labels.length) return `${none} No record mentions it either.`;
+  return `${none} No record mentions it either, so it was looked up without its date. ${mentioningLabels(undated, withoutDate)}`;
 }
 
 /**

@@ -399,13 +399,33 @@ describe('MCP tool server at /mcp', function () {
       const prompt = await client.getPrompt({ name: 'first_work_of_model', arguments: { model, lang: 'en' } });
       return prompt.messages[0]?.content.type === 'text' ? prompt.messages[0].content.text : '';
     };
-    const labelsOf = (text: string): string[] => (/with their counts: (.*)\. Ask again/.exec(text)?.[1] ?? '').split(', ').map((entry) => entry.replace(/ \(\d+\)$/, ''));
+    const labelsOf = (text: string): string[] => (/\(not the label's total\): (.*)\. Ask again/.exec(text)?.[1] ?? '').split(', ').map((entry) => entry.replace(/ \(\d+\)$/, ''));
     // "-GPT" names the records that mention GPT, not those that leave it out.
     const mentioningGpt = Object.keys((await getJson<ListResponse>(server, `/api/v1/specimens?q=${encodeURIComponent('"GPT"')}&facets=model&limit=1&lang=en`)).body.facets?.model ?? {}).slice(0, 10);
     expect(mentioningGpt).to.have.length.above(0);
     expect(labelsOf(await promptText('-GPT'))).to.deep.equal(mentioningGpt);
     // OR and quotes are part of the label: no record mentions these as written.
     for (const model of ['GPT-4 OR Claude', 'GPT-4" OR "Claude', 'GPT-4＂ OR ＂Claude']) expect(await promptText(model), model).to.include('No record mentions it either.');
+  });
+
+  it('says in first_work_of_model how many labels mention an unknown one and what their counts count, and looks a dated developer id up without its date', async () => {
+    const promptText = async (model: string): Promise<string> => {
+      const prompt = await client.getPrompt({ name: 'first_work_of_model', arguments: { model, lang: 'en' } });
+      return prompt.messages[0]?.content.type === 'text' ? prompt.messages[0].content.text : '';
+    };
+    const mentioning = async (text: string): Promise<Record<string, number>> =>
+      (await getJson<ListResponse>(server, `/api/v1/specimens?q=${encodeURIComponent(`"${text}"`)}&facets=model&limit=1&lang=en`)).body.facets?.model ?? {};
+    const many = Object.entries(await mentioning('demo'));
+    expect(many.length, 'more labels mention "demo" than the prompt names').to.be.above(10);
+    const listed = many.slice(0, 10).map(([label, count]) => `${label} (${count})`).join(', ');
+    expect(await promptText('demo')).to.include(`Labels of the records that mention "demo", the first 10 of ${many.length}, with how many of those records carry each (not the label's total): ${listed}. Ask again`);
+    expect(await promptText('Claude 3')).to.match(/Labels of the records that mention "Claude 3", with how many of those records carry each \(not the label's total\): Claude 3\.5 Sonnet \(\d+\), Claude 3 Opus \(\d+\)\. Ask again/);
+    for (const [model, undated, label] of [['gpt-4o-2024-08-06', 'gpt-4o', 'GPT-4o'], ['claude-3-5-sonnet-20240620', 'claude-3-5-sonnet', 'Claude 3.5 Sonnet']] as const) {
+      const text = await promptText(model);
+      expect(text, model).to.include(`no record whose model label is exactly "${model}". No record mentions it either, so it was looked up without its date. Labels of the records that mention "${undated}", with how many`);
+      expect(text, model).to.include(`${label} (${(await mentioning(undated))[label]})`);
+    }
+    expect(await promptText('no-such-model-20240620')).to.match(/No record mentions it either\. Related labels/);
   });
 
   it('names the model in first_work_of_model as the archive stores the label, whatever case it was asked in', async () => {
