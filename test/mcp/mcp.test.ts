@@ -428,6 +428,29 @@ describe('MCP tool server at /mcp', function () {
     expect(await promptText('no-such-model-20240620')).to.match(/No record mentions it either\. Related labels/);
   });
 
+  it('words the prompts in Chinese when lang is zh, the default, with the archive\'s Chinese terms', async () => {
+    const promptText = async (name: string, args: Record<string, string>): Promise<{ description: string | undefined; text: string }> => {
+      const prompt = await client.getPrompt({ name, arguments: args });
+      return { description: prompt.description, text: prompt.messages[0]?.content.type === 'text' ? prompt.messages[0].content.text : '' };
+    };
+    // Two English words in a row: an English sentence (a label or the JSON of a call is no more than one).
+    const english = /[A-Za-z]{2,} [A-Za-z]{2,}/;
+    for (const lang of [{}, { lang: 'zh' }] as Record<string, string>[]) {
+      const cite = await promptText('cite_work', { id: 'svg-gpt-4-8d5be076', ...lang });
+      expect(cite.description).to.equal('引用档案记录 svg-gpt-4-8d5be076');
+      expect(cite.text).to.include('收录于模型作品档案馆').and.include('编纂日期').and.include('保留原始来源链接').and.not.match(english);
+      const found = await promptText('first_work_of_model', { model: 'gpt-5', ...lang });
+      expect(found.description).to.equal('GPT-5 在档案馆中的第一件作品');
+      expect(found.text).to.match(/^模型作品档案馆收录的、由模型“GPT-5”创作的第一件作品是哪一件？档案馆中模型标签为“GPT-5”（询问时写作“gpt-5”；标签不分大小写）的有 \d+ 条藏品记录和 1 条时间线记录；/);
+      expect(found.text).to.include('{"model":["GPT-5"],"sort":"oldest","limit":5,"lang":"zh"}').and.not.match(english);
+      const missing = await promptText('first_work_of_model', { model: 'gpt-4o-2024-08-06', ...lang });
+      expect(missing.text).to.match(/也没有记录提到它，因此去掉日期部分后又查了一次。提到“gpt-4o”的记录所带的模型标签，括号中是这些记录里带该标签的条数（不是该标签的总数）：GPT-4o（\d+）。/);
+      expect(missing.text).to.not.match(english);
+    }
+    expect((await promptText('first_work_of_model', { model: 'demo' })).text).to.match(/提到“demo”的记录所带的模型标签（共 \d+ 个，这里列出前 10 个）/);
+    expect((await promptText('cite_work', { id: 'svg-gpt-4-8d5be076', lang: 'en' })).text).to.match(/^Cite the archive record below\./);
+  });
+
   it('names the model in first_work_of_model as the archive stores the label, whatever case it was asked in', async () => {
     const text = async (model: string): Promise<{ description: string | undefined; text: string }> => {
       const prompt = await client.getPrompt({ name: 'first_work_of_model', arguments: { model, lang: 'en' } });
