@@ -35,9 +35,9 @@ async function missingLabelLine(context: ReadContext, { field, value }: { field:
   return `${none} ${whose} of the records that mention it, with their number: ${someLabels(mentions.labels, LABELS_SHOWN, mentions.more)}.${facet}`;
 }
 
-/** What q asks of a record: every word of it, so the more words, the fewer records. */
+/** What q asks of a record: every word of it, so the more words, the fewer records. A rule, not a finding: the filters beside it may be what matched nothing. */
 function textLine(q: string): string {
-  return q.trim().split(/\s+/).length > 1 ? 'Every word of q must match, small ones such as "by" too: fewer words, or a OR b, widen it.' : 'No record holds the word of q in either language: try another word, or a OR b.';
+  return q.trim().split(/\s+/).length > 1 ? 'Every word of q must match, small ones such as "by" too: fewer words, or a OR b, widen it.' : 'q matches the records that hold its word, in either language: another word, or a OR b, widens it.';
 }
 
 /**

@@ -44,6 +44,7 @@ describe('what the text of an MCP list result tells an agent that sees only the 
       const [count, hint] = await lines('search_specimens', { q: 'pelican bicycle by zebra', lang: 'en' });
       expect(count).to.match(/^0 matching records/);
       expect(hint).to.equal('Every word of q must match, small ones such as "by" too: fewer words, or a OR b, widen it.');
+      expect((await lines('search_specimens', { q: 'zebra', lang: 'en' }))[1]).to.equal('q matches the records that hold its word, in either language: another word, or a OR b, widens it.');
     });
 
     it('says filters combine when each label exists, and nothing when a sync finds nothing new', async () => {
