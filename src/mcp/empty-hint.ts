@@ -35,6 +35,9 @@ async function missingLabelLine(context: ReadContext, { field, value }: { field:
   return `${none} ${whose} of the records that mention it, with their number: ${someLabels(mentions.labels, LABELS_SHOWN, mentions.more)}.${facet}`;
 }
 
+/** What an empty list by sourceUrl says: the address was looked up in every form, so the work is not archived (or was withdrawn). */
+const SOURCE_URL_LINE = 'The archive holds no record of the work at that address (any form of it was looked up): it is not archived, or was withdrawn. q finds works by their words.';
+
 /** What q asks of a record: every word of it, so the more words, the fewer records. A rule, not a finding: the filters beside it may be what matched nothing. */
 function textLine(q: string): string {
   return q.trim().split(/\s+/).length > 1 ? 'Every word of q must match, small ones such as "by" too: fewer words, or a OR b, widen it.' : 'q matches the records that hold its word, in either language: another word, or a OR b, widens it.';
@@ -46,6 +49,7 @@ function textLine(q: string): string {
  * when nothing was asked that could be widened.
  */
 export async function emptyListHint(context: ReadContext, params: SearchParams): Promise<string | undefined> {
+  if (params.sourceUrl !== undefined) return SOURCE_URL_LINE;
   const lines: string[] = [];
   const missing = await missingLabel(context, params);
   if (missing) lines.push(await missingLabelLine(context, missing, params.lang));

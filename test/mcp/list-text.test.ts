@@ -54,6 +54,11 @@ describe('what the text of an MCP list result tells an agent that sees only the 
       expect(await lines('search_specimens', { since: '2099-01-01' })).to.have.length(2);
       expect((await lines('search_specimens', { model: 'GPT-4o', lang: 'en' }))[1]).to.match(/^1\. /);
     });
+
+    it('says a work looked up by its address is not archived, not that filters combine', async () => {
+      const [, hint] = await lines('search_specimens', { sourceUrl: 'https://x.com/nobody/status/1', kind: ['gallery'] });
+      expect(hint).to.match(/^The archive holds no record of the work at that address \(any form of it was looked up\)/);
+    });
   });
   describe('a page of records', () => {
     const recordLines = (text: string): string[] => text.split('\n').filter((line) => /^\d+\. /.test(line));
