@@ -97,6 +97,12 @@ describe('ingest: the maintainer\'s loop (listing, batches, review over HTTP and
     const bad = await getJson<{ errors: { parameter: string }[] }>(server, '/api/v1/ingest?status=lost&limit=0&since=yesterday&cursor=x&sort=new', as('bot'));
     expect(bad.status).to.equal(400);
     expect(bad.body.errors.map((error) => error.parameter).sort()).to.deep.equal(['cursor', 'limit', 'since', 'sort', 'status']);
+    // Unknown names: the known ones listed once, each with the one it likely meant.
+    const unknown = await getJson<{ errors: { parameter: string; message: string }[] }>(server, '/api/v1/ingest?limt=5&page=2', as('bot'));
+    expect(unknown.body.errors).to.deep.equal([
+      { parameter: 'limt', message: 'is not a known parameter (did you mean limit?); known: status, since, cursor, limit, all' },
+      { parameter: 'page', message: 'is not a known parameter' },
+    ]);
     expect((await server.get('/api/v1/ingest?cursor=not-ours', as('bot'))).status).to.equal(400);
     expect((await server.get('/api/v1/ingest?all=true', as('bot'))).status).to.equal(403);
     const all = await getJson<{ items: Status[] }>(server, '/api/v1/ingest?all=true&status=needs_review', as('lin'));

@@ -23,6 +23,7 @@ import { allowOnly, readOnly } from '../read-route.ts';
 import { enforce } from '../middlewares/rate-limit.ts';
 import type { RefusalListener } from '../middlewares/rate-limit.ts';
 import type { RateLimiter } from '../../rate-limit/limiter.ts';
+import { likelyName } from '../../validation/likely-name.ts';
 
 /** Largest body of POST /api/v1/ingest (256 KB); a batch's body may be 8 times as large (2 MB). */
 export const INGEST_BODY_LIMIT = 256 * 1024;
@@ -241,7 +242,12 @@ function sinceInstant(text: string): string | null {
 /** The listing's parameters as the listing's request (the token's own submissions, or every token's with all), every bad one named. */
 function listParameters(ctx: Context, token: TokenRecord): { request: ListRequest; all: boolean } {
   const errors: FieldError[] = [];
-  for (const name of Object.keys(ctx.query)) if (!LIST_PARAMETERS.includes(name)) errors.push({ parameter: name, message: `is not a known parameter; known: ${LIST_PARAMETERS.join(', ')}` });
+  // The known names once, with the first unknown one, as describeErrors lists them; each with the one it likely meant.
+  const unknown = Object.keys(ctx.query).filter((name) => !LIST_PARAMETERS.includes(name));
+  unknown.forEach((name, index) => {
+    const likely = likelyName(name, LIST_PARAMETERS);
+    errors.push({ parameter: name, message: `is not a known parameter${likely === undefined ? '' : ` (did you mean ${likely}?)`}${index === 0 ? `; known: ${LIST_PARAMETERS.join(', ')}` : ''}` });
+  });
   const status = single(ctx, 'status', errors);
   if (status !== undefined && !(SUBMISSION_STATUSES as readonly string[]).includes(status)) errors.push({ parameter: 'status', message: `must be one of: ${SUBMISSION_STATUSES.join(', ')}` });
   const sinceText = single(ctx, 'since', errors);
