@@ -189,17 +189,29 @@ const REDDIT_GALLERY = /^\/gallery\/([a-z0-9]+)$/i;
 const YOUTUBE_VIDEO_PAGE = /^\/(?:shorts|live|embed)\/([\w-]+)$/;
 /** A pen in any of CodePen's views, a team's pen included; its id (a hash id) is CodePen's own across accounts. */
 const CODEPEN_PEN = /^\/(?:team\/)?[^/]+\/(?:pen|full|details|debug|live)\/([A-Za-z0-9]+)$/;
-/** A Hugging Face repository (a model, a Space, a dataset), at its default view or at a branch. */
-const HUGGINGFACE_REPOSITORY = /^(\/(?:spaces\/|datasets\/)?)([^/]+)\/([^/]+)(?:\/tree\/[^/]+)?$/;
+/**
+ * A Hugging Face repository (a model, a Space, a dataset), at its default view, at a branch, or a
+ * page under it (a discussion, a file): the repository's owner and name, and what follows them.
+ */
+const HUGGINGFACE_REPOSITORY = /^(\/(?:spaces\/|datasets\/)?)([^/]+)\/([^/]+)(\/.*)?$/;
+/** A repository's page at a branch with nothing after it: the repository. */
+const HUGGINGFACE_BRANCH_VIEW = /^\/tree\/[^/]+$/;
 const HUGGINGFACE_POST = /^\/posts\/([^/]+)\/(\d+)$/;
 const BILIBILI_VIDEO = /^\/video\/(BV[0-9A-Za-z]{10}|av\d+)$/;
-/** The mobile site's two addresses of one Weibo post. */
-const WEIBO_MOBILE_POST = /^\/(?:status|detail)\/([A-Za-z0-9]+)$/;
+/** The addresses of one Weibo post by its number, on any of Weibo's hosts (m.weibo.cn, weibo.cn, weibo.com). */
+const WEIBO_POST_BY_NUMBER = /^\/(?:status|detail)\/([A-Za-z0-9]+)$/;
+
+/** A Weibo post by its number, in the one form its key takes; on any Weibo host. */
+function weiboPostKey(url: URL): string | undefined {
+  const post = WEIBO_POST_BY_NUMBER.exec(url.pathname)?.[1];
+  return post && `https://m.weibo.cn/detail/${post}`;
+}
 
 /**
  * Where a platform writes one work's address in several forms, the one form its work key takes:
- * the path and query after the host of a canonical URL, or undefined where the URL is of no such
- * form (and keeps its folded path and query). Each names the work by what the platform itself
+ * the path and query after the host of a canonical URL (or a whole address, where the forms are
+ * on several hosts: a Weibo post by its number), or undefined where the URL is of no such form
+ * (and keeps its folded path and query). Each names the work by what the platform itself
  * identifies it by, and drops what only chooses a view of it.
  */
 const WORK_IDENTITIES: Readonly<Record<string, (url: URL) => string | undefined>> = {
@@ -229,13 +241,14 @@ const WORK_IDENTITIES: Readonly<Record<string, (url: URL) => string | undefined>
     const pen = CODEPEN_PEN.exec(url.pathname)?.[1];
     return pen && `/pen/${pen}`;
   },
-  // Repository names are read without regard to case on Hugging Face.
+  // Repository names are read without regard to case on Hugging Face, the pages under them too.
   'huggingface.co': (url) => {
     const post = HUGGINGFACE_POST.exec(url.pathname);
     if (post?.[1]) return `/posts/${post[1].toLowerCase()}/${post[2]}`;
     const repository = HUGGINGFACE_REPOSITORY.exec(url.pathname);
     if (!repository?.[2] || !repository[3] || (repository[1] === '/' && new RegExp(`^(?:${HUGGINGFACE_RESERVED})$`).test(repository[2]))) return undefined;
-    return `${repository[1]}${repository[2].toLowerCase()}/${repository[3].toLowerCase()}`;
+    const below = repository[4] === undefined || HUGGINGFACE_BRANCH_VIEW.test(repository[4]) ? '' : repository[4];
+    return `${repository[1]}${repository[2].toLowerCase()}/${repository[3].toLowerCase()}${below}${keptSearch(url)}`;
   },
   // A video by its id, and its part when not the first (p=1 is the video's own page).
   'bilibili.com': (url) => {
@@ -244,11 +257,9 @@ const WORK_IDENTITIES: Readonly<Record<string, (url: URL) => string | undefined>
     const part = url.searchParams.get('p');
     return `/video/${video}${part && part !== '1' ? `?p=${encodeURIComponent(part)}` : ''}`;
   },
-  'm.weibo.cn': (url) => {
-    const post = WEIBO_MOBILE_POST.exec(url.pathname)?.[1];
-    return post ? `/detail/${post}` : url.pathname;
-  },
-  'weibo.com': (url) => url.pathname,
+  'm.weibo.cn': (url) => weiboPostKey(url) ?? url.pathname,
+  'weibo.cn': (url) => weiboPostKey(url) ?? url.pathname,
+  'weibo.com': (url) => weiboPostKey(url) ?? url.pathname,
 };
 
 /**
@@ -273,7 +284,7 @@ export function workKey(canonicalUrl: string): string {
   const url = parsedHttps(canonicalUrl);
   if (!url) return canonicalUrl;
   const identity = url.port ? undefined : WORK_IDENTITIES[url.hostname]?.(url);
-  if (identity !== undefined) return `https://${url.hostname}${identity}`;
+  if (identity !== undefined) return identity.startsWith('https://') ? identity : `https://${url.hostname}${identity}`;
   return `https://${url.host}${foldedPath(url.hostname, url.pathname)}${keptSearch(url)}`;
 }
 

@@ -38,14 +38,14 @@ function listInputSchema(schema: object, source: { items: JsonObject; descriptio
   return { ...input, properties: { ...properties, source: { ...properties.source, ...source }, fields: FIELDS_ARGUMENT } };
 }
 
-/**
- * get_timeline's parameters: the timeline's, less sourceUrl, which search_specimens takes (a
- * work's records, its timeline record among them; the budget of tools/list has no room for it twice).
- */
+/** What get_timeline says of `sourceUrl`: described once, in search_specimens. */
+export const TIMELINE_SOURCE_URL_DESCRIPTION = 'As search_specimens.';
+
+/** get_timeline's parameters: the timeline's, with sourceUrl pointing to search_specimens's description. */
 function timelineInputSchema(): object {
   const schema = timelineParamsSchema();
-  const { sourceUrl: _sourceUrl, ...properties } = schema.properties ?? {};
-  return { ...schema, properties };
+  const properties = schema.properties ?? {};
+  return { ...schema, properties: { ...properties, sourceUrl: { ...properties.sourceUrl, description: TIMELINE_SOURCE_URL_DESCRIPTION } } };
 }
 
 /** What a list tool returns; items are compact records, see compact.ts. */

@@ -1,3 +1,4 @@
+import { languageByScript } from './text-language.ts';
 import { ARCHIVE_NAME } from '../domain/citation.ts';
 import type { LocalizedRecord } from '../domain/localize.ts';
 import type { Lang } from '../domain/record.ts';
@@ -25,10 +26,10 @@ function entryHtml(record: LocalizedRecord, lang: Lang, sources: SourceTable): s
     parts.push(`<p><a href="${xmlText(record.url)}"><img src="${xmlText(record.thumbnail)}" alt="${xmlText(record.title)}" width="${width}" height="${height}"/></a></p>`);
   }
   parts.push(`<p>${xmlText(record.notes)}</p>`);
-  // The author's name is as the source wrote it, in no language the feed knows (lang="", as on the record pages).
+  // The author's name is as the source wrote it: marked by its script, as on the record pages (languageByScript).
   const facts: [string, string][] = [
     [text.model, xmlText(record.model)],
-    [text.author, `<span lang="">${xmlText(record.author)}</span>`],
+    [text.author, `<span lang="${languageByScript(record.author)}">${xmlText(record.author)}</span>`],
     [text.date, xmlText(record.date)],
     [text.format, xmlText(text.formats[record.format])],
   ];
@@ -50,7 +51,7 @@ function entryXml(record: LocalizedRecord, lang: Lang, sources: SourceTable): st
     <link rel="related" href="${xmlText(record.sourceUrl)}"/>${enclosure}
     <published>${updated}</published>
     <updated>${updated}</updated>
-    <author xml:lang=""><name>${xmlText(record.author)}</name></author>
+    <author xml:lang="${languageByScript(record.author)}"><name>${xmlText(record.author)}</name></author>
     <category term="${xmlText(record.format)}" label="${xmlText(text.formats[record.format])}"/>
     <summary type="text">${xmlText(record.notes)}</summary>
     <content type="html">${xmlText(entryHtml(record, lang, sources))}</content>

@@ -101,7 +101,10 @@ describe('source table and canonical source URLs', () => {
       'https://www.bilibili.com/video/BV1demoInk7q?p=1',
       'https://m.bilibili.com/video/BV1demoInk7q?buvid=XY123&mid=8f3kQ&plat_id=116&share_source=WEIXIN&timestamp=1700000000&unique_k=Xyz12',
     ])).to.equal('https://bilibili.com/video/BV1demoInk7q');
-    expect(sameWork(['https://m.weibo.cn/status/4976543210123456', 'https://m.weibo.cn/detail/4976543210123456?sourceType=weixin'])).to.equal('https://m.weibo.cn/detail/4976543210123456');
+    expect(sameWork(['https://m.weibo.cn/status/4976543210123456', 'https://m.weibo.cn/detail/4976543210123456?sourceType=weixin', 'https://weibo.cn/detail/4976543210123456', 'https://weibo.com/detail/4976543210123456'])).to.equal('https://m.weibo.cn/detail/4976543210123456');
+    // A page under a repository: the repository's part in lower case, the rest as written.
+    expect(sameWork(['https://huggingface.co/spaces/Org-X/Cool-Space/discussions/5', 'https://huggingface.co/spaces/org-x/cool-space/discussions/5?status=open'])).to.equal('https://huggingface.co/spaces/org-x/cool-space/discussions/5');
+    expect(sameWork(['https://huggingface.co/Org-Y/Model-Z/blob/main/README.md', 'https://huggingface.co/org-y/model-z/blob/main/README.md'])).to.equal('https://huggingface.co/org-y/model-z/blob/main/README.md');
 
     // Works that look alike stay apart.
     const keys = [
@@ -129,7 +132,7 @@ describe('source table and canonical source URLs', () => {
   it('keys a URL stored with parameters its source now drops as the address submitted now, and lets an added source drop the share parameters it always dropped', () => {
     // Stored before every parameter was dropped on Hugging Face, at a path the key does not rewrite.
     const stored = 'https://huggingface.co/spaces/Org/App/discussions/3?status=open';
-    expect(workKey(stored)).to.equal(workKey(canonicalSourceUrl(stored) ?? '')).and.to.equal('https://huggingface.co/spaces/Org/App/discussions/3');
+    expect(workKey(stored)).to.equal(workKey(canonicalSourceUrl(stored) ?? '')).and.to.equal('https://huggingface.co/spaces/org/app/discussions/3');
     expect(workKey('https://news.ycombinator.com/item?id=42&utm_source=x'), "a source's identifying parameter stays").to.equal('https://news.ycombinator.com/item?id=42');
     const withMastodon = new SourceTable([...BUILT_IN_SOURCES, { key: 'mastodon', label: { zh: '长毛象', en: 'Mastodon' }, hosts: ['mastodon.social'], mediaHosts: [] }]);
     expect(withMastodon.canonicalUrl('https://mastodon.social/@lin/112233445566?s=20&t=x&utm_source=y')).to.equal('https://mastodon.social/@lin/112233445566');

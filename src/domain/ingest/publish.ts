@@ -102,7 +102,7 @@ export async function publish(ports: PublishPorts, settings: PublishSettings, re
   if (sameSource?.duplicateOf) {
     // A second record for the same source URL is impossible (ids derive from it), approved or not.
     const images: CheckVerdict = { name: 'images', outcome: 'skipped', detail: 'Not fetched: the work is already archived.' };
-    const checks = [identity.verdict, date, checkPreviewOwnership(hosts, identity.source, undefined), sameSource.verdict, images];
+    const checks = [identity.verdict, date, checkPreviewOwnership(hosts, identity.source, undefined, false, 'because the work is already archived'), sameSource.verdict, images];
     return settled({ status: 'duplicate', checks, recordIds: [], duplicateOf: sameSource.duplicateOf, reason: sameSource.verdict.detail });
   }
 
