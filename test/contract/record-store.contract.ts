@@ -348,11 +348,14 @@ export function recordStoreContract(name: string, open: StoreFactory): void {
       expect(await store.removalsSince(0, 10)).to.deep.equal([third]);
     });
 
-    it('finds records by exact model label, earliest first', async () => {
+    it('finds records by model label as the model filter does (case and width aside), earliest first', async () => {
       const late = makeRecord({ model: 'Label-X', date: '2025-05-05' });
       const early = makeRecord({ model: 'Label-X', date: '2024-01-01', kind: 'timeline' });
-      await store.putRecords([late, early, makeRecord({ model: 'label-x' })]);
-      expect((await store.findByModel('Label-X')).map((record) => record.id)).to.deep.equal([early.id, late.id]);
+      const lower = makeRecord({ model: 'label-x', date: '2024-06-01' });
+      const wide = makeRecord({ model: 'ＬＡＢＥＬ－Ｘ', date: '2024-08-01' });
+      await store.putRecords([late, early, lower, wide, makeRecord({ model: 'Label-X2' })]);
+      expect((await store.findByModel('Label-X')).map((record) => record.id)).to.deep.equal([early.id, lower.id, wide.id, late.id]);
+      expect((await store.findByModel('label-x')).map((record) => record.id)).to.deep.equal([early.id, lower.id, wide.id, late.id]);
       expect(await store.findByModel('Nobody')).to.deep.equal([]);
     });
 

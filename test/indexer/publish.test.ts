@@ -118,6 +118,17 @@ describe('publisher end to end: submissions to published, duplicate or needs_rev
     expect(unspaced.recordIds, 'a later work of the same label: no second timeline record').to.have.length(1);
   });
 
+  it('gives a model label one timeline whatever the case it is written in, as the model filter reads labels', async () => {
+    images.files.set('/case-upper.png', { type: 'image/png', body: await lineDrawingPng(25) });
+    images.files.set('/case-lower.png', { type: 'image/png', body: await lineDrawingPng(26) });
+    const first = await submitAndSettle(submission({ model: 'Case-Model-Q', date: '2025-01-01', media: [images.url('/case-upper.png')] }));
+    expect(first.recordIds, 'the first work of the label').to.have.length(2);
+    const later = await submitAndSettle(submission({ model: 'case-model-q', date: '2025-02-01', media: [images.url('/case-lower.png')] }));
+    expect(later.status, later.reason ?? '').to.equal('published');
+    expect(later.recordIds, 'the same label in lower case: a gallery record only').to.have.length(1);
+    expect(await server.backend.store.getRecord(later.recordIds[0] ?? '')).to.deep.include({ model: 'case-model-q' });
+  });
+
   it('gives a later work of the same model a gallery record only', async () => {
     const later = await submitAndSettle(submission({ model: 'Fresh-Model-7', date: '2025-09-01', media: [images.url('/drawing-4.png')] }));
     expect(later.status, later.reason ?? '').to.equal('published');

@@ -146,7 +146,7 @@ describe('SQLite schema', () => {
     const db = openDatabase(file);
     const reddit = makeRecord({ sourceUrl: 'https://reddit.com/r/LocalLLaMA/comments/1eg3dm0/demo_tandem_pelicans' });
     const withdrawnShort = 'https://youtube.com/shorts/demoFlight2';
-    const later = new Set(['store 8', 'record-fates 4', 'source-table 2']);
+    const later = new Set(['store 8', 'store 9', 'record-fates 4', 'source-table 2']);
     try {
       migrateSchema(db, MIGRATIONS.filter((migration) => !later.has(`${migration.area} ${migration.version}`)));
       // As an earlier version wrote them: each key the URL itself, the rules of that version.
@@ -187,6 +187,8 @@ describe('SQLite schema', () => {
     const backend = await openBackend({ databaseFile: file }, { migrate: true });
     try {
       expect((await backend.store.findByWorkKey('https://reddit.com/comments/zzz999')).map((record) => record.id)).to.deep.equal([written.id]);
+      // Written without a model key, which it gets too: the timeline rule finds it under its label in any case.
+      expect((await backend.store.findByModel(written.model.toUpperCase())).map((record) => record.id)).to.deep.equal([written.id]);
       expect((await backend.store.findWithdrawals('https://youtube.com/watch?v=zzTaken')).map((withdrawal) => withdrawal.id)).to.deep.equal(['video-o3-taken']);
     } finally {
       await backend.close();

@@ -6,15 +6,17 @@
 import type { CanonicalRecord, StoredRecord } from '../../domain/record.ts';
 import type { RecordFate, RecordWithdrawal, RefusedItem } from '../../domain/ports.ts';
 import { workKey } from '../../domain/sources.ts';
+import { facetValueKey } from '../../domain/search-query.ts';
 import type { SourceDefinition } from '../../domain/sources.ts';
 import type { ReviewDecision, Submission, SubmissionRecord, SubmissionStatus, TokenRecord, TokenScope } from '../../domain/submission.ts';
 
 /**
- * A record as stored: its canonical fields plus the change number and its work key, by which the
- * duplicate check finds it (sources.ts workKey; documents written before the key existed get it
- * when a process that creates the indexes starts, see MongoArchiveDatabase).
+ * A record as stored: its canonical fields plus the change number, its work key, by which the
+ * duplicate check finds it (sources.ts workKey), and its model key, by which the timeline rule
+ * groups a label's records (search-query.ts facetValueKey); documents written before either key
+ * existed get it when a process that creates the indexes starts, see MongoArchiveDatabase.
  */
-export type RecordDocument = StoredRecord & { workKey: string };
+export type RecordDocument = StoredRecord & { workKey: string; modelKey?: string };
 
 /** A removal kept in the change feed. */
 export interface RemovalDocument {
@@ -143,12 +145,12 @@ function withoutUndefined<T>(value: T): T {
 /** The document for a record written with change number `seq`; a seq the record carried is replaced. */
 export function toRecordDocument(record: CanonicalRecord, seq: number): RecordDocument {
   const { seq: _earlier, ...canonical } = record as CanonicalRecord & { seq?: number };
-  return { ...withoutUndefined(canonical), seq, workKey: workKey(canonical.sourceUrl) };
+  return { ...withoutUndefined(canonical), seq, workKey: workKey(canonical.sourceUrl), modelKey: facetValueKey(canonical.model) };
 }
 
 /** The stored record for a document as MongoDB returns it (with `_id`). */
 export function fromRecordDocument(document: RecordDocument & { _id?: unknown }): StoredRecord {
-  const { _id: _objectId, workKey: _key, ...record } = document;
+  const { _id: _objectId, workKey: _key, modelKey: _modelKey, ...record } = document;
   return record;
 }
 

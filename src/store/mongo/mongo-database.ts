@@ -4,6 +4,7 @@
  */
 import { MongoClient, MongoServerError } from 'mongodb';
 import type { AnyBulkWriteOperation, ClientSession, Collection, Db, Filter, IndexDescription, Timestamp } from 'mongodb';
+import { facetValueKey } from '../../domain/search-query.ts';
 import { BUILT_IN_SOURCES, currentSourceRule, REPLACED_SOURCE_RULES, UNKNOWN_SOURCE, WORK_KEY_RULES_VERSION, workKey } from '../../domain/sources.ts';
 import type {
   BatchDocument,
@@ -89,6 +90,7 @@ export const ARCHIVE_INDEXES: Readonly<Record<string, readonly IndexDescription[
     { key: { sourceUrl: 1, kind: 1 }, name: 'source_url_kind_unique', unique: true },
     { key: { workKey: 1 }, name: 'work_key' },
     { key: { model: 1, date: 1, id: 1 }, name: 'model_date_id' },
+    { key: { modelKey: 1, date: 1, id: 1 }, name: 'model_key_date_id' },
     { key: { seq: 1 }, name: 'seq_unique', unique: true },
   ],
   removals: [{ key: { seq: 1 }, name: 'seq_unique', unique: true }],
@@ -160,6 +162,29 @@ async function fillWorkKeysOf(documents: Collection<KeyedBySource>, which: 'lack
     }
   }
   if (batch.length) await documents.bulkWrite(batch, { ordered: false });
+}
+
+/** A record as its model key is filled from: its label and, once filled, its key. */
+type KeyedByModel = { _id: unknown; model: string; modelKey?: string; seq?: number };
+
+/**
+ * Gives records their model key (search-query.ts facetValueKey of the label; the embedded store
+ * v9): those without one, and those written after `seqAbove` (by a process of an earlier version
+ * still running), a thousand updates at a time, each naming the label it read.
+ */
+async function fillModelKeysOf(records: Collection<KeyedByModel>, seqAbove: number): Promise<void> {
+  const reading = records.find({ $or: [{ modelKey: { $exists: false } }, { seq: { $gt: seqAbove } }] }, { projection: { _id: 1, model: 1, modelKey: 1 } });
+  let batch: AnyBulkWriteOperation<KeyedByModel>[] = [];
+  for await (const record of reading) {
+    const key = facetValueKey(record.model);
+    if (key === record.modelKey) continue;
+    batch.push({ updateOne: { filter: { _id: record._id, model: record.model }, update: { $set: { modelKey: key } } } });
+    if (batch.length === 1000) {
+      await records.bulkWrite(batch, { ordered: false });
+      batch = [];
+    }
+  }
+  if (batch.length) await records.bulkWrite(batch, { ordered: false });
 }
 
 export class MongoArchiveDatabase {
@@ -258,6 +283,7 @@ export class MongoArchiveDatabase {
     await fillWorkKeysOf(this.db.collection<KeyedBySource>(this.collections.records.collectionName), which);
     // The fates of retired ids: those written before fates had a work key (the embedded record-fates v2), or all when the rules changed.
     await fillWorkKeysOf(this.db.collection<KeyedBySource>(this.collections.recordFates.collectionName), which === 'all' ? 'all' : 'lacking');
+    await fillModelKeysOf(this.db.collection<KeyedByModel>(this.collections.records.collectionName), which === 'all' ? highestSeq : which.seqAbove);
     await meta.updateOne({ _id: 'work-key-rules' }, { $max: { version: WORK_KEY_RULES_VERSION, checkedSeq: highestSeq } }, { upsert: true });
   }
 

@@ -2,6 +2,7 @@ import type { AnyBulkWriteOperation, ClientSession, Timestamp } from 'mongodb';
 import { CHANGES_READ_IN_WRITE, NO_WORK_RECORDS, workRecordsOf } from '../../domain/ports.ts';
 import type { CatalogState, FatePage, FatePosition, RecordChanges, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, RecordWithdrawal, SourceStore, StreamOptions, WorkReading, WorkRecords } from '../../domain/ports.ts';
 import { workKey } from '../../domain/sources.ts';
+import { facetValueKey } from '../../domain/search-query.ts';
 import type { SourceDefinition } from '../../domain/sources.ts';
 import { CATALOG_VERSION } from '../../domain/record.ts';
 import type { CanonicalRecord, Kind, StoredRecord } from '../../domain/record.ts';
@@ -205,18 +206,21 @@ export class MongoRecordStore implements RecordStore, SourceStore {
   }
 
   async findByModel(model: string): Promise<StoredRecord[]> {
-    return (await this.collections.records.find({ model }, this.read).sort({ date: 1, id: 1 }).toArray()).map(fromRecordDocument);
+    return (await this.collections.records.find({ modelKey: facetValueKey(model) }, this.read).sort({ date: 1, id: 1 }).toArray()).map(fromRecordDocument);
   }
 
   async changeModelRecords(model: string, decide: (ofModel: StoredRecord[], work: WorkRecords) => RecordChanges, reading?: WorkReading): Promise<RecordChanges> {
-    await this.collections.timelineSlots.updateOne({ _id: model }, { $setOnInsert: { decisions: 0 } }, { upsert: true });
+    // One slot per label as the rule groups labels (case and width aside), so writers of `Case-Q` and `case-q` conflict too.
+    const slot = facetValueKey(model);
+    await this.collections.timelineSlots.updateOne({ _id: slot }, { $setOnInsert: { decisions: 0 } }, { upsert: true });
     return this.database.transaction(async (session) => {
       // Written first, in the transaction: a decision on this label committed by another writer
       // after this transaction's snapshot makes this write conflict (TransientTransactionError),
       // and the transaction runs again, reading the records that writer committed. (Record writes
       // also conflict on the catalog counter; the slot makes the rule independent of that.)
-      await this.collections.timelineSlots.updateOne({ _id: model }, { $inc: { decisions: 1 }, $set: { decidedAt: new Date().toISOString() } }, { session });
-      const ofModel = (await this.collections.records.find({ model }, { ...this.read, session }).sort({ date: 1, id: 1 }).toArray()).map(fromRecordDocument);
+      await this.collections.timelineSlots.updateOne({ _id: slot }, { $inc: { decisions: 1 }, $set: { decidedAt: new Date().toISOString() } }, { session });
+      // A label's records whatever the case or width it was written in, as the model filter finds them.
+      const ofModel = (await this.collections.records.find({ modelKey: slot }, { ...this.read, session }).sort({ date: 1, id: 1 }).toArray()).map(fromRecordDocument);
       // A record of the work under another label, or any record, committed after this snapshot is
       // not seen here; but its transaction took a change number, so this one conflicts on the
       // catalog counter when it writes, and runs again on a reading that holds it.

@@ -5,6 +5,7 @@
  */
 import type { CanonicalRecord, StoredRecord } from '../../domain/record.ts';
 import { workKey } from '../../domain/sources.ts';
+import { facetValueKey } from '../../domain/search-query.ts';
 import { indexRow } from '../../search/sqlite/index-row.ts';
 import type { IndexRow } from '../../search/sqlite/index-row.ts';
 import { SEARCH_COLUMNS } from './schema.ts';
@@ -12,8 +13,8 @@ import { SEARCH_COLUMNS } from './schema.ts';
 export interface PreparedRecord {
   /** The canonical record as stored in `records.doc` (no change number). */
   doc: string;
-  /** The `records` key columns: id, kind, source, format, date, source URL, model, work key. */
-  columns: [string, string, string, string, string, string, string, string];
+  /** The `records` key columns: id, kind, source, format, date, source URL, model, work key, model key. */
+  columns: [string, string, string, string, string, string, string, string, string];
   /** Its row in the embedded search index, when the store writes one. */
   index?: IndexRow;
 }
@@ -37,7 +38,7 @@ export function prepareRecord(record: CanonicalRecord, withIndex: boolean): Prep
   const { seq: _ignored, ...canonical } = record as StoredRecord;
   return {
     doc: JSON.stringify(canonical),
-    columns: [record.id, record.kind, record.source, record.format, record.date, record.sourceUrl, record.model, workKey(record.sourceUrl)],
+    columns: [record.id, record.kind, record.source, record.format, record.date, record.sourceUrl, record.model, workKey(record.sourceUrl), facetValueKey(record.model)],
     ...(withIndex ? { index: indexRow(canonical) } : {}),
   };
 }
@@ -77,7 +78,7 @@ export function unpackRecords({ text, lengths, withIndex }: PackedRecords): Prep
   const records: PreparedRecord[] = [];
   while (next < lengths.length) {
     const doc = take();
-    const columns: PreparedRecord['columns'] = [take(), take(), take(), take(), take(), take(), take(), take()];
+    const columns: PreparedRecord['columns'] = [take(), take(), take(), take(), take(), take(), take(), take(), take()];
     if (!withIndex) {
       records.push({ doc, columns });
       continue;

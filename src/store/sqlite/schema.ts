@@ -11,6 +11,7 @@
  * owns the schema opens it (see `migrateSchema`).
  */
 import { LANGS } from '../../domain/record.ts';
+import { facetValueKey } from '../../domain/search-query.ts';
 import { BUILT_IN_SOURCES, currentSourceRule, REPLACED_SOURCE_RULES, workKey } from '../../domain/sources.ts';
 import type { Lang } from '../../domain/record.ts';
 import type { SqliteDatabase } from './database.ts';
@@ -387,6 +388,16 @@ export const MIGRATIONS: readonly Migration[] = [
     description: "the handle and work rules of the built-in GitHub, Weibo and CodePen sources replaced by this version's where a stored definition still holds the rule an earlier version wrote (domain/sources.ts REPLACED_SOURCE_RULES); a rule a maintainer changed stays",
     sql: REPLACED_SOURCE_RULES.map(({ key, field, was }) => `UPDATE sources SET definition = json_set(definition, '$.${field}', ${sqlText(currentSourceRule(key, field))}) WHERE key = ${sqlText(key)} AND json_extract(definition, '$.${field}') = ${sqlText(was)};`).join('\n'),
   },
+  {
+    area: 'store',
+    version: 9,
+    description: "each record's model key (domain/search-query.ts facetValueKey of its model label: trimmed, NFKD, lower case), indexed, so the timeline rule groups a label's records as the model filter does: `deepseek-v3` with `DeepSeek-V3`",
+    sql: `
+      ALTER TABLE records ADD COLUMN model_key TEXT;
+      UPDATE records SET model_key = archive_model_key(model);
+      CREATE INDEX records_model_key ON records (model_key, date, id);
+    `,
+  },
   // Append new migrations here: { area, version: that area's next version, description, sql }.
 ];
 
@@ -405,6 +416,8 @@ export function migrateSchema(db: SqliteDatabase, migrations: readonly Migration
   registerSearchFunctions(db);
   // Store v6 and v8 and record-fates v2 and v4 fill the work keys with it.
   db.function('archive_work_key', { deterministic: true }, (sourceUrl: unknown) => workKey(String(sourceUrl)));
+  // Store v9 fills the model keys with it.
+  db.function('archive_model_key', { deterministic: true }, (model: unknown) => facetValueKey(String(model)));
   // The ledger's key column is called `component` in databases written before the areas got their name.
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (component TEXT NOT NULL, version INTEGER NOT NULL, description TEXT NOT NULL, applied_at TEXT NOT NULL, PRIMARY KEY (component, version))');
   const applied = db.prepare<[], { area: string; version: number }>('SELECT component AS area, max(version) AS version FROM schema_migrations GROUP BY component');
@@ -424,24 +437,25 @@ export function migrateSchema(db: SqliteDatabase, migrations: readonly Migration
       record.run(migration.area, migration.version, migration.description, appliedAt);
       current.set(migration.area, migration.version);
     }
-    // The keys of store v8 and record-fates v4, once both hold them (a test's shorter list may stop before).
-    if ((current.get('store') ?? 0) >= 8 && (current.get('record-fates') ?? 0) >= 4) mendWorkKeys(db);
+    // The keys of store v8 and v9 and record-fates v4, once the tables hold them (a test's shorter list may stop before).
+    if ((current.get('store') ?? 0) >= 9 && (current.get('record-fates') ?? 0) >= 4) mendWorkKeys(db);
   }).immediate();
 }
 
 /**
  * Gives the records and retired ids written since the last check the work keys of this version's
- * rules (domain/sources.ts workKey), where they hold others. A process of an earlier version that
- * was still running when a newer one upgraded the database (a rolling upgrade, a server left up
- * while a command of the new version ran) goes on writing keys by its own rules, which store v8
- * does not see; the next start of a process that owns the schema mends them. Reads only what was
+ * rules (domain/sources.ts workKey), and the records their model keys (store v9), where they hold
+ * others. A process of an earlier version that was still running when a newer one upgraded the
+ * database (a rolling upgrade, a server left up while a command of the new version ran) goes on
+ * writing keys by its own rules, or none, which store v8 and v9 do not see; the next start of a
+ * process that owns the schema mends them. Reads only what was
  * written since the mark (meta 'work_keys_checked': the highest record seq and retired id rowid
  * checked), set without reading anything the first time, in the transaction that ran store v8.
  */
 function mendWorkKeys(db: SqliteDatabase): void {
   const mark = db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'work_keys_checked'").get();
   const [records, fates] = mark ? (JSON.parse(mark.value) as [number, number]) : [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
-  db.prepare('UPDATE records SET work_key = archive_work_key(source_url) WHERE seq > ? AND work_key IS NOT archive_work_key(source_url)').run(records);
+  db.prepare('UPDATE records SET work_key = archive_work_key(source_url), model_key = archive_model_key(model) WHERE seq > ? AND (work_key IS NOT archive_work_key(source_url) OR model_key IS NOT archive_model_key(model))').run(records);
   db.prepare('UPDATE record_fates SET work_key = archive_work_key(source_url) WHERE rowid > ? AND work_key IS NOT archive_work_key(source_url)').run(fates);
   const highest = db.prepare<[], { records: number | null; fates: number | null }>('SELECT (SELECT max(seq) FROM records) AS records, (SELECT max(rowid) FROM record_fates) AS fates').get();
   db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('work_keys_checked', ?)").run(JSON.stringify([highest?.records ?? 0, highest?.fates ?? 0]));

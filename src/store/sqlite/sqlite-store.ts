@@ -4,6 +4,7 @@ import { DEFAULT_WITHDRAWAL_REASON } from '../../domain/record-fates.ts';
 import { CHANGES_READ_IN_WRITE, NO_WORK_RECORDS, workRecordsOf } from '../../domain/ports.ts';
 import type { CatalogState, FatePage, FatePosition, RecordChanges, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, RecordWithdrawal, SourceStore, StreamOptions, WorkReading, WorkRecords } from '../../domain/ports.ts';
 import { workKey } from '../../domain/sources.ts';
+import { facetValueKey } from '../../domain/search-query.ts';
 import type { SourceDefinition } from '../../domain/sources.ts';
 import type { IndexRow } from '../../search/sqlite/index-row.ts';
 import type { SqliteDatabase } from './database.ts';
@@ -73,8 +74,9 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
     this.file = new DatabaseFileWatch(db.name);
     this.statements = {
       get: db.prepare<[string], RecordRow>('SELECT doc, seq FROM records WHERE id = ?'),
-      upsert: db.prepare('INSERT INTO records (id, kind, source, format, date, source_url, model, work_key, seq, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, source = excluded.source, format = excluded.format, date = excluded.date, source_url = excluded.source_url, model = excluded.model, work_key = excluded.work_key, seq = excluded.seq, doc = excluded.doc'),
-      byModel: db.prepare<[string], RecordRow>('SELECT doc, seq FROM records WHERE model = ? ORDER BY date, id'),
+      upsert: db.prepare('INSERT INTO records (id, kind, source, format, date, source_url, model, work_key, model_key, seq, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, source = excluded.source, format = excluded.format, date = excluded.date, source_url = excluded.source_url, model = excluded.model, work_key = excluded.work_key, model_key = excluded.model_key, seq = excluded.seq, doc = excluded.doc'),
+      // A model label's records whatever the case or width it was written in (facetValueKey), as the model filter finds them.
+      byModel: db.prepare<[string], RecordRow>('SELECT doc, seq FROM records WHERE model_key = ? ORDER BY date, id'),
       byWorkKey: db.prepare<[string], RecordRow>('SELECT doc, seq FROM records WHERE work_key = ? ORDER BY kind, id'),
       remove: db.prepare('DELETE FROM records WHERE id = ?'),
       page: db.prepare<[string, number], RecordRow & { id: string }>('SELECT id, doc, seq FROM records WHERE id > ? ORDER BY id LIMIT ?'),
@@ -272,7 +274,7 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
   }
 
   async findByModel(model: string): Promise<StoredRecord[]> {
-    return this.statements.byModel.all(model).map(toStored);
+    return this.statements.byModel.all(facetValueKey(model)).map(toStored);
   }
 
   async changeModelRecords(model: string, decide: (ofModel: StoredRecord[], work: WorkRecords) => RecordChanges, reading?: WorkReading): Promise<RecordChanges> {
@@ -280,7 +282,7 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
     // process, of any label, waits for this commit (busy timeout) and then reads what it wrote.
     return this.db
       .transaction(() => {
-        const changes = decide(this.statements.byModel.all(model).map(toStored), reading ? this.workRecords(reading) : NO_WORK_RECORDS);
+        const changes = decide(this.statements.byModel.all(facetValueKey(model)).map(toStored), reading ? this.workRecords(reading) : NO_WORK_RECORDS);
         this.putRecordsNow(changes.put);
         this.retireRecordsNow(changes.retire);
         return changes;
