@@ -3,7 +3,7 @@
  * indexes, and the transaction helper every multi-document write goes through.
  */
 import { MongoClient, MongoServerError } from 'mongodb';
-import type { AnyBulkWriteOperation, ClientSession, Collection, Db, Filter, IndexDescription, Timestamp } from 'mongodb';
+import type { AnyBulkWriteOperation, ClientSession, Collection, Db, Document, Filter, IndexDescription, Timestamp } from 'mongodb';
 import { facetValueKey } from '../../domain/search-query.ts';
 import { BUILT_IN_SOURCES, currentSourceRule, REPLACED_SOURCE_RULES, UNKNOWN_SOURCE, WORK_KEY_RULES_VERSION, workKey } from '../../domain/sources.ts';
 import type {
@@ -139,23 +139,19 @@ export function isDuplicateKeyError(error: unknown): boolean {
   return error instanceof MongoServerError && error.code === 11000;
 }
 
-/** A document that names a source URL and, once filled, that URL's work key (a record also its change number). */
-type KeyedBySource = { _id: string; sourceUrl: string; workKey?: string; seq?: number };
-
 /**
- * Gives the documents of a collection the work key of their source URL, a thousand updates at a
- * time: those written before documents carried one, or, when the rules changed, every document
- * whose key they change. Each update names the URL it read, so a document rewritten meanwhile
- * (which then has its key) is left alone.
+ * Sets a key derived from a field (a work key from the source URL, a model key from the label) on
+ * the selected documents whose key differs, a thousand updates at a time. Each update names the
+ * field's value it read, so a document rewritten meanwhile (which then has its key) is left alone.
  */
-async function fillWorkKeysOf(documents: Collection<KeyedBySource>, which: 'lacking' | 'all' | { seqAbove: number }): Promise<void> {
-  const selected = which === 'all' ? {} : which === 'lacking' ? { workKey: { $exists: false } } : { $or: [{ workKey: { $exists: false } }, { seq: { $gt: which.seqAbove } }] };
-  const reading = documents.find(selected, { projection: { _id: 1, sourceUrl: 1, workKey: 1 } });
-  let batch: AnyBulkWriteOperation<KeyedBySource>[] = [];
+async function fillDerivedKey(documents: Collection<Document>, selected: Filter<Document>, field: { from: string; to: string; derive: (value: string) => string }): Promise<void> {
+  const reading = documents.find(selected, { projection: { _id: 1, [field.from]: 1, [field.to]: 1 } });
+  let batch: AnyBulkWriteOperation<Document>[] = [];
   for await (const document of reading) {
-    const key = workKey(document.sourceUrl);
-    if (key === document.workKey) continue;
-    batch.push({ updateOne: { filter: { _id: document._id, sourceUrl: document.sourceUrl }, update: { $set: { workKey: key } } } });
+    const value = String(document[field.from]);
+    const key = field.derive(value);
+    if (key === document[field.to]) continue;
+    batch.push({ updateOne: { filter: { _id: document._id, [field.from]: value }, update: { $set: { [field.to]: key } } } });
     if (batch.length === 1000) {
       await documents.bulkWrite(batch, { ordered: false });
       batch = [];
@@ -164,27 +160,23 @@ async function fillWorkKeysOf(documents: Collection<KeyedBySource>, which: 'lack
   if (batch.length) await documents.bulkWrite(batch, { ordered: false });
 }
 
-/** A record as its model key is filled from: its label and, once filled, its key. */
-type KeyedByModel = { _id: unknown; model: string; modelKey?: string; seq?: number };
+/**
+ * Gives the documents of a collection the work key of their source URL: those written before
+ * documents carried one, or, when the rules changed, every document whose key they change, or
+ * those written after a change number besides the ones lacking it.
+ */
+function fillWorkKeysOf(documents: Collection<Document>, which: 'lacking' | 'all' | { seqAbove: number }): Promise<void> {
+  const selected = which === 'all' ? {} : which === 'lacking' ? { workKey: { $exists: false } } : { $or: [{ workKey: { $exists: false } }, { seq: { $gt: which.seqAbove } }] };
+  return fillDerivedKey(documents, selected, { from: 'sourceUrl', to: 'workKey', derive: workKey });
+}
 
 /**
  * Gives records their model key (search-query.ts facetValueKey of the label; the embedded store
  * v9): those without one, and those written after `seqAbove` (by a process of an earlier version
- * still running), a thousand updates at a time, each naming the label it read.
+ * still running).
  */
-async function fillModelKeysOf(records: Collection<KeyedByModel>, seqAbove: number): Promise<void> {
-  const reading = records.find({ $or: [{ modelKey: { $exists: false } }, { seq: { $gt: seqAbove } }] }, { projection: { _id: 1, model: 1, modelKey: 1 } });
-  let batch: AnyBulkWriteOperation<KeyedByModel>[] = [];
-  for await (const record of reading) {
-    const key = facetValueKey(record.model);
-    if (key === record.modelKey) continue;
-    batch.push({ updateOne: { filter: { _id: record._id, model: record.model }, update: { $set: { modelKey: key } } } });
-    if (batch.length === 1000) {
-      await records.bulkWrite(batch, { ordered: false });
-      batch = [];
-    }
-  }
-  if (batch.length) await records.bulkWrite(batch, { ordered: false });
+function fillModelKeysOf(records: Collection<Document>, seqAbove: number): Promise<void> {
+  return fillDerivedKey(records, { $or: [{ modelKey: { $exists: false } }, { seq: { $gt: seqAbove } }] }, { from: 'model', to: 'modelKey', derive: facetValueKey });
 }
 
 export class MongoArchiveDatabase {
@@ -280,10 +272,10 @@ export class MongoArchiveDatabase {
     const rules = await meta.findOne({ _id: 'work-key-rules' });
     const highestSeq = (await this.collections.records.find({}, { projection: { seq: 1 } }).sort({ seq: -1 }).limit(1).next())?.seq ?? 0;
     const which = (rules?.version ?? 1) < WORK_KEY_RULES_VERSION ? 'all' : { seqAbove: rules?.checkedSeq ?? highestSeq };
-    await fillWorkKeysOf(this.db.collection<KeyedBySource>(this.collections.records.collectionName), which);
+    await fillWorkKeysOf(this.db.collection(this.collections.records.collectionName), which);
     // The fates of retired ids: those written before fates had a work key (the embedded record-fates v2), or all when the rules changed.
-    await fillWorkKeysOf(this.db.collection<KeyedBySource>(this.collections.recordFates.collectionName), which === 'all' ? 'all' : 'lacking');
-    await fillModelKeysOf(this.db.collection<KeyedByModel>(this.collections.records.collectionName), which === 'all' ? highestSeq : which.seqAbove);
+    await fillWorkKeysOf(this.db.collection(this.collections.recordFates.collectionName), which === 'all' ? 'all' : 'lacking');
+    await fillModelKeysOf(this.db.collection(this.collections.records.collectionName), which === 'all' ? highestSeq : which.seqAbove);
     await meta.updateOne({ _id: 'work-key-rules' }, { $max: { version: WORK_KEY_RULES_VERSION, checkedSeq: highestSeq } }, { upsert: true });
   }
 
