@@ -1,4 +1,5 @@
 import { decodeCursor, queryFingerprint } from '../domain/cursor.ts';
+import { cleanText } from '../domain/localize.ts';
 import { MAX_OR_COMBINATIONS, MAX_PHRASE_WORDS, MAX_QUERY_WORDS } from '../domain/search-query.ts';
 import { orCombinations, parseSearchText, queryWords } from '../search/search-text.ts';
 import { listQuery } from '../domain/specimens.ts';
@@ -121,6 +122,12 @@ function crossChecks(params: Record<string, unknown>, given: ReadonlySet<string>
   if (typeof from === 'string' && typeof to === 'string' && !named('from') && !named('to') && from > to) errors.push({ parameter: 'to', message: `must not be before from (${from})` });
   // After the schema's own limit (200 characters as written), so the checks read a short text.
   if (typeof q === 'string' && !named('q')) for (const message of searchTextProblems(q)) errors.push({ parameter: 'q', message });
+  // A label that cleaning leaves blank (a zero-width space alone) would filter on nothing and title a page with an empty label.
+  for (const name of ['model', 'author'] as const) {
+    const asked = params[name];
+    const values: unknown[] = Array.isArray(asked) ? asked : [asked];
+    if (!named(name) && values.some((value) => typeof value === 'string' && value !== '' && cleanText(value).trim() === '')) errors.push({ parameter: name, message: 'must not be blank' });
+  }
   if (given.has('sourceUrl')) {
     for (const name of BESIDE_SOURCE_URL_REFUSED) if (given.has(name) && !named(name)) errors.push({ parameter: name, message: "cannot be combined with sourceUrl: it lists one work's records whole (kind, lang, limit and offset apply)" });
     if (given.has('cursor')) return;

@@ -33,6 +33,8 @@ describe('website search notices', () => {
     { query: `q=${'x'.repeat(201)}`, chinese: '搜索词（q）：最多 200 个字符' },
     { query: `model=${'m'.repeat(201)}`, chinese: '模型（model）：最多 200 个字符' },
     { query: 'author=%22unclosed', chinese: '作者（author）：有一个双引号没有闭合' },
+    // A label cleaning leaves blank (a zero-width space) filtered on nothing and titled the page with an empty label.
+    { query: 'model=%E2%80%8B', chinese: '模型（model）：不能为空' },
     { query: 'source=nowhere', chinese: '来源（source）：只能是本馆的来源之一：' },
     { query: 'source=nowhere', chinese: '（“nowhere” 不是）。' },
     { query: `q=${encodeURIComponent('a OR b c OR d e OR f g OR h i OR j')}`, chinese: '搜索词（q）：OR 组合超过 16 种' },
@@ -72,6 +74,12 @@ describe('website search notices', () => {
       expect(enHtml).not.to.include('0 works').and.not.include('No works match');
     });
   }
+
+  it('titles a search whose text cleaning leaves blank as the whole list, not as an empty quotation', async () => {
+    const html = await (await server.get('/?q=%E2%80%8B%20%E2%80%8B')).text();
+    const title = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? '';
+    expect(title).to.not.include('“').and.to.not.include('”');
+  });
 
   it('applies a date range and an order from the address, shows them with a way out and keeps them in the form', async () => {
     await server.backend.store.putRecords([

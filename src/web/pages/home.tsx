@@ -96,7 +96,7 @@ function shownSelection(params: Partial<SearchParams>, lang: Lang, sources: read
     params.author?.map(cleanText),
   ];
   // Typed text as stored text is shown: without bidirectional overrides, which turned the tab's title around.
-  const q = params.q ? cleanText(params.q) : '';
+  const q = params.q ? cleanText(params.q).trim() : '';
   return [
     ...(q ? [lang === 'zh' ? `“${q}”` : `"${q}"`] : []),
     ...chosen.flatMap((values) => (values?.length ? [values.join(' + ')] : [])),
