@@ -112,6 +112,12 @@ export async function listSpecimensJson(context: ReadContext, params: SearchPara
   return listPage(context, params, scope, async (ids) => (await context.store.getRecords(ids)).map((record) => Buffer.from(JSON.stringify(localizeRecord(record, params.lang, context.baseUrl)))));
 }
 
+/** An address copied without its scheme (`twitter.com/…/status/…`, as browsers show it) read as https; other text as it is. */
+function withScheme(text: string): string {
+  const trimmed = text.trim();
+  return /^[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:[/?#]|$)/i.test(trimmed) ? `https://${trimmed}` : trimmed;
+}
+
 /**
  * The records of the work a source address names, in any form its platform writes it: the
  * address made canonical by the source table and keyed as the duplicate check keys a work
@@ -121,7 +127,7 @@ export async function listSpecimensJson(context: ReadContext, params: SearchPara
  * list has no next page to walk. Text that is no http(s) address names no work.
  */
 async function workPage<Item>(context: ReadContext, params: SearchParams & { sourceUrl: string }, scope: ListScope, present: (ids: readonly string[]) => Promise<Item[]>): Promise<ListResponse<Item>> {
-  const canonical = (await sourceTableOf(context)).canonicalUrl(params.sourceUrl);
+  const canonical = (await sourceTableOf(context)).canonicalUrl(withScheme(params.sourceUrl));
   const kinds: readonly Kind[] | undefined = scope === 'timeline' ? ['timeline'] : params.kind;
   const records = canonical ? (await context.store.findByWorkKey(workKey(canonical))).filter((record) => !kinds || kinds.includes(record.kind)) : [];
   const page = records.slice(params.offset, params.offset + params.limit);

@@ -486,6 +486,8 @@ describe('GET /api/v1/specimens?sourceUrl= (a work by its address)', function ()
     expect((await list(`/api/v1/specimens?sourceUrl=${variant}&offset=1&limit=1`)).body.items.map((item) => item.id)).to.deep.equal([timeline.id]);
     expect((await list(`/api/v1/timeline?sourceUrl=${variant}`)).body.items.map((item) => item.id)).to.deep.equal([timeline.id]);
     expect((await list(`/api/v1/specimens?sourceUrl=${encodeURIComponent('https://youtube.com/shorts/demoFlight2')}`)).body.items.map((item) => item.id)).to.deep.equal([video.id]);
+    // Copied without its scheme, as a browser's address bar shows it.
+    expect((await list(`/api/v1/specimens?sourceUrl=${encodeURIComponent('www.youtube.com/shorts/demoFlight2')}`)).body.items.map((item) => item.id)).to.deep.equal([video.id]);
     for (const nothing of ['https://x.com/nobody/status/1', 'not an address']) expect((await list(`/api/v1/specimens?sourceUrl=${encodeURIComponent(nothing)}`)).body).to.include({ total: 0 });
 
     const refused = await server.get(`/api/v1/specimens?sourceUrl=${variant}&q=pelican&format=svg&facets=model`);
