@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   const publisher = createPublisher(config, backend, logger, new PublisherMetrics(registry, backend.submissions).observe);
   publisher.start();
   const metricsServer = config.metrics ? await startMetricsServer(config.metrics, () => registry.metrics(), logger) : undefined;
-  logger.info('publisher started', { dataDir: config.dataDir, concurrency: config.publisherConcurrency });
+  logger.info('publisher started', { dataDir: config.dataDir, concurrency: config.publisherConcurrency, ...(backend.schemaMigrated ? { schemaMigrated: backend.schemaMigrated } : {}) });
   const searchSync = backend.searchFollowsStore ? startSearchSync(backend.store, backend.search, logger) : undefined;
   if (searchSync) logger.info('search index sync started');
   const stop = async (signal: string): Promise<void> => {

@@ -39,6 +39,8 @@ export interface Backend {
    */
   warm(stripe?: ReaderStripe): Promise<void>;
   close(): Promise<void>;
+  /** The embedded schema's steps this opening applied (`store v9`), which a start logs; absent when none were. */
+  schemaMigrated?: readonly string[];
 }
 
 /** What opening a backend needs: the embedded file, and which adapters (embedded when left out). */
@@ -74,9 +76,9 @@ export async function openBackend(config: BackendConfig, options: BackendOptions
   }
   if (store.kind === 'mongo' && search.kind === 'meili') return openMongoBackend(store, search, options);
   const db = openDatabase(config.databaseFile);
-  if (options.migrate) migrateSchema(db);
-  if (search.kind === 'embedded') return embeddedBackend(db);
-  return openSqliteWithFollowingSearch(db, await openMeiliSearch(search));
+  const migrated = options.migrate ? migrateSchema(db) : [];
+  const backend = search.kind === 'embedded' ? embeddedBackend(db) : await openSqliteWithFollowingSearch(db, await openMeiliSearch(search));
+  return migrated.length ? Object.assign(backend, { schemaMigrated: migrated }) : backend;
 }
 
 /**

@@ -101,7 +101,7 @@ async function runPrimary(config: Config, logger: Logger, signals: StopSignals):
   const started = performance.now();
   const { backend, loaded } = await prepareDataFolder(config, logger, signals);
   const catalog = await backend.store.catalogState();
-  logger.info('data folder ready', { dataDir: config.dataDir, records: catalog.total, demoLoaded: loaded, ms: Math.round(performance.now() - started) });
+  logger.info('data folder ready', { dataDir: config.dataDir, records: catalog.total, demoLoaded: loaded, ms: Math.round(performance.now() - started), ...(backend.schemaMigrated ? { schemaMigrated: backend.schemaMigrated } : {}) });
   // Serving alone, one registry holds everything; with workers, the primary's own metrics (the
   // publisher, this process) carry a prefix so they never collide with the workers' it gathers.
   const registry = processRegistry(config.workers === 0 ? '' : 'archive_primary_');

@@ -65,6 +65,8 @@ describe('SQLite schema', () => {
     copyFileSync(WRITTEN_2026_11_23, file);
     const backend = await openBackend({ databaseFile: file }, { migrate: true });
     try {
+      // The steps applied, which a start logs: those the ledger lacked, the newest among them.
+      expect(backend.schemaMigrated).to.include.members(['store v8', 'store v9', 'record-fates v4', 'source-table v2']);
       const state = await backend.store.catalogState();
       expect(state).to.include({ total: 3, changeNumber: 5, updated: '2026-11-23' });
       expect(await backend.store.readCheckpoint('meili')).to.equal(2);

@@ -409,9 +409,9 @@ export class SchemaTooNewError extends Error {}
  * transaction, each migration above this database has not recorded. Refuses a database that
  * records a migration this code does not know, rather than running old code on a newer schema.
  * Run by the processes that own the schema (the server's primary, the indexer, the scripts);
- * others open what exists.
+ * others open what exists. Returns the steps it applied (`store v9`), for the start's log.
  */
-export function migrateSchema(db: SqliteDatabase, migrations: readonly Migration[] = MIGRATIONS): void {
+export function migrateSchema(db: SqliteDatabase, migrations: readonly Migration[] = MIGRATIONS): string[] {
   // Migrations that re-index records call these (search v3).
   registerSearchFunctions(db);
   // Store v6 and v8 and record-fates v2 and v4 fill the work keys with it.
@@ -422,6 +422,7 @@ export function migrateSchema(db: SqliteDatabase, migrations: readonly Migration
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (component TEXT NOT NULL, version INTEGER NOT NULL, description TEXT NOT NULL, applied_at TEXT NOT NULL, PRIMARY KEY (component, version))');
   const applied = db.prepare<[], { area: string; version: number }>('SELECT component AS area, max(version) AS version FROM schema_migrations GROUP BY component');
   const record = db.prepare('INSERT INTO schema_migrations (component, version, description, applied_at) VALUES (?, ?, ?, ?)');
+  const appliedNow: string[] = [];
   db.transaction(() => {
     const current = new Map(applied.all().map((row) => [row.area, row.version]));
     const newest = new Map<string, number>();
@@ -436,10 +437,12 @@ export function migrateSchema(db: SqliteDatabase, migrations: readonly Migration
       db.exec(migration.sql);
       record.run(migration.area, migration.version, migration.description, appliedAt);
       current.set(migration.area, migration.version);
+      appliedNow.push(`${migration.area} v${migration.version}`);
     }
     // The keys of store v8 and v9 and record-fates v4, once the tables hold them (a test's shorter list may stop before).
     if ((current.get('store') ?? 0) >= 9 && (current.get('record-fates') ?? 0) >= 4) mendWorkKeys(db);
   }).immediate();
+  return appliedNow;
 }
 
 /**
