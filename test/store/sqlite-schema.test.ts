@@ -66,7 +66,7 @@ describe('SQLite schema', () => {
     const backend = await openBackend({ databaseFile: file }, { migrate: true });
     try {
       // The steps applied, which a start logs: those the ledger lacked, the newest among them.
-      expect(backend.schemaMigrated).to.include.members(['store v8', 'store v9', 'record-fates v4', 'source-table v2']);
+      expect(backend.schemaMigrated).to.include.members(['store v8', 'store v9', 'store v10', 'record-fates v4', 'source-table v2']);
       const state = await backend.store.catalogState();
       expect(state).to.include({ total: 3, changeNumber: 5, updated: '2026-11-23' });
       expect(await backend.store.readCheckpoint('meili')).to.equal(2);
@@ -148,7 +148,7 @@ describe('SQLite schema', () => {
     const db = openDatabase(file);
     const reddit = makeRecord({ sourceUrl: 'https://reddit.com/r/LocalLLaMA/comments/1eg3dm0/demo_tandem_pelicans' });
     const withdrawnShort = 'https://youtube.com/shorts/demoFlight2';
-    const later = new Set(['store 8', 'store 9', 'record-fates 4', 'source-table 2']);
+    const later = new Set(['store 8', 'store 9', 'store 10', 'record-fates 4', 'source-table 2']);
     try {
       migrateSchema(db, MIGRATIONS.filter((migration) => !later.has(`${migration.area} ${migration.version}`)));
       // As an earlier version wrote them: each key the URL itself, the rules of that version.

@@ -89,7 +89,6 @@ export const ARCHIVE_INDEXES: Readonly<Record<string, readonly IndexDescription[
     { key: { id: 1 }, name: 'id_unique', unique: true },
     { key: { sourceUrl: 1, kind: 1 }, name: 'source_url_kind_unique', unique: true },
     { key: { workKey: 1 }, name: 'work_key' },
-    { key: { model: 1, date: 1, id: 1 }, name: 'model_date_id' },
     { key: { modelKey: 1, date: 1, id: 1 }, name: 'model_key_date_id' },
     { key: { seq: 1 }, name: 'seq_unique', unique: true },
   ],
@@ -133,6 +132,16 @@ export function topologyProblem(hello: { setName?: unknown; msg?: unknown }): st
 
 /** The server's error code for creating a collection that exists. */
 const NAMESPACE_EXISTS = 48;
+
+/** The server's code for an index that does not exist (dropped already, or never made). */
+const INDEX_NOT_FOUND = 27;
+
+/**
+ * Indexes earlier versions made that nothing reads any more, by collection: dropped at start, so
+ * writes stop keeping them. `model_date_id` served the timeline rule's reading by label as written,
+ * which reads by `modelKey` since 2026-11-26.
+ */
+const RETIRED_INDEXES: Readonly<Record<string, readonly string[]>> = { records: ['model_date_id'] };
 
 /** True for a unique-index violation (E11000), also when it comes wrapped in a bulk write error. */
 export function isDuplicateKeyError(error: unknown): boolean {
@@ -249,6 +258,15 @@ export class MongoArchiveDatabase {
         if (!(error instanceof MongoServerError && error.code === NAMESPACE_EXISTS)) throw error;
       }
       if (indexes.length) await this.db.collection(name).createIndexes([...indexes]);
+      for (const retired of RETIRED_INDEXES[name] ?? []) {
+        await this.db
+          .collection(name)
+          .dropIndex(retired)
+          .catch((error: unknown) => {
+            // Dropped at an earlier start, by another process starting at the same time, or never made.
+            if (!(error instanceof MongoServerError && error.code === INDEX_NOT_FOUND)) throw error;
+          });
+      }
     }
     // The counter exists before the first record write, so concurrent first writers conflict on
     // an update (retried) rather than race to insert it.
@@ -267,7 +285,7 @@ export class MongoArchiveDatabase {
   private async fillWorkKeys(): Promise<void> {
     // Keys computed by rules older than this version's are computed again (the embedded store v8 and record-fates v4);
     // after that, at each start, the records written since the last start's check (a process of an
-    // earlier version still running writes its own rules' keys: the embedded mendWorkKeys).
+    // earlier version still running writes its own rules' keys: the embedded mendDerivedKeys).
     const meta = this.db.collection<WorkKeyRulesDocument>('meta');
     const rules = await meta.findOne({ _id: 'work-key-rules' });
     const highestSeq = (await this.collections.records.find({}, { projection: { seq: 1 } }).sort({ seq: -1 }).limit(1).next())?.seq ?? 0;

@@ -398,6 +398,12 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX records_model_key ON records (model_key, date, id);
     `,
   },
+  {
+    area: 'store',
+    version: 10,
+    description: 'the index of records by model label as written dropped: the timeline rule reads them by model key (store v9), and nothing else read it, though every write kept it',
+    sql: `DROP INDEX records_model_date;`,
+  },
   // Append new migrations here: { area, version: that area's next version, description, sql }.
 ];
 
@@ -440,7 +446,7 @@ export function migrateSchema(db: SqliteDatabase, migrations: readonly Migration
       appliedNow.push(`${migration.area} v${migration.version}`);
     }
     // The keys of store v8 and v9 and record-fates v4, once the tables hold them (a test's shorter list may stop before).
-    if ((current.get('store') ?? 0) >= 9 && (current.get('record-fates') ?? 0) >= 4) mendWorkKeys(db);
+    if ((current.get('store') ?? 0) >= 9 && (current.get('record-fates') ?? 0) >= 4) mendDerivedKeys(db);
   }).immediate();
   return appliedNow;
 }
@@ -455,7 +461,7 @@ export function migrateSchema(db: SqliteDatabase, migrations: readonly Migration
  * written since the mark (meta 'work_keys_checked': the highest record seq and retired id rowid
  * checked), set without reading anything the first time, in the transaction that ran store v8.
  */
-function mendWorkKeys(db: SqliteDatabase): void {
+function mendDerivedKeys(db: SqliteDatabase): void {
   const mark = db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'work_keys_checked'").get();
   const [records, fates] = mark ? (JSON.parse(mark.value) as [number, number]) : [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
   db.prepare('UPDATE records SET work_key = archive_work_key(source_url), model_key = archive_model_key(model) WHERE seq > ? AND (work_key IS NOT archive_work_key(source_url) OR model_key IS NOT archive_model_key(model))').run(records);
