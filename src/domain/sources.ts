@@ -80,7 +80,7 @@ export const REPLACED_SOURCE_RULES: readonly { key: string; field: 'handlePatter
 
 /** A replaced rule's successor: the built-in source's rule now. */
 export function currentSourceRule(key: string, field: 'handlePattern' | 'workPattern'): string {
-  const rule = BUILT_IN_SOURCES.find((source) => source.key === key)?.[field];
+  const rule = sourceDefinition(key)?.[field];
   if (rule === undefined) throw new Error(`the built-in source ${key} has no ${field}`);
   return rule;
 }
@@ -197,6 +197,8 @@ const HUGGINGFACE_REPOSITORY = /^(\/(?:spaces\/|datasets\/)?)([^/]+)\/([^/]+)(\/
 /** A repository's page at a branch with nothing after it: the repository. */
 const HUGGINGFACE_BRANCH_VIEW = /^\/tree\/[^/]+$/;
 const HUGGINGFACE_POST = /^\/posts\/([^/]+)\/(\d+)$/;
+/** A first path segment that is one of Hugging Face's own pages (a model's owner never is). */
+const HUGGINGFACE_OWN_PAGE = new RegExp(`^(?:${HUGGINGFACE_RESERVED})$`);
 const BILIBILI_VIDEO = /^\/video\/(BV[0-9A-Za-z]{10}|av\d+)$/;
 /** The addresses of one Weibo post by its number, on any of Weibo's hosts (m.weibo.cn, weibo.cn, weibo.com). */
 const WEIBO_POST_BY_NUMBER = /^\/(?:status|detail)\/([A-Za-z0-9]+)$/;
@@ -246,7 +248,7 @@ const WORK_IDENTITIES: Readonly<Record<string, (url: URL) => string | undefined>
     const post = HUGGINGFACE_POST.exec(url.pathname);
     if (post?.[1]) return `/posts/${post[1].toLowerCase()}/${post[2]}`;
     const repository = HUGGINGFACE_REPOSITORY.exec(url.pathname);
-    if (!repository?.[2] || !repository[3] || (repository[1] === '/' && new RegExp(`^(?:${HUGGINGFACE_RESERVED})$`).test(repository[2]))) return undefined;
+    if (!repository?.[2] || !repository[3] || (repository[1] === '/' && HUGGINGFACE_OWN_PAGE.test(repository[2]))) return undefined;
     const below = repository[4] === undefined || HUGGINGFACE_BRANCH_VIEW.test(repository[4]) ? '' : repository[4];
     return `${repository[1]}${repository[2].toLowerCase()}/${repository[3].toLowerCase()}${below}${keptSearch(url)}`;
   },
@@ -275,8 +277,8 @@ export const WORK_KEY_RULES_VERSION = 2;
  * case (so a URL stored before those parts were folded has the key of its folded form), except
  * where the platform writes one work's address in several forms (WORK_IDENTITIES): an x.com status
  * by its id alone, a gist by its id, a Reddit post by its id, a YouTube video by its id, a pen by
- * its id, a Hugging Face repository in lower case, a Bilibili video by its id and part, a mobile
- * Weibo post in one form; their query parameters other than the identifying ones are dropped too,
+ * its id, a Hugging Face repository in lower case, a Bilibili video by its id and part, a Weibo
+ * post by its number in one form; their query parameters other than the identifying ones are dropped too,
  * so a URL stored with a sharer's parameters before they were dropped has the key of the work.
  * Text that is not an https URL is its own key.
  */
@@ -423,12 +425,12 @@ export class SourceTable {
    * 2026-11-26 have); undefined where neither lists any.
    */
   keptParametersOf(key: string): readonly string[] | undefined {
-    return this.byKey.get(key)?.keepParameters ?? BUILT_IN_SOURCES.find((builtIn) => builtIn.key === key)?.keepParameters;
+    return this.byKey.get(key)?.keepParameters ?? sourceDefinition(key)?.keepParameters;
   }
 
   private workRule(source: string): { pattern: string; form?: string } | undefined {
     const definition = this.byKey.get(source);
-    const ruled = definition?.workPattern === undefined ? BUILT_IN_SOURCES.find((builtIn) => builtIn.key === source) : definition;
+    const ruled = definition?.workPattern === undefined ? sourceDefinition(source) : definition;
     return ruled?.workPattern ? { pattern: ruled.workPattern, ...(ruled.workForm ? { form: ruled.workForm } : {}) } : undefined;
   }
 
