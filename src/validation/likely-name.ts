@@ -3,6 +3,7 @@
  * other search APIs use (query, max_results, language) or misspell ours (limt, formats), and one
  * suggestion corrects them faster than the list of every known name.
  */
+import { damerauDistance } from '../search/edit-distance.ts';
 
 /** Names other APIs use for ours, written as `comparable` makes them (lower case, no _ or -). */
 const ALIASES: ReadonlyMap<string, string> = new Map([
@@ -25,21 +26,6 @@ const ALIASES: ReadonlyMap<string, string> = new Map([
 /** A name as compared: lower case, without _ and - (max_results, maxResults and max-results are one). */
 function comparable(name: string): string {
   return name.toLowerCase().replace(/[_-]/g, '');
-}
-
-/** The edit distance of two short names: insertions, deletions, substitutions and swaps of neighbours (limt, lmiit). */
-function distance(a: string, b: string): number {
-  // rows[i][j]: the distance of a's first i characters from b's first j.
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  const at = (i: number, j: number): number => rows[i]?.[j] ?? Infinity;
-  for (let i = 1; i <= a.length; i += 1) {
-    for (let j = 1; j <= b.length; j += 1) {
-      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
-      (rows[i] as number[])[j] = best;
-    }
-  }
-  return at(a.length, b.length);
 }
 
 /** The edits a name of this many characters may be away from a known one: none for one or two (x is not q), one up to four, two from five. */
@@ -65,8 +51,9 @@ export function likelyName(unknown: string, known: readonly string[]): string | 
   let tied = false;
   for (const name of known) {
     const candidate = comparable(name);
-    const apart = distance(asked, candidate);
-    if (apart > editsAllowed(Math.min(asked.length, candidate.length))) continue;
+    const allowed = editsAllowed(Math.min(asked.length, candidate.length));
+    const apart = damerauDistance(asked, candidate, allowed);
+    if (apart > allowed) continue;
     if (apart < bestDistance) [best, bestDistance, tied] = [name, apart, false];
     else if (apart === bestDistance) tied = true;
   }

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { asTrigramPhrase, indexText, isTrigramBlockToken, parseQuery, TRIGRAM_BLOCK_SEPARATOR, typoBudget } from '../../src/search/sqlite/text.ts';
 import { orCombinations, parseSearchText, queryWords, runsAsWords, runWords } from '../../src/search/search-text.ts';
-import { damerauDistance, Vocabulary } from '../../src/search/sqlite/typo.ts';
+import { damerauDistance } from '../../src/search/edit-distance.ts';
+import { Vocabulary } from '../../src/search/sqlite/typo.ts';
 import { dayBase, dayNumber, keyBetween, SLOTS_PER_DAY, spreadKeys } from '../../src/search/sqlite/sort-key.ts';
 
 describe('embedded search text handling', () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { damerauDistance, Vocabulary } from '../../src/search/sqlite/typo.ts';
+import { damerauDistance } from '../../src/search/edit-distance.ts';
+import { Vocabulary } from '../../src/search/sqlite/typo.ts';
 import { fuzzParameters, runsFor } from '../fuzz/support.ts';
 
 /** The optimal-string-alignment distance over the whole table, without stopping early. */
