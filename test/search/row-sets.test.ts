@@ -8,7 +8,7 @@ import { openDatabase } from '../../src/store/sqlite/database.ts';
 import { migrateSchema } from '../../src/store/sqlite/schema.ts';
 import { syntheticCatalog } from '../../src/catalog/synthetic.ts';
 import { distinctSearches } from '../../scripts/bench/queries.ts';
-import type { SearchQuery } from '../../src/domain/search-query.ts';
+import type { FacetName, SearchQuery } from '../../src/domain/search-query.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
 import { makeRecord } from '../helpers/factories.ts';
 import { queryOfPath } from '../helpers/search.ts';
@@ -380,6 +380,54 @@ describe('row sets kept current across writes of another connection', function (
       }
     }
     expect(compared).to.equal(400);
+  });
+
+  it('reads the facet columns ahead a chunk at a time, and counts as FTS5 does with rows written between chunks and a count asked midway', async () => {
+    dataDir ||= temporaryDataDir();
+    const path = join(dataDir, 'facets-ahead.sqlite');
+    const writerDb = openDatabase(path);
+    migrateSchema(writerDb);
+    const writer = new SqliteSearchIndex(writerDb, 'never');
+    const records = [...syntheticCatalog(2600, '2026-11-20')];
+    await writer.upsert(records.slice(0, 2000));
+    const reader = new SqliteSearchIndex(openDatabase(path), 'always', 150);
+    const counting = new SqliteSearchIndex(openDatabase(path), 'never');
+    reader.warm(0);
+    expect(reader.facetColumnsRead()).to.deep.equal([]);
+    const all: FacetName[] = ['kind', 'format', 'source', 'year', 'model'];
+    const random = seededRandom(8);
+    const compare = async (round: number): Promise<void> => {
+      for (const query of [
+        { lang: 'en', filters: {}, facets: all, order: 'newest', offset: 0, limit: 5 },
+        { lang: 'zh', text: 'lantern', filters: { format: ['svg', 'game'] }, facets: all, order: 'relevance', offset: 0, limit: 5 },
+      ] satisfies SearchQuery[]) {
+        expect(await reader.search(query), `round ${round}: ${JSON.stringify(query)}`).to.deep.equal(await counting.search(query));
+      }
+    };
+    let rounds = 0;
+    let fresh = 2000;
+    while (reader.readFacetsAhead(0)) {
+      rounds += 1;
+      // New records (dated among the old ones), one re-dated and re-labelled, one removed: rows
+      // the chunks read before or after, which the universe kills and appends between them.
+      await writer.upsert(records.slice(fresh, fresh + 3));
+      fresh += 3;
+      const moved = records[Math.floor(random() * 2000)] as CanonicalRecord;
+      await writer.upsert([{ ...moved, date: '2019-0' + (1 + Math.floor(random() * 9)) + '-15', model: 'Moved Model ' + rounds, format: 'html' }]);
+      await writer.remove([(records[Math.floor(random() * 2000)] as CanonicalRecord).id]);
+      // A search follows the writes into the universe between chunks; the bulk write makes a new universe, read anew.
+      if (rounds % 7 === 0) await reader.search({ lang: 'en', text: 'lantern', filters: {}, order: 'newest', offset: 0, limit: 1 });
+      if (rounds === 20) await writer.upsert(records.slice(2300, 2600));
+      if (rounds === 40) {
+        // A count asked before the reading ahead is done reads the rest of its column at once.
+        await compare(rounds);
+        expect(reader.facetColumnsRead()).to.deep.equal(all);
+      }
+    }
+    // Five columns of 2,000 rows or more, 150 rows a chunk (14 chunks or more each), read again after the bulk write.
+    expect(rounds).to.equal(40);
+    await compare(rounds);
+    expect(reader.facetColumnsRead()).to.deep.equal(all);
   });
 
   it('finds by prefix a word first written after the reader loaded its vocabulary at start', async () => {

@@ -35,44 +35,87 @@ export class FacetLabels {
   }
 }
 
-/** Facet values of the rows of one universe, read when first counted. */
+/** Facet values of a universe's rows: read in chunks ahead of the first count (readAhead), or in full by it. */
 export class RowFacetColumns {
   private universe: RowUniverse | undefined;
   private readonly columns = new Map<FacetName, FacetColumn>();
+  /** The columns being read ahead: what is read, the last sort key read and the ordinal to match next. */
+  private readonly reading = new Map<FacetName, { column: FacetColumn; afterKey: number; ordinal: number }>();
   private readonly statements;
 
   constructor(
     db: SqliteDatabase,
     private readonly labels: FacetLabels,
+    /** Rows a chunk of reading ahead reads (a chunk of 20,000 takes about 20 ms). */
+    private readonly chunkRows = 20_000,
   ) {
     this.statements = Object.fromEntries(
       (Object.entries(FACET_COLUMN) as [FacetName, string][]).map(([name, column]) => [
         name,
         {
-          all: db.prepare<[], [number, string]>(`SELECT sort_key, ${column} FROM search_keys ORDER BY sort_key`).raw(),
+          // LIMIT -1 reads to the end.
+          after: db.prepare<[number, number], [number, string]>(`SELECT sort_key, ${column} FROM search_keys WHERE sort_key > ? ORDER BY sort_key LIMIT ?`).raw(),
           one: db.prepare<[number], string>(`SELECT ${column} FROM search_keys WHERE sort_key = ?`).pluck(),
         },
       ]),
-    ) as unknown as Record<FacetName, { all: { all(): [number, string][] }; one: { get(key: number): string | undefined } }>;
+    ) as unknown as Record<FacetName, { after: { all(afterKey: number, limit: number): [number, string][] }; one: { get(key: number): string | undefined } }>;
   }
 
-  /** A facet's column for the universe as it is now: read in full for a new universe, extended for appended rows. */
-  private column(universe: RowUniverse, name: FacetName): FacetColumn {
-    if (universe !== this.universe) {
-      this.universe = universe;
-      this.columns.clear();
-    }
-    let column = this.columns.get(name);
-    if (!column) {
-      // The rows in key order, matched to the universe's ordered rows; rows appended to it are read one by one below.
-      column = { names: [''], ids: new Map([['', 0]]), byOrdinal: new Int32Array(universe.ordered) };
-      let ordinal = 0;
-      for (const [key, value] of this.statements[name].all.all()) {
-        while (ordinal < universe.ordered && universe.keyAt(ordinal) < key) ordinal += 1;
-        if (ordinal < universe.ordered && universe.keyAt(ordinal) === key) column.byOrdinal[ordinal] = this.idOf(column, value);
+  /**
+   * Reads the facet columns of the universe no count has read yet, a chunk at a time, for up to
+   * sliceMs (at least one chunk when any is left); returns whether any is left. Each chunk may
+   * come from another snapshot: a row changed since is killed in the universe and appended anew
+   * (read by column's extension), and a killed row's value is never counted.
+   */
+  readAhead(universe: RowUniverse, sliceMs: number): boolean {
+    this.follow(universe);
+    const started = performance.now();
+    for (const name of Object.keys(FACET_COLUMN) as FacetName[]) {
+      while (!this.columns.has(name)) {
+        this.readChunk(universe, name, this.chunkRows);
+        if (performance.now() - started >= sliceMs) return this.columns.size < Object.keys(FACET_COLUMN).length;
       }
-      this.columns.set(name, column);
     }
+    return false;
+  }
+
+  /** The facets whose columns are read for the universe. */
+  columnsRead(universe: RowUniverse): FacetName[] {
+    return universe === this.universe ? [...this.columns.keys()] : [];
+  }
+
+  private follow(universe: RowUniverse): void {
+    if (universe === this.universe) return;
+    this.universe = universe;
+    this.columns.clear();
+    this.reading.clear();
+  }
+
+  /** Reads up to `rows` more rows of a column (all that are left with -1), matching them to the universe's ordered rows. */
+  private readChunk(universe: RowUniverse, name: FacetName, rows: number): void {
+    let at = this.reading.get(name);
+    if (!at) {
+      at = { column: { names: [''], ids: new Map([['', 0]]), byOrdinal: new Int32Array(universe.ordered) }, afterKey: Number.MIN_SAFE_INTEGER, ordinal: 0 };
+      this.reading.set(name, at);
+    }
+    const { column } = at;
+    const read = this.statements[name].after.all(at.afterKey, rows);
+    for (const [key, value] of read) {
+      while (at.ordinal < universe.ordered && universe.keyAt(at.ordinal) < key) at.ordinal += 1;
+      if (at.ordinal < universe.ordered && universe.keyAt(at.ordinal) === key) column.byOrdinal[at.ordinal] = this.idOf(column, value);
+      at.afterKey = key;
+    }
+    if (rows < 0 || read.length < rows) {
+      this.columns.set(name, column);
+      this.reading.delete(name);
+    }
+  }
+
+  /** A facet's column for the universe as it is now: the rest read in full if no reading ahead finished it, extended for appended rows. */
+  private column(universe: RowUniverse, name: FacetName): FacetColumn {
+    this.follow(universe);
+    if (!this.columns.has(name)) this.readChunk(universe, name, -1);
+    const column = this.columns.get(name) as FacetColumn;
     if (column.byOrdinal.length < universe.size) {
       const grown = new Int32Array(universe.size);
       grown.set(column.byOrdinal);
