@@ -47,12 +47,12 @@ const HUGGINGFACE_RESERVED = 'api|blog|chat|collections|datasets|docs|enterprise
 export const BUILT_IN_SOURCES: readonly SourceDefinition[] = [
   { key: 'x', label: { zh: 'X（推特）', en: 'X (Twitter)' }, hosts: ['x.com', 'twitter.com', 'mobile.twitter.com', 'mobile.x.com'], aliases: ['twitter.com', 'mobile.twitter.com', 'mobile.x.com'], mediaHosts: ['pbs.twimg.com', 'video.twimg.com'], handlePattern: '^/([A-Za-z0-9_]{1,15})/status/\\d+', keepParameters: [], workPattern: '^/(?:i/web|[A-Za-z0-9_]{1,15})/status/\\d+(?:\\?|$)', workForm: 'https://x.com/{account}/status/{number}' },
   { key: 'github', label: { zh: 'GitHub', en: 'GitHub' }, hosts: ['github.com', 'gist.github.com'], mediaHosts: ['raw.githubusercontent.com', 'user-images.githubusercontent.com', 'private-user-images.githubusercontent.com', 'gist.githubusercontent.com'], handlePattern: '^/(?![0-9a-f]{20,}(?:/|$))([A-Za-z0-9-]{1,39})(?:/|$)', workPattern: `^/(?!(?:${GITHUB_RESERVED})(?:/|\\?|$))[A-Za-z0-9-]{1,39}/[A-Za-z0-9._-]+|^/[0-9a-f]{20,}(?:/|\\?|$)`, workForm: 'https://github.com/{owner}/{repository}, or a gist' },
-  { key: 'reddit', label: { zh: 'Reddit', en: 'Reddit' }, hosts: ['reddit.com', 'old.reddit.com', 'new.reddit.com', 'np.reddit.com'], aliases: ['old.reddit.com', 'new.reddit.com', 'np.reddit.com'], mediaHosts: ['i.redd.it', 'preview.redd.it'], keepParameters: [], workPattern: '^/(?:(?:r|u|user)/[A-Za-z0-9_-]+/)?comments/[a-z0-9]+|^/gallery/[a-z0-9]+', workForm: 'https://www.reddit.com/r/{subreddit}/comments/{id}/…' },
+  { key: 'reddit', label: { zh: 'Reddit', en: 'Reddit' }, hosts: ['reddit.com', 'old.reddit.com', 'new.reddit.com', 'np.reddit.com', 'redd.it'], aliases: ['old.reddit.com', 'new.reddit.com', 'np.reddit.com'], mediaHosts: ['i.redd.it', 'preview.redd.it'], keepParameters: [], workPattern: '^/(?:(?:r|u|user)/[A-Za-z0-9_-]+/)?comments/[a-z0-9]+|^/gallery/[a-z0-9]+', workForm: 'https://www.reddit.com/r/{subreddit}/comments/{id}/…' },
   { key: 'bilibili', label: { zh: '哔哩哔哩', en: 'Bilibili' }, hosts: ['bilibili.com', 'm.bilibili.com'], aliases: ['m.bilibili.com'], mediaHosts: ['i0.hdslb.com', 'i1.hdslb.com', 'i2.hdslb.com'], keepParameters: ['p'], workPattern: '^/(?:video/(?:BV[0-9A-Za-z]{10}|av\\d+)|opus/\\d+|read/cv\\d+)(?:/|\\?|$)', workForm: 'https://www.bilibili.com/video/BV…' },
   { key: 'weibo', label: { zh: '微博', en: 'Weibo' }, hosts: ['weibo.com', 'm.weibo.cn', 'weibo.cn'], mediaHosts: ['wx1.sinaimg.cn', 'wx2.sinaimg.cn', 'wx3.sinaimg.cn', 'wx4.sinaimg.cn'], handlePattern: `^/(?!(?:${WEIBO_RESERVED}|status|detail|\\d+)/)([A-Za-z0-9_.-]+)/[A-Za-z0-9]+`, keepParameters: [], workPattern: `^/(?!(?:${WEIBO_RESERVED})/)[A-Za-z0-9_.-]+/[A-Za-z0-9]+$`, workForm: 'https://weibo.com/{account}/{post}' },
-  { key: 'youtube', label: { zh: 'YouTube', en: 'YouTube' }, hosts: ['youtube.com', 'm.youtube.com', 'youtu.be'], aliases: ['m.youtube.com'], mediaHosts: ['i.ytimg.com'], keepParameters: ['v', 'list'], workPattern: '^/watch\\?(?:list=[\\w-]+&)?v=[\\w-]+$|^/(?:shorts|live|embed)/[\\w-]+(?:\\?|$)|^/playlist\\?list=[\\w-]+$', workForm: 'https://www.youtube.com/watch?v={id}, /shorts/{id} or a playlist' },
+  { key: 'youtube', label: { zh: 'YouTube', en: 'YouTube' }, hosts: ['youtube.com', 'm.youtube.com', 'youtu.be', 'music.youtube.com', 'youtube-nocookie.com'], aliases: ['m.youtube.com', 'music.youtube.com', 'youtube-nocookie.com'], mediaHosts: ['i.ytimg.com'], keepParameters: ['v', 'list'], workPattern: '^/watch\\?(?:list=[\\w-]+&)?v=[\\w-]+$|^/(?:shorts|live|embed)/[\\w-]+(?:\\?|$)|^/playlist\\?list=[\\w-]+$', workForm: 'https://www.youtube.com/watch?v={id}, /shorts/{id} or a playlist' },
   { key: 'hn', label: { zh: 'Hacker News', en: 'Hacker News' }, hosts: ['news.ycombinator.com'], mediaHosts: [], keepParameters: ['id'], workPattern: '^/item\\?id=\\d+$', workForm: 'https://news.ycombinator.com/item?id={number}' },
-  { key: 'huggingface', label: { zh: 'Hugging Face', en: 'Hugging Face' }, hosts: ['huggingface.co'], mediaHosts: ['cdn-uploads.huggingface.co'], handlePattern: '^/spaces/([A-Za-z0-9_.-]+)/', keepParameters: [], workPattern: `^/(?:spaces|datasets)/[^/?]+/[^/?]+|^/posts/[^/?]+/\\d+|^/(?!(?:${HUGGINGFACE_RESERVED})(?:/|\\?|$))[^/?]+/[^/?]+`, workForm: 'https://huggingface.co/spaces/{owner}/{name}, or a model' },
+  { key: 'huggingface', label: { zh: 'Hugging Face', en: 'Hugging Face' }, hosts: ['huggingface.co', 'hf.co'], aliases: ['hf.co'], mediaHosts: ['cdn-uploads.huggingface.co'], handlePattern: '^/spaces/([A-Za-z0-9_.-]+)/', keepParameters: [], workPattern: `^/(?:spaces|datasets)/[^/?]+/[^/?]+|^/posts/[^/?]+/\\d+|^/(?!(?:${HUGGINGFACE_RESERVED})(?:/|\\?|$))[^/?]+/[^/?]+`, workForm: 'https://huggingface.co/spaces/{owner}/{name}, or a model' },
   { key: 'codepen', label: { zh: 'CodePen', en: 'CodePen' }, hosts: ['codepen.io'], mediaHosts: ['assets.codepen.io', 'shots.codepen.io'], handlePattern: '^/(?!team/)([A-Za-z0-9_-]+)/(?:pen|full|details|debug|live)/', keepParameters: [], workPattern: '^/(?:team/)?[A-Za-z0-9_-]+/(?:pen|full|details|debug|live)/[A-Za-z0-9]+', workForm: 'https://codepen.io/{account}/pen/{id}' },
   { key: 'web', label: { zh: '网页', en: 'Web' }, hosts: [], mediaHosts: [] },
 ];
@@ -76,6 +76,21 @@ export const REPLACED_SOURCE_RULES: readonly { key: string; field: 'handlePatter
   { key: 'weibo', field: 'workPattern', was: '^/(?!(?:u|n|p)/)[A-Za-z0-9_.-]+/[A-Za-z0-9]+(?:\\?|$)' },
   { key: 'codepen', field: 'handlePattern', was: '^/([A-Za-z0-9_-]+)/(?:pen|full|details)/' },
   { key: 'codepen', field: 'workPattern', was: '^/[A-Za-z0-9_-]+/(?:pen|full|details|debug|live)/[A-Za-z0-9]+' },
+];
+
+/**
+ * Hosts of built-in sources that tables written by earlier versions lack (Reddit's short links,
+ * YouTube Music and YouTube's privacy-enhanced player, Hugging Face's short host), each an
+ * alias of its source's first host or, for redd.it, rewritten to the post it names (canonicalUrl).
+ * A stored table is given each once when the store is upgraded (schema.ts source-table v3,
+ * mongo-database.ts), where the source's key is stored and no stored source holds the host as a
+ * host or media host already; a source a maintainer removed or gave the host to stays as it is.
+ */
+export const ADDED_SOURCE_HOSTS: readonly { key: string; host: string; alias: boolean }[] = [
+  { key: 'reddit', host: 'redd.it', alias: false },
+  { key: 'youtube', host: 'music.youtube.com', alias: true },
+  { key: 'youtube', host: 'youtube-nocookie.com', alias: true },
+  { key: 'huggingface', host: 'hf.co', alias: true },
 ];
 
 /** A replaced rule's successor: the built-in source's rule now. */
@@ -185,6 +200,8 @@ export function xStatusId(canonicalUrl: string): string | undefined {
 /** A Reddit post's address, with or without its community and title slug; a comment's has the comment's id after the slug. */
 const REDDIT_POST = /^\/(?:(?:r|u|user)\/[^/]+\/)?comments\/([a-z0-9]+)(?:\/[^/]*(?:\/([a-z0-9]+))?)?$/i;
 const REDDIT_GALLERY = /^\/gallery\/([a-z0-9]+)$/i;
+/** A Reddit short link, redd.it/{post id}: the post of that id (base 36, as in its address on reddit.com). */
+const REDDIT_SHORT_LINK = /^\/([a-z0-9]+)\/*$/i;
 /** A YouTube video's other addresses: a short, a live stream, the embedded player. */
 const YOUTUBE_VIDEO_PAGE = /^\/(?:shorts|live|embed)\/([\w-]+)$/;
 /** A pen in any of CodePen's views, a team's pen included; its id (a hash id) is CodePen's own across accounts. */
@@ -443,7 +460,8 @@ export class SourceTable {
 
   /**
    * Canonical form of a source URL: https, lower-case host without "www.", host aliases unified
-   * (twitter.com → x.com, youtu.be/ID → youtube.com/watch?v=ID), tracking parameters and fragment
+   * (twitter.com → x.com, hf.co → huggingface.co, youtu.be/ID → youtube.com/watch?v=ID,
+   * redd.it/ID → reddit.com/comments/ID), tracking parameters and fragment
    * dropped, no trailing slash, and the parts of the path its host reads without regard to case
    * in lower case (see foldedPath). Returns undefined for text that is not an http(s) URL.
    */
@@ -464,6 +482,12 @@ export class SourceTable {
       host = 'youtube.com';
       pathname = '/watch';
       if (videoId) kept.set('v', videoId);
+    } else if (host === 'redd.it') {
+      const post = REDDIT_SHORT_LINK.exec(pathname)?.[1];
+      if (post) {
+        host = 'reddit.com';
+        pathname = `/comments/${post}`;
+      }
     }
     const meaningful = this.keptParameters(host);
     const known = this.byHost.has(host);

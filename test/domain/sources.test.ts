@@ -18,6 +18,18 @@ describe('source table and canonical source URLs', () => {
     expect(canonicalSourceUrl('https://news.ycombinator.com/item?id=123&utm_source=a')).to.equal('https://news.ycombinator.com/item?id=123');
   });
 
+  it("writes an address on a platform's short or embedded host as the platform's own", () => {
+    expect(canonicalSourceUrl('https://redd.it/1eg3dm0')).to.equal('https://reddit.com/comments/1eg3dm0');
+    expect(canonicalSourceUrl('http://redd.it/1eg3dm0/?utm_source=share')).to.equal('https://reddit.com/comments/1eg3dm0');
+    expect(canonicalSourceUrl('https://redd.it/r/svg'), 'no post id: left for the work rule to fail').to.equal('https://redd.it/r/svg');
+    expect(canonicalSourceUrl('https://music.youtube.com/watch?v=demoPelAnim&si=abc&feature=share')).to.equal('https://youtube.com/watch?v=demoPelAnim');
+    expect(canonicalSourceUrl('https://www.youtube-nocookie.com/embed/demoPelAnim?autoplay=1')).to.equal('https://youtube.com/embed/demoPelAnim');
+    expect(canonicalSourceUrl('https://hf.co/DeepSeek-AI/DeepSeek-R1?not-for-all-audiences=true')).to.equal('https://huggingface.co/DeepSeek-AI/DeepSeek-R1');
+    expect(canonicalSourceUrl('https://hf.co/datasets/Demo/Pelicans')).to.equal('https://huggingface.co/datasets/Demo/Pelicans');
+    expect(canonicalSourceUrl('https://b23.tv/AbCdEf1?share_source=copy'), 'b23.tv needs a request to resolve: an unknown host').to.equal('https://b23.tv/AbCdEf1');
+    expect(['redd.it', 'music.youtube.com', 'www.youtube-nocookie.com', 'hf.co', 'b23.tv'].map(sourceKeyForHost)).to.deep.equal(['reddit', 'youtube', 'youtube', 'huggingface', 'web']);
+  });
+
   it('folds the case of what a host reads without regard to case, and only that', () => {
     expect(canonicalSourceUrl('https://github.com/Demo-Lin/pelican-svg')).to.equal('https://github.com/demo-lin/pelican-svg');
     expect(canonicalSourceUrl('https://GitHub.com/Demo-Lin/Pelican-SVG/')).to.equal('https://github.com/demo-lin/pelican-svg');

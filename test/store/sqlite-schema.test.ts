@@ -6,7 +6,7 @@ import { openDatabase } from '../../src/store/sqlite/database.ts';
 import type { SqliteDatabase } from '../../src/store/sqlite/database.ts';
 import { MIGRATIONS, SchemaTooNewError, migrateSchema } from '../../src/store/sqlite/schema.ts';
 import type { Migration } from '../../src/store/sqlite/schema.ts';
-import { currentSourceRule, REPLACED_SOURCE_RULES, workKey } from '../../src/domain/sources.ts';
+import { ADDED_SOURCE_HOSTS, currentSourceRule, REPLACED_SOURCE_RULES, workKey } from '../../src/domain/sources.ts';
 import { makeRecord } from '../helpers/factories.ts';
 import { SqliteSearchIndex } from '../../src/search/sqlite/sqlite-search.ts';
 import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-store.ts';
@@ -148,7 +148,7 @@ describe('SQLite schema', () => {
     const db = openDatabase(file);
     const reddit = makeRecord({ sourceUrl: 'https://reddit.com/r/LocalLLaMA/comments/1eg3dm0/demo_tandem_pelicans' });
     const withdrawnShort = 'https://youtube.com/shorts/demoFlight2';
-    const later = new Set(['store 8', 'store 9', 'store 10', 'record-fates 4', 'source-table 2']);
+    const later = new Set(['store 8', 'store 9', 'store 10', 'record-fates 4', 'source-table 2', 'source-table 3']);
     try {
       migrateSchema(db, MIGRATIONS.filter((migration) => !later.has(`${migration.area} ${migration.version}`)));
       // As an earlier version wrote them: each key the URL itself, the rules of that version.
@@ -171,6 +171,44 @@ describe('SQLite schema', () => {
       expect(stored.get('weibo')?.handlePattern, "a maintainer's rule").to.equal('^/maintainers/([a-z]+)/');
     } finally {
       await backend.close();
+    }
+  });
+
+  it("gives a stored table the built-in sources' short and embedded hosts, unless a stored source holds one already", async () => {
+    const file = join(dataDir, 'archive.sqlite');
+    const db = openDatabase(file);
+    try {
+      migrateSchema(db, MIGRATIONS.filter((migration) => !(migration.area === 'source-table' && migration.version >= 3)));
+      // The table as an earlier version seeded it, and a maintainer's source holding music.youtube.com.
+      for (const { key, host } of ADDED_SOURCE_HOSTS) {
+        db.prepare("UPDATE sources SET definition = json_set(definition, '$.hosts', (SELECT json_group_array(value) FROM json_each(definition, '$.hosts') WHERE value != ?)) WHERE key = ?").run(host, key);
+        db.prepare("UPDATE sources SET definition = json_set(definition, '$.aliases', (SELECT json_group_array(value) FROM json_each(definition, '$.aliases') WHERE value != ?)) WHERE key = ? AND json_type(definition, '$.aliases') = 'array'").run(host, key);
+      }
+      db.prepare("UPDATE sources SET definition = json_remove(definition, '$.aliases') WHERE key = 'huggingface'").run();
+      db.prepare('INSERT INTO sources (key, definition) VALUES (?, ?)').run('music', JSON.stringify({ key: 'music', label: { zh: '音乐', en: 'Music' }, hosts: ['music.youtube.com'], mediaHosts: [] }));
+    } finally {
+      db.close();
+    }
+    const backend = await openBackend({ databaseFile: file }, { migrate: true });
+    try {
+      const stored = new Map((await backend.sources.listSources()).map((definition) => [definition.key, definition]));
+      expect(stored.get('reddit')?.hosts).to.include('redd.it');
+      expect(stored.get('reddit')?.aliases).to.not.include('redd.it');
+      expect(stored.get('huggingface')).to.deep.include({ hosts: ['huggingface.co', 'hf.co'], aliases: ['hf.co'] });
+      expect(stored.get('youtube')?.hosts).to.include('youtube-nocookie.com').and.not.include('music.youtube.com');
+      expect(stored.get('youtube')?.aliases).to.deep.equal(['m.youtube.com', 'youtube-nocookie.com']);
+      expect(stored.get('music')?.hosts, "a maintainer's source keeps its host").to.deep.equal(['music.youtube.com']);
+    } finally {
+      await backend.close();
+    }
+    // A new store is seeded with them, once.
+    const fresh = await openBackend({ databaseFile: join(dataDir, 'fresh.sqlite') }, { migrate: true });
+    try {
+      const youtube = (await fresh.sources.listSources()).find((definition) => definition.key === 'youtube');
+      expect(youtube?.hosts).to.deep.equal(['youtube.com', 'm.youtube.com', 'youtu.be', 'music.youtube.com', 'youtube-nocookie.com']);
+      expect(youtube?.aliases).to.deep.equal(['m.youtube.com', 'music.youtube.com', 'youtube-nocookie.com']);
+    } finally {
+      await fresh.close();
     }
   });
 

@@ -5,7 +5,7 @@
 import { MongoClient, MongoServerError } from 'mongodb';
 import type { AnyBulkWriteOperation, ClientSession, Collection, Db, Document, Filter, IndexDescription, Timestamp } from 'mongodb';
 import { facetValueKey } from '../../domain/search-query.ts';
-import { BUILT_IN_SOURCES, currentSourceRule, REPLACED_SOURCE_RULES, UNKNOWN_SOURCE, WORK_KEY_RULES_VERSION, workKey } from '../../domain/sources.ts';
+import { ADDED_SOURCE_HOSTS, BUILT_IN_SOURCES, currentSourceRule, REPLACED_SOURCE_RULES, UNKNOWN_SOURCE, WORK_KEY_RULES_VERSION, workKey } from '../../domain/sources.ts';
 import type {
   BatchDocument,
   CatalogCounterDocument,
@@ -70,6 +70,12 @@ export interface ArchiveCollections {
 interface SourcesSeededDocument {
   _id: 'sources-seeded';
   at: string;
+}
+
+/** The hosts of ADDED_SOURCE_HOSTS (sources.ts) already offered to the stored table, each once (see addSourceHosts). */
+interface SourceHostsAddedDocument {
+  _id: 'source-hosts-added';
+  hosts: string[];
 }
 
 /**
@@ -273,6 +279,7 @@ export class MongoArchiveDatabase {
     await this.collections.catalogCounter.updateOne({ _id: 'catalog' }, { $setOnInsert: { changeNumber: 0, total: 0 } }, { upsert: true });
     await this.seedSources();
     await this.replaceSourceRules();
+    await this.addSourceHosts();
     await this.fillWorkKeys();
   }
 
@@ -305,6 +312,22 @@ export class MongoArchiveDatabase {
     for (const { key, field, was } of REPLACED_SOURCE_RULES) {
       const holdingTheOldRule = { _id: key, [`definition.${field}`]: was } as Filter<SourceDocument>;
       await this.collections.sources.updateOne(holdingTheOldRule, { $set: { [`definition.${field}`]: currentSourceRule(key, field) } });
+    }
+  }
+
+  /**
+   * Gives a stored built-in source the hosts a later version added to it (sources.ts
+   * ADDED_SOURCE_HOSTS; the embedded source-table v3), each once, where no stored source holds the
+   * host already: a host a maintainer removed afterwards is not brought back at the next start.
+   */
+  private async addSourceHosts(): Promise<void> {
+    const meta = this.db.collection<SourceHostsAddedDocument>('meta');
+    const offered = new Set((await meta.findOne({ _id: 'source-hosts-added' }))?.hosts ?? []);
+    for (const { key, host, alias } of ADDED_SOURCE_HOSTS) {
+      if (offered.has(host)) continue;
+      const held = await this.collections.sources.findOne({ $or: [{ 'definition.hosts': host }, { 'definition.mediaHosts': host }] });
+      if (!held) await this.collections.sources.updateOne({ _id: key }, { $addToSet: { 'definition.hosts': host, ...(alias ? { 'definition.aliases': host } : {}) } });
+      await meta.updateOne({ _id: 'source-hosts-added' }, { $addToSet: { hosts: host } }, { upsert: true });
     }
   }
 

@@ -12,7 +12,7 @@
  */
 import { LANGS } from '../../domain/record.ts';
 import { facetValueKey } from '../../domain/search-query.ts';
-import { BUILT_IN_SOURCES, currentSourceRule, REPLACED_SOURCE_RULES, workKey } from '../../domain/sources.ts';
+import { ADDED_SOURCE_HOSTS, BUILT_IN_SOURCES, currentSourceRule, REPLACED_SOURCE_RULES, workKey } from '../../domain/sources.ts';
 import type { Lang } from '../../domain/record.ts';
 import type { SqliteDatabase } from './database.ts';
 import { registerSearchFunctions } from '../../search/sqlite/index-row.ts';
@@ -403,6 +403,18 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 10,
     description: 'the index of records by model label as written dropped: the timeline rule reads them by model key (store v9), and nothing else read it, though every write kept it',
     sql: `DROP INDEX records_model_date;`,
+  },
+  {
+    area: 'source-table',
+    version: 3,
+    description: "redd.it a host of the built-in Reddit source, and music.youtube.com, youtube-nocookie.com and hf.co aliases of YouTube's and Hugging Face's (domain/sources.ts ADDED_SOURCE_HOSTS), so their addresses are accepted and written as the platform's own; where the source is stored and no stored source holds the host already",
+    sql: ADDED_SOURCE_HOSTS.map(({ key, host, alias }) => {
+      const held = (field: string) => `EXISTS (SELECT 1 FROM sources AS holder, json_each(holder.definition, '$.${field}') AS entry WHERE entry.value = ${sqlText(host)})`;
+      const added = alias
+        ? `json_insert(CASE WHEN json_type(definition, '$.aliases') = 'array' THEN definition ELSE json_set(definition, '$.aliases', json('[]')) END, '$.hosts[#]', ${sqlText(host)}, '$.aliases[#]', ${sqlText(host)})`
+        : `json_insert(definition, '$.hosts[#]', ${sqlText(host)})`;
+      return `UPDATE sources SET definition = ${added} WHERE key = ${sqlText(key)} AND NOT ${held('hosts')} AND NOT ${held('mediaHosts')};`;
+    }).join('\n'),
   },
   // Append new migrations here: { area, version: that area's next version, description, sql }.
 ];

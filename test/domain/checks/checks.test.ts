@@ -119,6 +119,21 @@ describe('publisher checks: source identity names one work', () => {
     for (const url of works) expect(outcome(url), url).to.equal('pass');
   });
 
+  it("accepts the platforms' short and embedded hosts as their source, at the platform's own address, and fails what names no work there", () => {
+    const accepted = (sourceUrl: string) => {
+      const result = checkIdentity(makeSubmission({ sourceUrl, author: 'Someone' }), BUILT_IN_SOURCE_TABLE);
+      expect(result.verdict.outcome, `${sourceUrl}: ${result.verdict.detail}`).to.equal('pass');
+      return [result.source, result.canonicalUrl];
+    };
+    expect(accepted('https://redd.it/1eg3dm0')).to.deep.equal(['reddit', 'https://reddit.com/comments/1eg3dm0']);
+    expect(accepted('https://music.youtube.com/watch?v=dQw4w9WgXcQ&si=share')).to.deep.equal(['youtube', 'https://youtube.com/watch?v=dQw4w9WgXcQ']);
+    expect(accepted('https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?autoplay=1')).to.deep.equal(['youtube', 'https://youtube.com/embed/dQw4w9WgXcQ']);
+    expect(accepted('https://hf.co/spaces/Demo/Pelican')).to.deep.equal(['huggingface', 'https://huggingface.co/spaces/Demo/Pelican']);
+    expect(accepted('https://hf.co/datasets/demo/pelicans')).to.deep.equal(['huggingface', 'https://huggingface.co/datasets/demo/pelicans']);
+    for (const url of ['https://redd.it/', 'https://redd.it/r/svg', 'https://hf.co/models', 'https://music.youtube.com/', 'https://www.youtube-nocookie.com/']) expect(outcome(url), url).to.equal('fail');
+    expect(checkIdentity(makeSubmission({ sourceUrl: 'https://b23.tv/AbCdEf1' }), BUILT_IN_SOURCE_TABLE).source, 'a short link only a request resolves').to.equal('web');
+  });
+
   it('names no account where an address holds none: a gist without its user, a mobile Weibo post, a numeric Weibo id, a team pen', () => {
     const handleOf = (sourceUrl: string, author: string) => {
       const result = checkIdentity(makeSubmission({ sourceUrl, author }), BUILT_IN_SOURCE_TABLE);
