@@ -204,6 +204,8 @@ const REDDIT_GALLERY = /^\/gallery\/([a-z0-9]+)$/i;
 const REDDIT_SHORT_LINK = /^\/([a-z0-9]+)\/*$/i;
 /** A YouTube video's other addresses: a short, a live stream, the embedded player. */
 const YOUTUBE_VIDEO_PAGE = /^\/(?:shorts|live|embed)\/([\w-]+)$/;
+/** The embedded player of a playlist, /embed/videoseries?list={playlist}. */
+const YOUTUBE_EMBEDDED_PLAYLIST = '/embed/videoseries';
 /** A pen in any of CodePen's views, a team's pen included; its id (a hash id) is CodePen's own across accounts. */
 const CODEPEN_PEN = /^\/(?:team\/)?[^/]+\/(?:pen|full|details|debug|live)\/([A-Za-z0-9]+)$/;
 /**
@@ -244,6 +246,11 @@ const WORK_IDENTITIES: Readonly<Record<string, (url: URL) => string | undefined>
     const [, , id, ...rest] = foldedPath('gist.github.com', url.pathname).split('/');
     return id !== undefined && GIST_ID.test(id) ? `${['', id, ...rest].join('/')}${url.search}` : undefined;
   },
+  // A post by its short link, stored as written while redd.it was an unknown host.
+  'redd.it': (url) => {
+    const post = REDDIT_SHORT_LINK.exec(url.pathname)?.[1];
+    return post && `https://reddit.com/comments/${post.toLowerCase()}`;
+  },
   // A post by its id: in any community or none, with or without its title slug, or as a gallery.
   'reddit.com': (url) => {
     const post = REDDIT_POST.exec(url.pathname);
@@ -251,8 +258,13 @@ const WORK_IDENTITIES: Readonly<Record<string, (url: URL) => string | undefined>
     const gallery = REDDIT_GALLERY.exec(url.pathname);
     return gallery?.[1] && `/comments/${gallery[1].toLowerCase()}`;
   },
-  // A video by its id, whether watched (in a playlist or not), as a short, live or embedded.
+  // A video by its id, whether watched (in a playlist or not), as a short, live or embedded; an
+  // embedded playlist (the player's /embed/videoseries) is its playlist, never a video of that id.
   'youtube.com': (url) => {
+    if (url.pathname === YOUTUBE_EMBEDDED_PLAYLIST) {
+      const list = url.searchParams.get('list');
+      return list ? `/playlist?${new URLSearchParams({ list }).toString()}` : undefined;
+    }
     const video = url.pathname === '/watch' ? url.searchParams.get('v') : YOUTUBE_VIDEO_PAGE.exec(url.pathname)?.[1];
     return video ? `/watch?v=${encodeURIComponent(video)}` : undefined;
   },
@@ -285,7 +297,15 @@ const WORK_IDENTITIES: Readonly<Record<string, (url: URL) => string | undefined>
  * Which version of workKey's rules a stored key was computed with: raised whenever they change,
  * so a store recomputes the keys it holds (schema.ts, mongo-database.ts).
  */
-export const WORK_KEY_RULES_VERSION = 2;
+export const WORK_KEY_RULES_VERSION = 3;
+
+/**
+ * Each alias host of a built-in source and the host it names (BUILT_IN_SOURCES' aliases): an
+ * address on an alias has the key of the same address on its source's first host, so a URL stored
+ * before its host was an alias (music.youtube.com, youtube-nocookie.com and hf.co were unknown
+ * hosts, kept as written, until work key rules 3) has the key of the address submitted now.
+ */
+const ALIAS_HOSTS: ReadonlyMap<string, string> = new Map(BUILT_IN_SOURCES.flatMap((source) => (source.aliases ?? []).flatMap((alias) => (source.hosts[0] ? [[alias, source.hosts[0]] as const] : []))));
 
 /**
  * What identifies a work at its source: two canonical source URLs of one work have one key, and
@@ -295,13 +315,16 @@ export const WORK_KEY_RULES_VERSION = 2;
  * where the platform writes one work's address in several forms (WORK_IDENTITIES): an x.com status
  * by its id alone, a gist by its id, a Reddit post by its id, a YouTube video by its id, a pen by
  * its id, a Hugging Face repository in lower case, a Bilibili video by its id and part, a Weibo
- * post by its number in one form; their query parameters other than the identifying ones are dropped too,
+ * post by its number in one form; an address on an alias host (ALIAS_HOSTS) or a redd.it short
+ * link is keyed as the platform's own address of the work; their query parameters other than the identifying ones are dropped too,
  * so a URL stored with a sharer's parameters before they were dropped has the key of the work.
  * Text that is not an https URL is its own key.
  */
 export function workKey(canonicalUrl: string): string {
   const url = parsedHttps(canonicalUrl);
   if (!url) return canonicalUrl;
+  const named = url.port ? undefined : ALIAS_HOSTS.get(url.hostname);
+  if (named) url.hostname = named;
   const identity = url.port ? undefined : WORK_IDENTITIES[url.hostname]?.(url);
   if (identity !== undefined) return identity.startsWith('https://') ? identity : `https://${url.hostname}${identity}`;
   return `https://${url.host}${foldedPath(url.hostname, url.pathname)}${keptSearch(url)}`;

@@ -133,6 +133,36 @@ describe('source table and canonical source URLs', () => {
     expect(new Set(keys).size).to.equal(keys.length);
   });
 
+  it("keys an address on a platform's short or embedded host as the platform's own, also as stored while the host was unknown", () => {
+    const keyOf = (address: string) => workKey(canonicalSourceUrl(address) ?? address);
+    // Submitted now (made canonical first) and stored before (as an unknown host's canonical URL).
+    for (const address of ['https://redd.it/1eg3dm0', 'https://redd.it/1EG3DM0/', 'https://redd.it/1eg3dm0?utm_source=x&ref=share']) {
+      expect(keyOf(address), address).to.equal('https://reddit.com/comments/1eg3dm0');
+      expect(workKey(address), `${address} stored`).to.equal('https://reddit.com/comments/1eg3dm0');
+    }
+    for (const address of ['https://music.youtube.com/watch?v=demoPelAnim', 'https://music.youtube.com/watch?si=abc&v=demoPelAnim', 'https://youtube-nocookie.com/embed/demoPelAnim', 'https://www.youtube-nocookie.com/embed/demoPelAnim?autoplay=1&start=30']) {
+      expect(keyOf(address), address).to.equal('https://youtube.com/watch?v=demoPelAnim');
+      expect(workKey(address.replace('www.', '')), `${address} stored`).to.equal('https://youtube.com/watch?v=demoPelAnim');
+    }
+    expect(workKey('https://music.youtube.com/playlist?list=PLdemo123')).to.equal('https://youtube.com/playlist?list=PLdemo123');
+    for (const [address, key] of [
+      ['https://hf.co/DeepSeek-AI/DeepSeek-R1', 'https://huggingface.co/deepseek-ai/deepseek-r1'],
+      ['https://hf.co/datasets/Demo/Pelicans/tree/main', 'https://huggingface.co/datasets/demo/pelicans'],
+      ['https://hf.co/spaces/Archive-Demo/Rubiks-Cube-R1?not-for-all-audiences=true', 'https://huggingface.co/spaces/archive-demo/rubiks-cube-r1'],
+    ] as const) {
+      expect(keyOf(address), address).to.equal(key);
+      expect(workKey(address), `${address} stored`).to.equal(key);
+    }
+    expect(workKey('https://twitter.com/Demo_Mira/status/1790000000000000000'), 'an alias an earlier table lacked').to.equal('https://x.com/i/web/status/1790000000000000000');
+    // An embedded playlist is its playlist; two of them are two works, and neither is a video called "videoseries".
+    expect(keyOf('https://www.youtube-nocookie.com/embed/videoseries?list=PLdemo123')).to.equal('https://youtube.com/playlist?list=PLdemo123');
+    expect(keyOf('https://www.youtube.com/embed/videoseries?list=PLdemo456')).to.equal('https://youtube.com/playlist?list=PLdemo456');
+    expect(keyOf('https://www.youtube.com/embed/videoseries')).to.not.equal(keyOf('https://www.youtube.com/watch?v=videoseries'));
+    // What names no post, and b23.tv, which a request alone resolves, keep their own keys.
+    expect(workKey('https://redd.it/r/svg')).to.equal('https://redd.it/r/svg');
+    expect(keyOf('https://b23.tv/AbCdEf1')).to.equal('https://b23.tv/AbCdEf1');
+  });
+
   it("keeps a source's identifying parameters in name order and drops the sharer's, and leaves an unknown host's parameters but for tracking", () => {
     expect(canonicalSourceUrl('https://youtu.be/demoPelAnim?list=PLdemo123&si=abc'), 'the video id among the parameters in name order').to.equal('https://youtube.com/watch?list=PLdemo123&v=demoPelAnim');
     expect(canonicalSourceUrl('https://m.bilibili.com/video/BV1demoInk7q?buvid=XY123&is_story_h5=false&mid=8f3kQ&p=2&plat_id=116&timestamp=1700000000&unique_k=Xyz12')).to.equal('https://bilibili.com/video/BV1demoInk7q?p=2');

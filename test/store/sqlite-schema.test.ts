@@ -148,7 +148,7 @@ describe('SQLite schema', () => {
     const db = openDatabase(file);
     const reddit = makeRecord({ sourceUrl: 'https://reddit.com/r/LocalLLaMA/comments/1eg3dm0/demo_tandem_pelicans' });
     const withdrawnShort = 'https://youtube.com/shorts/demoFlight2';
-    const later = new Set(['store 8', 'store 9', 'store 10', 'record-fates 4', 'source-table 2', 'source-table 3']);
+    const later = new Set(['store 8', 'store 9', 'store 10', 'store 11', 'record-fates 4', 'record-fates 5', 'source-table 2', 'source-table 3']);
     try {
       migrateSchema(db, MIGRATIONS.filter((migration) => !later.has(`${migration.area} ${migration.version}`)));
       // As an earlier version wrote them: each key the URL itself, the rules of that version.
@@ -209,6 +209,31 @@ describe('SQLite schema', () => {
       expect(youtube?.aliases).to.deep.equal(['m.youtube.com', 'music.youtube.com', 'youtube-nocookie.com']);
     } finally {
       await fresh.close();
+    }
+  });
+
+  it('computes work keys again by work key rules 3, so a record or withdrawal stored at a short or embedded host is found under its platform\'s address', async () => {
+    const file = join(dataDir, 'archive.sqlite');
+    const db = openDatabase(file);
+    // Published while redd.it and youtube-nocookie.com were unknown hosts: web records, their URLs as written, keyed so.
+    const shortLink = makeRecord({ source: 'web', sourceUrl: 'https://redd.it/1eg3dm1' });
+    const embedded = 'https://youtube-nocookie.com/embed/demoFlight3';
+    const later = new Set(['store 11', 'record-fates 5']);
+    try {
+      migrateSchema(db, MIGRATIONS.filter((migration) => !later.has(`${migration.area} ${migration.version}`)));
+      db.prepare('INSERT INTO records (id, kind, source, format, date, source_url, model, work_key, seq, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(shortLink.id, shortLink.kind, shortLink.source, shortLink.format, shortLink.date, shortLink.sourceUrl, shortLink.model, shortLink.sourceUrl, 1, JSON.stringify(shortLink));
+      db.prepare("INSERT INTO record_fates (id, moved_to, reason, at, source_url, title, work_key) VALUES ('video-o3-embedded', NULL, 'a takedown', '2026-11-20T00:00:00Z', ?, '{}', ?)").run(embedded, embedded);
+      // The earlier version's last start checked them (its mend reads only what is written after).
+      db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('work_keys_checked', '[1, 1]')").run();
+    } finally {
+      db.close();
+    }
+    const backend = await openBackend({ databaseFile: file }, { migrate: true });
+    try {
+      expect((await backend.store.findByWorkKey(workKey('https://reddit.com/r/LocalLLaMA/comments/1eg3dm1/a_slug'))).map((record) => record.id)).to.deep.equal([shortLink.id]);
+      expect((await backend.store.findWithdrawals(workKey('https://youtube.com/watch?v=demoFlight3'))).map((withdrawal) => withdrawal.id)).to.deep.equal(['video-o3-embedded']);
+    } finally {
+      await backend.close();
     }
   });
 

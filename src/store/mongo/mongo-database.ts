@@ -290,7 +290,7 @@ export class MongoArchiveDatabase {
    * one index entry.
    */
   private async fillWorkKeys(): Promise<void> {
-    // Keys computed by rules older than this version's are computed again (the embedded store v8 and record-fates v4);
+    // Keys computed by rules older than this version's are computed again (the embedded store v8 and v11, record-fates v4 and v5);
     // after that, at each start, the records written since the last start's check (a process of an
     // earlier version still running writes its own rules' keys: the embedded mendDerivedKeys).
     const meta = this.db.collection<WorkKeyRulesDocument>('meta');

@@ -416,6 +416,18 @@ export const MIGRATIONS: readonly Migration[] = [
       return `UPDATE sources SET definition = ${added} WHERE key = ${sqlText(key)} AND NOT ${held('hosts')} AND NOT ${held('mediaHosts')};`;
     }).join('\n'),
   },
+  {
+    area: 'store',
+    version: 11,
+    description: "each record's work key computed again by work key rules 3 (domain/sources.ts WORK_KEY_RULES_VERSION): an address on redd.it, music.youtube.com, youtube-nocookie.com, hf.co or another alias host, stored as written while the host was unknown, keyed as its platform's own address, and an embedded playlist (/embed/videoseries) as its playlist rather than one video of all of them",
+    sql: `UPDATE records SET work_key = archive_work_key(source_url) WHERE work_key IS NOT archive_work_key(source_url);`,
+  },
+  {
+    area: 'record-fates',
+    version: 5,
+    description: "each retired id's work key computed again by the rules of store v11, so a withdrawn work stored under a short or embedded host is found under its platform's address, and the other way round",
+    sql: `UPDATE record_fates SET work_key = archive_work_key(source_url) WHERE work_key IS NOT archive_work_key(source_url);`,
+  },
   // Append new migrations here: { area, version: that area's next version, description, sql }.
 ];
 
@@ -432,7 +444,7 @@ export class SchemaTooNewError extends Error {}
 export function migrateSchema(db: SqliteDatabase, migrations: readonly Migration[] = MIGRATIONS): string[] {
   // Migrations that re-index records call these (search v3).
   registerSearchFunctions(db);
-  // Store v6 and v8 and record-fates v2 and v4 fill the work keys with it.
+  // Store v6, v8 and v11 and record-fates v2, v4 and v5 fill the work keys with it.
   db.function('archive_work_key', { deterministic: true }, (sourceUrl: unknown) => workKey(String(sourceUrl)));
   // Store v9 fills the model keys with it.
   db.function('archive_model_key', { deterministic: true }, (model: unknown) => facetValueKey(String(model)));
