@@ -3,6 +3,7 @@
  * media, which account its URLs name, and how source URLs are made canonical. The archive keeps
  * the table in its store (`npm run sources`); BUILT_IN_SOURCES is what a new store starts with.
  */
+import { bvidOfAid, MAX_AID } from './bilibili-id.ts';
 
 export interface SourceDefinition {
   key: string;
@@ -219,6 +220,15 @@ const HUGGINGFACE_POST = /^\/posts\/([^/]+)\/(\d+)$/;
 /** A first path segment that is one of Hugging Face's own pages (a model's owner never is). */
 const HUGGINGFACE_OWN_PAGE = new RegExp(`^(?:${HUGGINGFACE_RESERVED})$`);
 const BILIBILI_VIDEO = /^\/video\/(BV[0-9A-Za-z]{10}|av\d+)$/;
+/** A video's old av number as its address writes it (no leading zero). */
+const BILIBILI_AID = /^av([1-9]\d*)$/;
+
+/** A Bilibili video's id as its key writes it: its BV id, for an av number too (bilibili-id.ts); an av number no BV id encodes as written. */
+function bilibiliVideoId(video: string): string {
+  const aid = BILIBILI_AID.exec(video)?.[1];
+  if (aid === undefined || BigInt(aid) >= MAX_AID) return video;
+  return bvidOfAid(BigInt(aid));
+}
 /** The addresses of one Weibo post by its number, on any of Weibo's hosts (m.weibo.cn, weibo.cn, weibo.com). */
 const WEIBO_POST_BY_NUMBER = /^\/(?:status|detail)\/([A-Za-z0-9]+)$/;
 
@@ -281,12 +291,12 @@ const WORK_IDENTITIES: Readonly<Record<string, (url: URL) => string | undefined>
     const below = repository[4] === undefined || HUGGINGFACE_BRANCH_VIEW.test(repository[4]) ? '' : repository[4];
     return `${repository[1]}${repository[2].toLowerCase()}/${repository[3].toLowerCase()}${below}${keptSearch(url)}`;
   },
-  // A video by its id, and its part when not the first (p=1 is the video's own page).
+  // A video by its BV id, also at its old av number's address, and its part when not the first (p=1 is the video's own page).
   'bilibili.com': (url) => {
     const video = BILIBILI_VIDEO.exec(url.pathname)?.[1];
     if (!video) return url.pathname;
     const part = url.searchParams.get('p');
-    return `/video/${video}${part && part !== '1' ? `?p=${encodeURIComponent(part)}` : ''}`;
+    return `/video/${bilibiliVideoId(video)}${part && part !== '1' ? `?p=${encodeURIComponent(part)}` : ''}`;
   },
   'm.weibo.cn': (url) => weiboPostKey(url) ?? url.pathname,
   'weibo.cn': (url) => weiboPostKey(url) ?? url.pathname,
@@ -314,7 +324,8 @@ const ALIAS_HOSTS: ReadonlyMap<string, string> = new Map(BUILT_IN_SOURCES.flatMa
  * case (so a URL stored before those parts were folded has the key of its folded form), except
  * where the platform writes one work's address in several forms (WORK_IDENTITIES): an x.com status
  * by its id alone, a gist by its id, a Reddit post by its id, a YouTube video by its id, a pen by
- * its id, a Hugging Face repository in lower case, a Bilibili video by its id and part, a Weibo
+ * its id, a Hugging Face repository in lower case, a Bilibili video by its BV id (an av number
+ * converted) and part, a Weibo
  * post by its number in one form; an address on an alias host (ALIAS_HOSTS) or a redd.it short
  * link is keyed as the platform's own address of the work; their query parameters other than the identifying ones are dropped too,
  * so a URL stored with a sharer's parameters before they were dropped has the key of the work.

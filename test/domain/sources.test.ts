@@ -1,8 +1,11 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
+import { aidOfBvid, bvidOfAid, BVID_PATTERN, MAX_AID } from '../../src/domain/bilibili-id.ts';
 import { BUILT_IN_SOURCES, canonicalSourceUrl, SOURCE_KEY_PATTERN, SOURCE_KEYS, sourceHostConflicts, sourceKeyForHost, SourceTable, workKey } from '../../src/domain/sources.ts';
 import searchParams from '../../schemas/search-params.schema.json' with { type: 'json' };
 import canonicalRecord from '../../schemas/canonical-record.schema.json' with { type: 'json' };
 import sourceList from '../../schemas/source-list.schema.json' with { type: 'json' };
+import { fuzzParameters, runsFor } from '../fuzz/support.ts';
 
 describe('source table and canonical source URLs', () => {
   it('unifies host aliases and drops tracking parameters and fragments', () => {
@@ -161,6 +164,51 @@ describe('source table and canonical source URLs', () => {
     // What names no post, and b23.tv, which a request alone resolves, keep their own keys.
     expect(workKey('https://redd.it/r/svg')).to.equal('https://redd.it/r/svg');
     expect(keyOf('https://b23.tv/AbCdEf1')).to.equal('https://b23.tv/AbCdEf1');
+  });
+
+  it("converts a Bilibili video's av number to its BV id and back, as the platform's pairs have them", () => {
+    // Pairs the platform's pages and documentation show (av1054803170 is BV1mH4y1u7UA there; BV1mK4y1C7Bz is av882584971).
+    const pairs: [bigint, string][] = [
+      [170001n, 'BV17x411w7KC'],
+      [2n, 'BV1xx411c7mD'],
+      [1054803170n, 'BV1mH4y1u7UA'],
+      [882584971n, 'BV1mK4y1C7Bz'],
+      [455017605n, 'BV1Q541167Qg'],
+    ];
+    for (const [aid, bvid] of pairs) {
+      expect(bvidOfAid(aid), `av${aid}`).to.equal(bvid);
+      expect(aidOfBvid(bvid), bvid).to.equal(aid);
+    }
+    expect(() => bvidOfAid(0n)).to.throw(RangeError);
+    expect(() => bvidOfAid(MAX_AID)).to.throw(RangeError);
+    for (const text of ['BV1demoInk7q', 'BV17x411w7K', 'bv17x411w7KC', 'AV17x411w7KC']) expect(aidOfBvid(text), text).to.equal(undefined);
+  });
+
+  it('decodes the BV id it writes for any aid from 1 to 2^51 - 1 to that aid', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 1n, max: MAX_AID - 1n }), (aid) => {
+        const bvid = bvidOfAid(aid);
+        expect(bvid).to.match(BVID_PATTERN);
+        expect(aidOfBvid(bvid)).to.equal(aid);
+      }),
+      fuzzParameters(runsFor(2000)),
+    );
+  });
+
+  it("keys a Bilibili video's av address as its BV id, its part as for a BV address", () => {
+    const keyOf = (address: string) => workKey(canonicalSourceUrl(address) ?? address);
+    for (const address of ['https://www.bilibili.com/video/av170001', 'https://www.bilibili.com/video/av170001/', 'https://m.bilibili.com/video/av170001?p=1&share_source=copy', 'https://www.bilibili.com/video/BV17x411w7KC']) {
+      expect(keyOf(address), address).to.equal('https://bilibili.com/video/BV17x411w7KC');
+    }
+    expect(keyOf('https://www.bilibili.com/video/av170001?p=3')).to.equal(keyOf('https://www.bilibili.com/video/BV17x411w7KC?p=3')).and.to.equal('https://bilibili.com/video/BV17x411w7KC?p=3');
+    expect(keyOf('https://www.bilibili.com/video/av2')).to.equal('https://bilibili.com/video/BV1xx411c7mD');
+    expect(keyOf('https://www.bilibili.com/video/av1054803170')).to.equal('https://bilibili.com/video/BV1mH4y1u7UA');
+    // The stored URL is kept as submitted (as a short's is); the key alone is the BV id's.
+    expect(canonicalSourceUrl('https://www.bilibili.com/video/av170001/?spm_id_from=333')).to.equal('https://bilibili.com/video/av170001');
+    // Another video, another part, and numbers no BV id encodes keep apart.
+    const apart = ['https://www.bilibili.com/video/av170002', 'https://www.bilibili.com/video/av170001?p=2', 'https://www.bilibili.com/video/BV17x411w7KC', 'https://www.bilibili.com/video/av2251799813685248', 'https://www.bilibili.com/video/av0170001'].map(keyOf);
+    expect(new Set(apart).size).to.equal(apart.length);
+    expect(apart[3]).to.equal('https://bilibili.com/video/av2251799813685248');
   });
 
   it("keeps a source's identifying parameters in name order and drops the sharer's, and leaves an unknown host's parameters but for tracking", () => {

@@ -212,19 +212,22 @@ describe('SQLite schema', () => {
     }
   });
 
-  it('computes work keys again by work key rules 3, so a record or withdrawal stored at a short or embedded host is found under its platform\'s address', async () => {
+  it('computes work keys again by work key rules 3, so a record or withdrawal stored at a short or embedded host, or at an av address, is found under its platform\'s address', async () => {
     const file = join(dataDir, 'archive.sqlite');
     const db = openDatabase(file);
     // Published while redd.it and youtube-nocookie.com were unknown hosts: web records, their URLs as written, keyed so.
     const shortLink = makeRecord({ source: 'web', sourceUrl: 'https://redd.it/1eg3dm1' });
     const embedded = 'https://youtube-nocookie.com/embed/demoFlight3';
+    // And a Bilibili video at its old av address, keyed as that address until rules 3.
+    const avAddress = makeRecord({ source: 'bilibili', sourceUrl: 'https://bilibili.com/video/av170001' });
     const later = new Set(['store 11', 'record-fates 5']);
     try {
       migrateSchema(db, MIGRATIONS.filter((migration) => !later.has(`${migration.area} ${migration.version}`)));
-      db.prepare('INSERT INTO records (id, kind, source, format, date, source_url, model, work_key, seq, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(shortLink.id, shortLink.kind, shortLink.source, shortLink.format, shortLink.date, shortLink.sourceUrl, shortLink.model, shortLink.sourceUrl, 1, JSON.stringify(shortLink));
+      const insert = db.prepare('INSERT INTO records (id, kind, source, format, date, source_url, model, work_key, seq, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      [shortLink, avAddress].forEach((record, index) => insert.run(record.id, record.kind, record.source, record.format, record.date, record.sourceUrl, record.model, record.sourceUrl, index + 1, JSON.stringify(record)));
       db.prepare("INSERT INTO record_fates (id, moved_to, reason, at, source_url, title, work_key) VALUES ('video-o3-embedded', NULL, 'a takedown', '2026-11-20T00:00:00Z', ?, '{}', ?)").run(embedded, embedded);
       // The earlier version's last start checked them (its mend reads only what is written after).
-      db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('work_keys_checked', '[1, 1]')").run();
+      db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('work_keys_checked', '[2, 1]')").run();
     } finally {
       db.close();
     }
@@ -232,6 +235,7 @@ describe('SQLite schema', () => {
     try {
       expect((await backend.store.findByWorkKey(workKey('https://reddit.com/r/LocalLLaMA/comments/1eg3dm1/a_slug'))).map((record) => record.id)).to.deep.equal([shortLink.id]);
       expect((await backend.store.findWithdrawals(workKey('https://youtube.com/watch?v=demoFlight3'))).map((withdrawal) => withdrawal.id)).to.deep.equal(['video-o3-embedded']);
+      expect((await backend.store.findByWorkKey(workKey('https://bilibili.com/video/BV17x411w7KC'))).map((record) => record.id)).to.deep.equal([avAddress.id]);
     } finally {
       await backend.close();
     }

@@ -419,7 +419,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     area: 'store',
     version: 11,
-    description: "each record's work key computed again by work key rules 3 (domain/sources.ts WORK_KEY_RULES_VERSION): an address on redd.it, music.youtube.com, youtube-nocookie.com, hf.co or another alias host, stored as written while the host was unknown, keyed as its platform's own address, and an embedded playlist (/embed/videoseries) as its playlist rather than one video of all of them",
+    description: "each record's work key computed again by work key rules 3 (domain/sources.ts WORK_KEY_RULES_VERSION): an address on redd.it, music.youtube.com, youtube-nocookie.com, hf.co or another alias host, stored as written while the host was unknown, keyed as its platform's own address, a Bilibili video's av address as its BV id, and an embedded playlist (/embed/videoseries) as its playlist rather than one video of all of them",
     sql: `UPDATE records SET work_key = archive_work_key(source_url) WHERE work_key IS NOT archive_work_key(source_url);`,
   },
   {
