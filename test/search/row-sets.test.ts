@@ -413,7 +413,7 @@ describe('row sets kept current across writes of another connection', function (
       await writer.upsert(records.slice(fresh, fresh + 3));
       fresh += 3;
       const moved = records[Math.floor(random() * 2000)] as CanonicalRecord;
-      await writer.upsert([{ ...moved, date: '2019-0' + (1 + Math.floor(random() * 9)) + '-15', model: 'Moved Model ' + rounds, format: 'html' }]);
+      await writer.upsert([{ ...moved, date: '2019-0' + (1 + Math.floor(random() * 9)) + '-15', model: 'Moved Model ' + rounds, format: 'game' }]);
       await writer.remove([(records[Math.floor(random() * 2000)] as CanonicalRecord).id]);
       // A search follows the writes into the universe between chunks; the bulk write makes a new universe, read anew.
       if (rounds % 7 === 0) await reader.search({ lang: 'en', text: 'lantern', filters: {}, order: 'newest', offset: 0, limit: 1 });
