@@ -118,6 +118,21 @@ export function workRecordsOf(ofWork: readonly StoredRecord[], changedRead: read
   return { ofWork, changed: changedRead.slice(0, CHANGES_READ_IN_WRITE), changedComplete: changedRead.length <= CHANGES_READ_IN_WRITE };
 }
 
+/** A work with more than one record of one kind (RecordStore.sharedWorks). */
+export interface SharedWork {
+  kind: Kind;
+  /** The work key its records share (sources.ts workKey). */
+  workKey: string;
+  /** Its records' ids, in id order (the first is the one the duplicate check names). */
+  ids: string[];
+}
+
+/** The first works RecordStore.sharedWorks lists, and how many there are in all. */
+export interface SharedWorks {
+  total: number;
+  works: SharedWork[];
+}
+
 /**
  * Canonical storage of records. Implemented by the embedded (SQLite) and MongoDB adapters.
  *
@@ -185,6 +200,14 @@ export interface RecordStore {
    * same work at its source, whatever case or share form its URL was stored in).
    */
   findByWorkKey(key: string): Promise<StoredRecord[]>;
+  /**
+   * The works with more than one record of one kind (two gallery records of one work key; a
+   * work's gallery and timeline records are one of each): records published under two forms of
+   * one address before the work key rules made them one work, which the duplicate check no longer
+   * lets in (docs/duplicates.md). The first `limit` of them by work key, then kind, and how many
+   * there are in all; bounded, so that a damaged store is not read out whole.
+   */
+  sharedWorks(limit: number): Promise<SharedWorks>;
   /**
    * The withdrawn ids (not the moved ones) whose source URL had this work key, latest withdrawal
    * first: a work taken out of the archive, which a new submission must not bring back unseen.

@@ -374,6 +374,32 @@ export function recordStoreContract(name: string, open: StoreFactory): void {
       expect(await idsOf('https://x.com/demo_mira/status/1790000000000000001')).to.deep.equal([]);
     });
 
+    it('lists the works with more than one record of one kind, by work key, each with its ids in id order, and counts them', async () => {
+      expect(await store.sharedWorks(10)).to.deep.equal({ total: 0, works: [] });
+      // Forms of one work published as records of one kind before the work key rules made them one work.
+      const posts = ['https://x.com/demo_mira/status/1790000000000000077', 'https://x.com/i/web/status/1790000000000000077', 'https://x.com/someone/status/1790000000000000077'].map((sourceUrl) => makeRecord({ sourceUrl }));
+      const videos = [makeRecord({ sourceUrl: 'https://bilibili.com/video/BV17x411w7KC' }), makeRecord({ sourceUrl: 'https://bilibili.com/video/av170001' })];
+      const threads = [makeRecord({ kind: 'timeline', sourceUrl: 'https://reddit.com/r/aiArt/comments/1eg3dm2/a_slug' }), makeRecord({ kind: 'timeline', sourceUrl: 'https://reddit.com/comments/1eg3dm2' })];
+      // A work's gallery and timeline records are one of each: not listed, nor a work of one record.
+      const gallery = makeRecord({ sourceUrl: 'https://github.com/factory-author/one-of-each' });
+      const timeline = makeRecord({ kind: 'timeline', sourceUrl: gallery.sourceUrl });
+      const threadGallery = makeRecord({ sourceUrl: 'https://reddit.com/comments/1eg3dm2' });
+      await store.putRecords([...posts, ...videos, ...threads, gallery, timeline, threadGallery, makeRecord()]);
+      const idsOf = (records: CanonicalRecord[]) => records.map((record) => record.id).sort();
+      const all = [
+        { kind: 'gallery', workKey: 'https://bilibili.com/video/BV17x411w7KC', ids: idsOf(videos) },
+        { kind: 'timeline', workKey: 'https://reddit.com/comments/1eg3dm2', ids: idsOf(threads) },
+        { kind: 'gallery', workKey: 'https://x.com/i/web/status/1790000000000000077', ids: idsOf(posts) },
+      ];
+      expect(await store.sharedWorks(10)).to.deep.equal({ total: 3, works: all });
+      // Bounded: the first works by key, with the count of all of them.
+      expect(await store.sharedWorks(2)).to.deep.equal({ total: 3, works: all.slice(0, 2) });
+      expect(await store.sharedWorks(0)).to.deep.equal({ total: 3, works: [] });
+      // A withdrawal of one leaves that work a record of each kind.
+      await store.deleteRecords([videos[0]?.id ?? '']);
+      expect(await store.sharedWorks(10)).to.deep.equal({ total: 2, works: all.slice(1) });
+    });
+
     it('finds the withdrawals of a work by its work key, latest first, never a moved id, and forgets one written again', async () => {
       const gallery = makeRecord({ sourceUrl: 'https://x.com/demo_mira/status/1790000000000000042' });
       const timeline = { ...gallery, kind: 'timeline' as const, id: `${gallery.id}-timeline` };

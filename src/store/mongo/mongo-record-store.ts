@@ -1,6 +1,6 @@
 import type { AnyBulkWriteOperation, ClientSession, Timestamp } from 'mongodb';
 import { CHANGES_READ_IN_WRITE, NO_WORK_RECORDS, workRecordsOf } from '../../domain/ports.ts';
-import type { CatalogState, FatePage, FatePosition, RecordChanges, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, RecordWithdrawal, SourceStore, StreamOptions, WorkReading, WorkRecords } from '../../domain/ports.ts';
+import type { CatalogState, FatePage, FatePosition, RecordChanges, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, RecordWithdrawal, SharedWorks, SourceStore, StreamOptions, WorkReading, WorkRecords } from '../../domain/ports.ts';
 import { workKey } from '../../domain/sources.ts';
 import { facetValueKey } from '../../domain/search-query.ts';
 import type { SourceDefinition } from '../../domain/sources.ts';
@@ -240,6 +240,31 @@ export class MongoRecordStore implements RecordStore, SourceStore {
 
   async findByWorkKey(key: string): Promise<StoredRecord[]> {
     return this.recordsOfWork(key);
+  }
+
+  async sharedWorks(limit: number): Promise<SharedWorks> {
+    // Reads every record's work key and kind (a collection scan: the work_key index holds no
+    // kind), the server keeping a count per work and kind, on disk past its memory bound.
+    const [counted] = await this.collections.records
+      .aggregate<{ total: { count: number }[]; works: { _id: { workKey: string; kind: Kind } }[] }>(
+        [
+          { $group: { _id: { workKey: '$workKey', kind: '$kind' }, records: { $sum: 1 } } },
+          { $match: { records: { $gt: 1 } } },
+          { $sort: { '_id.workKey': 1, '_id.kind': 1 } },
+          // $limit takes no 0: a count alone (limit 0) reads one work, left out below.
+          { $facet: { total: [{ $count: 'count' }], works: [{ $limit: Math.max(limit, 1) }] } },
+        ],
+        { allowDiskUse: true, ...this.database.bounded },
+      )
+      .toArray();
+    const listed = (counted?.works ?? []).slice(0, limit).map((work) => work._id);
+    // Their ids, by the work_key index.
+    const ids = new Map(listed.map(({ workKey: key, kind }) => [`${kind} ${key}`, [] as string[]]));
+    if (listed.length) {
+      const records = this.collections.records.find({ workKey: { $in: listed.map((work) => work.workKey) } }, { projection: { _id: 0, id: 1, kind: 1, workKey: 1 }, ...this.database.bounded }).sort({ id: 1 });
+      for await (const record of records) ids.get(`${record.kind} ${record.workKey}`)?.push(record.id);
+    }
+    return { total: counted?.total[0]?.count ?? 0, works: listed.map(({ workKey: key, kind }) => ({ kind, workKey: key, ids: ids.get(`${kind} ${key}`) ?? [] })) };
   }
 
   /** The records of a work (this work key), in a transaction's session when given. */

@@ -2,7 +2,7 @@ import { CATALOG_VERSION } from '../../domain/record.ts';
 import type { CanonicalRecord, Kind, StoredRecord } from '../../domain/record.ts';
 import { DEFAULT_WITHDRAWAL_REASON } from '../../domain/record-fates.ts';
 import { CHANGES_READ_IN_WRITE, NO_WORK_RECORDS, workRecordsOf } from '../../domain/ports.ts';
-import type { CatalogState, FatePage, FatePosition, RecordChanges, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, RecordWithdrawal, SourceStore, StreamOptions, WorkReading, WorkRecords } from '../../domain/ports.ts';
+import type { CatalogState, FatePage, FatePosition, RecordChanges, RecordFate, RecordRemoval, RecordRetirement, RecordStore, RecordVersion, RecordWithdrawal, SharedWork, SharedWorks, SourceStore, StreamOptions, WorkReading, WorkRecords } from '../../domain/ports.ts';
 import { workKey } from '../../domain/sources.ts';
 import { facetValueKey } from '../../domain/search-query.ts';
 import type { SourceDefinition } from '../../domain/sources.ts';
@@ -48,6 +48,26 @@ interface FateRow {
 
 function toWithdrawal(row: FateRow): RecordWithdrawal {
   return { id: row.id, status: 'withdrawn', reason: row.reason, at: row.at, sourceUrl: row.source_url, title: JSON.parse(row.title) as { zh: string; en: string } };
+}
+
+/**
+ * The works with more than one record of one kind (RecordStore.sharedWorks), as rows: the keys
+ * held by more than one record are found by a scan of the work_key index alone (covering: one
+ * index entry per record, no row read), and only those keys' rows are read and grouped by kind.
+ */
+const SHARED_WORKS = `SELECT kind, work_key, json_group_array(id) AS ids FROM records
+  WHERE work_key IN (SELECT work_key FROM records GROUP BY work_key HAVING count(*) > 1)
+  GROUP BY work_key, kind HAVING count(*) > 1`;
+
+interface SharedWorkRow {
+  kind: Kind;
+  work_key: string;
+  ids: string;
+}
+
+function toSharedWork(row: SharedWorkRow): SharedWork {
+  // An aggregate takes its rows in no order SQLite promises: the ids are put in id order here.
+  return { kind: row.kind, workKey: row.work_key, ids: (JSON.parse(row.ids) as string[]).sort() };
 }
 
 function toFate(row: FateRow): RecordFate {
@@ -104,6 +124,8 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
       fatesAfter: db.prepare<[string, string, string, number], FateRow>('SELECT * FROM record_fates WHERE at >= ? AND (at, id) > (?, ?) ORDER BY at, id LIMIT ?'),
       countFatesSince: db.prepare<[string], number>('SELECT count(*) FROM record_fates WHERE at >= ?').pluck(),
       anyFate: db.prepare<[], number>('SELECT EXISTS (SELECT 1 FROM record_fates)').pluck(),
+      sharedWorks: db.prepare<[number], SharedWorkRow>(`${SHARED_WORKS} ORDER BY work_key, kind LIMIT ?`),
+      countSharedWorks: db.prepare<[], number>(`SELECT count(*) FROM (${SHARED_WORKS})`).pluck(),
       sources: db.prepare<[], { definition: string }>('SELECT definition FROM sources ORDER BY key'),
       putSource: db.prepare('INSERT INTO sources (key, definition) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET definition = excluded.definition'),
       removeSource: db.prepare('DELETE FROM sources WHERE key = ?'),
@@ -297,6 +319,14 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
 
   async findByWorkKey(key: string): Promise<StoredRecord[]> {
     return this.statements.byWorkKey.all(key).map(toStored);
+  }
+
+  async sharedWorks(limit: number): Promise<SharedWorks> {
+    // One read transaction: the works and their total come from the same state of the table.
+    return this.db.transaction(() => ({
+      total: this.statements.countSharedWorks.get() ?? 0,
+      works: limit > 0 ? this.statements.sharedWorks.all(limit).map(toSharedWork) : [],
+    }))();
   }
 
   async latestRecords(kind: Kind, limit: number): Promise<StoredRecord[]> {
