@@ -5,6 +5,7 @@
  *                          [--handle-rule REGEX] [--work-rule REGEX --work-form TEXT] [--keep-param NAME …]
  *                          --label-zh TEXT --label-en TEXT
  *   npm run sources -- remove KEY [--force]
+ *   npm run sources -- works
  * add replaces a source with the same key. The first --host is the canonical one; an --alias
  * (one of the hosts) is unified to it in source URLs. --handle-rule is a regular expression over
  * the URL's path whose first group is the account (e.g. '^/@([A-Za-z0-9_]+)/'). --work-rule is a
@@ -14,6 +15,9 @@
  * remove refuses a
  * source that published records still name, unless --force. The publisher reads the table for
  * every submission, so a change applies at once, also while the server runs.
+ * works lists the works that have more than one record of one kind (records published under two
+ * forms of one address before the work key rules made them one work; docs/duplicates.md), each
+ * record's id with its source URL, the first WORKS_SHOWN of them by work key.
  */
 import type { Backend } from '../src/backend.ts';
 import { readSubcommand } from './arguments.ts';
@@ -22,7 +26,7 @@ import { BUILT_IN_SOURCE_TABLE, sourceDefinitionProblems, sourceHostConflicts } 
 import type { SourceDefinition } from '../src/domain/sources.ts';
 
 const USAGE =
-  'usage: npm run sources -- list | add --key KEY --host HOST [--host …] [--alias HOST …] [--media-host HOST …] [--handle-rule REGEX] [--work-rule REGEX --work-form TEXT] [--keep-param NAME …] --label-zh TEXT --label-en TEXT | remove KEY [--force]';
+  'usage: npm run sources -- list | add --key KEY --host HOST [--host …] [--alias HOST …] [--media-host HOST …] [--handle-rule REGEX] [--work-rule REGEX --work-form TEXT] [--keep-param NAME …] --label-zh TEXT --label-en TEXT | remove KEY [--force] | works';
 
 startCommandLine(USAGE);
 
@@ -38,6 +42,22 @@ function describe(source: SourceDefinition): string {
     ...(source.workPattern ? [`  work rule: ${source.workPattern}${source.workForm ? ` (${source.workForm})` : ''}`] : []),
     ...(kept ? [`  kept parameters: ${kept.join(', ') || 'none (every query parameter is dropped)'}${builtIn}`] : []),
   ].join('\n');
+}
+
+/** The works `works` prints at most (by work key), so that a damaged store does not print a million lines. */
+const WORKS_SHOWN = 1000;
+
+/** What `works` prints: a block per work (its kind and key, then each record's id and source URL), and a closing line. */
+async function describeSharedWorks(backend: Backend): Promise<string[]> {
+  const { total, works } = await backend.store.sharedWorks(WORKS_SHOWN);
+  if (total === 0) return ['no work has more than one record of one kind'];
+  const records = new Map((await backend.store.getRecords(works.flatMap((work) => work.ids))).map((record) => [record.id, record]));
+  const blocks = works.map((work) => [`${work.kind} ${work.workKey}`, ...work.ids.map((id) => `  ${id}  ${records.get(id)?.sourceUrl ?? '(no longer a record)'}`)].join('\n'));
+  const shown = works.length < total ? `, the first ${works.length} by work key shown above` : '';
+  return [
+    ...blocks.map((block) => `${block}\n`),
+    `${total} work${total === 1 ? ' has' : 's have'} more than one record of one kind${shown} (published under two forms of one address before the work key rules made them one work). npm run withdraw -- ID --reason "why" --only withdraws one record; without --only, every record of its work.`,
+  ];
 }
 
 const OPTIONS = {
@@ -76,6 +96,7 @@ const { subcommand: command, operands, values } = readCommandLine((args) =>
         list: { options: [], operands: [0, 0] },
         add: { options: ['key', 'host', 'alias', 'media-host', 'handle-rule', 'work-rule', 'work-form', 'keep-param', 'label-zh', 'label-en'], operands: [0, 0] },
         remove: { options: ['force'], operands: [1, 1] },
+        works: { options: [], operands: [0, 0] },
       },
     },
     args,
@@ -86,6 +107,10 @@ async function main(backend: Backend): Promise<void> {
   const [argument = ''] = operands;
   if (command === 'list') {
     for (const source of await backend.sources.listSources()) console.log(describe(source));
+    return;
+  }
+  if (command === 'works') {
+    for (const line of await describeSharedWorks(backend)) console.log(line);
     return;
   }
   if (command === 'add') {

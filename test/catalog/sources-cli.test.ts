@@ -6,7 +6,7 @@ import { checkSourceIdentity } from '../../src/domain/checks/source-identity.ts'
 import { SourceTable } from '../../src/domain/sources.ts';
 import { makeRecord, makeSubmission } from '../helpers/factories.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
-import { openTestBackend } from '../helpers/backend.ts';
+import { backendEnvironment, openTestBackend } from '../helpers/backend.ts';
 import { processIndexPrefix, searchEnvironment } from '../helpers/server-process.ts';
 import { syncOnce } from '../../indexer/search-sync.ts';
 
@@ -65,6 +65,38 @@ describe('npm run sources', function () {
       expect((await backend.sources.listSources()).map((source) => source.key)).not.to.include('mastodon');
       await backend.close();
     } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('lists the works with more than one record of one kind, each record with its source URL, and says how to withdraw one', async () => {
+    const dataDir = temporaryDataDir();
+    const { backend, settings, destroy } = await openTestBackend(dataDir, { indexPrefix: processIndexPrefix(dataDir) });
+    const env = { ...process.env, ARCHIVE_DATA_DIR: dataDir, ...searchEnvironment(dataDir, {}), ...backendEnvironment(settings) };
+    const works = async () => (await run(process.execPath, ['--import', 'tsx', 'scripts/sources.ts', 'works'], { env })).stdout;
+    try {
+      expect(await works()).to.equal('no work has more than one record of one kind\n');
+      // Two forms of one video and three of one post, each published as a gallery record before the work key rules made them one work.
+      const videos = [makeRecord({ sourceUrl: 'https://bilibili.com/video/BV17x411w7KC' }), makeRecord({ sourceUrl: 'https://bilibili.com/video/av170001' })];
+      const posts = ['https://x.com/demo_mira/status/1790000000000000077', 'https://x.com/i/web/status/1790000000000000077', 'https://x.com/someone/status/1790000000000000077'].map((sourceUrl) => makeRecord({ sourceUrl }));
+      // A work's gallery and timeline records are one of each kind: not listed.
+      const gallery = makeRecord();
+      await backend.store.putRecords([...posts, ...videos, gallery, makeRecord({ kind: 'timeline', sourceUrl: gallery.sourceUrl })]);
+      const lines = (records: typeof videos) => [...records].sort((a, b) => (a.id < b.id ? -1 : 1)).map((record) => `  ${record.id}  ${record.sourceUrl}`);
+      expect(await works()).to.equal(
+        [
+          'gallery https://bilibili.com/video/BV17x411w7KC',
+          ...lines(videos),
+          '',
+          'gallery https://x.com/i/web/status/1790000000000000077',
+          ...lines(posts),
+          '',
+          '2 works have more than one record of one kind (published under two forms of one address before the work key rules made them one work). npm run withdraw -- ID --reason "why" --only withdraws one record; without --only, every record of its work.',
+          '',
+        ].join('\n'),
+      );
+    } finally {
+      await destroy();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
