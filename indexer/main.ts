@@ -5,7 +5,7 @@
  * separate engine (Meilisearch), the indexer also follows the store's change feed into it
  * (search-sync.ts); several followers converge on the same state.
  */
-import { openArchive } from '../src/backend.ts';
+import { openArchive, warnOfSharedWorks } from '../src/backend.ts';
 import { loadConfig } from '../src/config.ts';
 import { requireArchive } from '../src/data-folder.ts';
 import { createLogger } from '../src/logger.ts';
@@ -32,6 +32,7 @@ async function main(): Promise<void> {
   publisher.start();
   const metricsServer = config.metrics ? await startMetricsServer(config.metrics, () => registry.metrics(), logger) : undefined;
   logger.info('publisher started', { dataDir: config.dataDir, concurrency: config.publisherConcurrency, ...(backend.schemaMigrated ? { schemaMigrated: backend.schemaMigrated } : {}) });
+  await warnOfSharedWorks(backend, logger);
   const searchSync = backend.searchFollowsStore ? startSearchSync(backend.store, backend.search, logger) : undefined;
   if (searchSync) logger.info('search index sync started');
   const stop = async (signal: string): Promise<void> => {

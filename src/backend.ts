@@ -4,7 +4,7 @@ import type { BackendSettings, Config, SearchSettings } from './config.ts';
 import type { RecordStore, SearchIndex, SourceStore, SubmissionQueue, TokenStore } from './domain/ports.ts';
 import { openDatabase } from './store/sqlite/database.ts';
 import type { SqliteDatabase } from './store/sqlite/database.ts';
-import { migrateSchema } from './store/sqlite/schema.ts';
+import { migrateSchema, migrationName } from './store/sqlite/schema.ts';
 import { SqliteRecordStore } from './store/sqlite/sqlite-store.ts';
 import { SqliteSearchIndex } from './search/sqlite/sqlite-search.ts';
 import { SqliteSubmissionQueue } from './store/sqlite/sqlite-submissions.ts';
@@ -13,6 +13,7 @@ import { isSqliteUnavailable, isSqliteWriteRefusal } from './store/sqlite/unavai
 import { WriteRefusals } from './store/write-refusals.ts';
 import type { MongoArchiveDatabase } from './store/mongo/mongo-database.ts';
 import type { ReaderStripe } from './search/sqlite/read-ahead.ts';
+import type { Logger } from './logger.ts';
 
 /** The adapters behind the two ports, as chosen by configuration. */
 export interface Backend {
@@ -41,6 +42,12 @@ export interface Backend {
   close(): Promise<void>;
   /** The embedded schema's steps this opening applied (`store v9`), which a start logs; absent when none were. */
   schemaMigrated?: readonly string[];
+  /**
+   * True when this opening computed the stored records' work keys by newer rules (the embedded
+   * store v6, v8 or v11; MongoDB's start when its keys were of older rules): records published
+   * under two forms of one address may now share a key and kind (see warnOfSharedWorks).
+   */
+  workKeysRecomputed?: boolean;
 }
 
 /** What opening a backend needs: the embedded file, and which adapters (embedded when left out). */
@@ -78,7 +85,23 @@ export async function openBackend(config: BackendConfig, options: BackendOptions
   const db = openDatabase(config.databaseFile);
   const migrated = options.migrate ? migrateSchema(db) : [];
   const backend = search.kind === 'embedded' ? embeddedBackend(db) : await openSqliteWithFollowingSearch(db, await openMeiliSearch(search));
-  return migrated.length ? Object.assign(backend, { schemaMigrated: migrated }) : backend;
+  if (migrated.some((migration) => migration.recomputesWorkKeys)) backend.workKeysRecomputed = true;
+  return migrated.length ? Object.assign(backend, { schemaMigrated: migrated.map(migrationName) }) : backend;
+}
+
+/** The command that lists the works with more than one record of one kind. */
+export const SHARED_WORKS_COMMAND = 'npm run sources -- works';
+
+/**
+ * After an opening that computed the work keys by newer rules (Backend.workKeysRecomputed), logs
+ * one warning naming how many works now have more than one record of one kind and the command
+ * that lists them; nothing when none has. For the starts of the processes that own the schema:
+ * nothing else reports such works, which the duplicate check would no longer let in.
+ */
+export async function warnOfSharedWorks(backend: Backend, logger: Logger): Promise<void> {
+  if (!backend.workKeysRecomputed) return;
+  const { total } = await backend.store.sharedWorks(0);
+  if (total > 0) logger.warn(`work keys computed again by newer rules: some works now have more than one record of one kind (published under two forms of one address); list them with ${SHARED_WORKS_COMMAND}`, { works: total });
 }
 
 /**
@@ -179,6 +202,7 @@ export async function mongoBackend(database: MongoArchiveDatabase, opened: Opene
   const { isMongoUnavailable } = await import('./store/mongo/unavailable.ts');
   const { search } = opened;
   return {
+    ...(database.workKeysRecomputed ? { workKeysRecomputed: true } : {}),
     ...storeAndSources(new MongoRecordStore(database)),
     search,
     tokens: new MongoTokenStore(database),

@@ -7,7 +7,7 @@
 import cluster from 'node:cluster';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import { openArchive, openBackend } from './backend.ts';
+import { openArchive, openBackend, warnOfSharedWorks } from './backend.ts';
 import type { Backend } from './backend.ts';
 import { loadConfig } from './config.ts';
 import type { Config } from './config.ts';
@@ -102,6 +102,7 @@ async function runPrimary(config: Config, logger: Logger, signals: StopSignals):
   const { backend, loaded } = await prepareDataFolder(config, logger, signals);
   const catalog = await backend.store.catalogState();
   logger.info('data folder ready', { dataDir: config.dataDir, records: catalog.total, demoLoaded: loaded, ms: Math.round(performance.now() - started), ...(backend.schemaMigrated ? { schemaMigrated: backend.schemaMigrated } : {}) });
+  await warnOfSharedWorks(backend, logger);
   // Serving alone, one registry holds everything; with workers, the primary's own metrics (the
   // publisher, this process) carry a prefix so they never collide with the workers' it gathers.
   const registry = processRegistry(config.workers === 0 ? '' : 'archive_primary_');

@@ -11,6 +11,11 @@ import type { Backend } from '../../src/backend.ts';
 import { loadBackendSettings } from '../../src/config.ts';
 import type { BackendSettings, SearchSettings } from '../../src/config.ts';
 import { syncOnce } from '../../indexer/search-sync.ts';
+import type { CanonicalRecord } from '../../src/domain/record.ts';
+import { SqliteSearchIndex } from '../../src/search/sqlite/sqlite-search.ts';
+import { openDatabase } from '../../src/store/sqlite/database.ts';
+import { MIGRATIONS, migrateSchema, migrationName } from '../../src/store/sqlite/schema.ts';
+import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { temporaryDataDir } from './server.ts';
 
 export interface TestBackend {
@@ -108,4 +113,22 @@ export async function openEmbeddedBackend(): Promise<{ dataDir: string; backend:
     rmSync(dataDir, { recursive: true, force: true });
   };
   return { dataDir, backend, dispose };
+}
+
+/**
+ * An embedded archive file as the version before work key rules 3 left it (store v10): the
+ * records keyed as that version keyed two forms of one Bilibili video, each by its own source URL,
+ * and checked by its last start. The next opening that owns the schema applies store v11.
+ */
+export function writeArchiveBeforeWorkKeyRules3(file: string, records: readonly CanonicalRecord[]): void {
+  const db = openDatabase(file);
+  try {
+    const later = new Set(['store v11', 'record-fates v5']);
+    migrateSchema(db, MIGRATIONS.filter((migration) => !later.has(migrationName(migration))));
+    new SqliteRecordStore(db, new SqliteSearchIndex(db)).putRecordsNow(records);
+    db.prepare('UPDATE records SET work_key = source_url').run();
+    db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('work_keys_checked', json_array((SELECT max(seq) FROM records), 0))").run();
+  } finally {
+    db.close();
+  }
 }

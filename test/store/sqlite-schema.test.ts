@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { openBackend } from '../../src/backend.ts';
+import { openBackend, warnOfSharedWorks } from '../../src/backend.ts';
+import { createLogger } from '../../src/logger.ts';
 import { openDatabase } from '../../src/store/sqlite/database.ts';
 import type { SqliteDatabase } from '../../src/store/sqlite/database.ts';
 import { MIGRATIONS, SchemaTooNewError, migrateSchema } from '../../src/store/sqlite/schema.ts';
@@ -11,6 +12,7 @@ import { makeRecord } from '../helpers/factories.ts';
 import { SqliteSearchIndex } from '../../src/search/sqlite/sqlite-search.ts';
 import { SqliteRecordStore } from '../../src/store/sqlite/sqlite-store.ts';
 import { temporaryDataDir } from '../helpers/server.ts';
+import { writeArchiveBeforeWorkKeyRules3 } from '../helpers/backend.ts';
 
 /**
  * An archive database written by the code of 2026-11-23, before the schema had one owner (ledger
@@ -238,6 +240,37 @@ describe('SQLite schema', () => {
       expect((await backend.store.findByWorkKey(workKey('https://bilibili.com/video/BV17x411w7KC'))).map((record) => record.id)).to.deep.equal([avAddress.id]);
     } finally {
       await backend.close();
+    }
+  });
+
+  it('says when an opening computed the work keys by newer rules, and the start warns of the works they gave more than one record of one kind', async () => {
+    const file = join(dataDir, 'archive.sqlite');
+    const logged: { level: string; msg: string; works?: number }[] = [];
+    const logger = createLogger('info', (line) => logged.push(JSON.parse(line) as { level: string; msg: string; works?: number }));
+    // One Bilibili video at its BV and its old av address, two works until rules 3; and a work's gallery and timeline records.
+    const videos = [makeRecord({ sourceUrl: 'https://bilibili.com/video/BV17x411w7KC' }), makeRecord({ sourceUrl: 'https://bilibili.com/video/av170001' })];
+    const gallery = makeRecord();
+    writeArchiveBeforeWorkKeyRules3(file, [...videos, gallery, makeRecord({ kind: 'timeline', sourceUrl: gallery.sourceUrl })]);
+    const upgraded = await openBackend({ databaseFile: file }, { migrate: true });
+    try {
+      expect(upgraded.schemaMigrated).to.deep.equal(['store v11', 'record-fates v5']);
+      expect(upgraded.workKeysRecomputed).to.equal(true);
+      expect(await upgraded.store.sharedWorks(10)).to.deep.equal({ total: 1, works: [{ kind: 'gallery', workKey: 'https://bilibili.com/video/BV17x411w7KC', ids: videos.map((record) => record.id).sort() }] });
+      await warnOfSharedWorks(upgraded, logger);
+      expect(logged).to.have.length(1);
+      expect(logged[0]).to.include({ level: 'warn', works: 1 });
+      expect(logged[0]?.msg).to.include('more than one record of one kind').and.include('npm run sources -- works');
+    } finally {
+      await upgraded.close();
+    }
+    const next = await openBackend({ databaseFile: file }, { migrate: true });
+    try {
+      expect(next.schemaMigrated).to.equal(undefined);
+      expect(next.workKeysRecomputed, 'nothing computed again').to.equal(undefined);
+      await warnOfSharedWorks(next, logger);
+      expect(logged, 'warned once').to.have.length(1);
+    } finally {
+      await next.close();
     }
   });
 

@@ -197,6 +197,11 @@ function fillModelKeysOf(records: Collection<Document>, seqAbove: number): Promi
 export class MongoArchiveDatabase {
   /** Options every read passes, so the server stops it at the operation bound (maxTimeMS). */
   readonly bounded: { maxTimeMS: number };
+  /**
+   * Whether opening computed every stored work key by newer rules (fillWorkKeys: the `meta` document
+   * `work-key-rules` named older ones, or none): records of two forms of one address may now share one.
+   */
+  workKeysRecomputed = false;
 
   private constructor(
     private readonly client: MongoClient,
@@ -297,6 +302,7 @@ export class MongoArchiveDatabase {
     const rules = await meta.findOne({ _id: 'work-key-rules' });
     const highestSeq = (await this.collections.records.find({}, { projection: { seq: 1 } }).sort({ seq: -1 }).limit(1).next())?.seq ?? 0;
     const which = (rules?.version ?? 1) < WORK_KEY_RULES_VERSION ? 'all' : { seqAbove: rules?.checkedSeq ?? highestSeq };
+    this.workKeysRecomputed = which === 'all';
     await fillWorkKeysOf(this.db.collection(this.collections.records.collectionName), which);
     // The fates of retired ids: those written before fates had a work key (the embedded record-fates v2), or all when the rules changed.
     await fillWorkKeysOf(this.db.collection(this.collections.recordFates.collectionName), which === 'all' ? 'all' : 'lacking');

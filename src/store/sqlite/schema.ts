@@ -24,6 +24,18 @@ export interface Migration {
   version: number;
   description: string;
   sql: string;
+  /**
+   * Set on a step that computes every record's work key (again, or the first time) by rules that
+   * may join records stored apart: records published under two forms of one address can then
+   * share a key and kind, which the start that applied it counts (RecordStore.sharedWorks).
+   * Not part of what a database records, so it may be set on an entry that has shipped.
+   */
+  recomputesWorkKeys?: true;
+}
+
+/** A step's name, as the start's log gives it: `store v9`. */
+export function migrationName(migration: Migration): string {
+  return `${migration.area} v${migration.version}`;
 }
 
 /** A text as an SQL string literal. */
@@ -330,6 +342,7 @@ export const MIGRATIONS: readonly Migration[] = [
     area: 'store',
     version: 6,
     description: "each record's work key (domain/sources.ts workKey: its source URL with the parts its host reads without regard to case folded, an x.com status by its id alone), for the duplicate check; filled for every record from its stored source URL",
+    recomputesWorkKeys: true,
     sql: `
       ALTER TABLE records ADD COLUMN work_key TEXT;
       UPDATE records SET work_key = archive_work_key(source_url);
@@ -374,6 +387,7 @@ export const MIGRATIONS: readonly Migration[] = [
     area: 'store',
     version: 8,
     description: "each record's work key computed again by the rules of 2026-11-26 (domain/sources.ts WORK_IDENTITIES): a Reddit post, a YouTube video, a pen, a Hugging Face repository, a Bilibili video and a mobile Weibo post each by what names it whatever the address's form, and sharers' parameters dropped, so the duplicate check finds the work under any of its addresses",
+    recomputesWorkKeys: true,
     sql: `UPDATE records SET work_key = archive_work_key(source_url) WHERE work_key IS NOT archive_work_key(source_url);`,
   },
   {
@@ -420,6 +434,7 @@ export const MIGRATIONS: readonly Migration[] = [
     area: 'store',
     version: 11,
     description: "each record's work key computed again by work key rules 3 (domain/sources.ts WORK_KEY_RULES_VERSION): an address on redd.it, music.youtube.com, youtube-nocookie.com, hf.co or another alias host, stored as written while the host was unknown, keyed as its platform's own address, a Bilibili video's av address as its BV id, and an embedded playlist (/embed/videoseries) as its playlist rather than one video of all of them",
+    recomputesWorkKeys: true,
     sql: `UPDATE records SET work_key = archive_work_key(source_url) WHERE work_key IS NOT archive_work_key(source_url);`,
   },
   {
@@ -439,9 +454,9 @@ export class SchemaTooNewError extends Error {}
  * transaction, each migration above this database has not recorded. Refuses a database that
  * records a migration this code does not know, rather than running old code on a newer schema.
  * Run by the processes that own the schema (the server's primary, the indexer, the scripts);
- * others open what exists. Returns the steps it applied (`store v9`), for the start's log.
+ * others open what exists. Returns the steps it applied, in order, for the start's log.
  */
-export function migrateSchema(db: SqliteDatabase, migrations: readonly Migration[] = MIGRATIONS): string[] {
+export function migrateSchema(db: SqliteDatabase, migrations: readonly Migration[] = MIGRATIONS): Migration[] {
   // Migrations that re-index records call these (search v3).
   registerSearchFunctions(db);
   // Store v6, v8 and v11 and record-fates v2, v4 and v5 fill the work keys with it.
@@ -452,7 +467,7 @@ export function migrateSchema(db: SqliteDatabase, migrations: readonly Migration
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (component TEXT NOT NULL, version INTEGER NOT NULL, description TEXT NOT NULL, applied_at TEXT NOT NULL, PRIMARY KEY (component, version))');
   const applied = db.prepare<[], { area: string; version: number }>('SELECT component AS area, max(version) AS version FROM schema_migrations GROUP BY component');
   const record = db.prepare('INSERT INTO schema_migrations (component, version, description, applied_at) VALUES (?, ?, ?, ?)');
-  const appliedNow: string[] = [];
+  const appliedNow: Migration[] = [];
   db.transaction(() => {
     const current = new Map(applied.all().map((row) => [row.area, row.version]));
     const newest = new Map<string, number>();
@@ -467,7 +482,7 @@ export function migrateSchema(db: SqliteDatabase, migrations: readonly Migration
       db.exec(migration.sql);
       record.run(migration.area, migration.version, migration.description, appliedAt);
       current.set(migration.area, migration.version);
-      appliedNow.push(`${migration.area} v${migration.version}`);
+      appliedNow.push(migration);
     }
     // The keys of store v8 and v9 and record-fates v4, once the tables hold them (a test's shorter list may stop before).
     if ((current.get('store') ?? 0) >= 9 && (current.get('record-fates') ?? 0) >= 4) mendDerivedKeys(db);
