@@ -220,7 +220,7 @@ export class Publisher {
     const { store, previews, media } = this.deps;
     const result = await publish(
       { store, previews, media, sources: await this.deps.sources(), catalog: this.published, oneAtATime: (task) => this.decisions.add(task, { throwOnTimeout: true }) },
-      { uploadHosts: this.settings.uploadHosts, maxAttempts: this.settings.maxAttempts, retryDelayMs: this.settings.retryDelayMs, now: this.settings.now?.() ?? new Date(), signal },
+      { uploadHosts: this.settings.uploadHosts, maxAttempts: this.settings.maxAttempts, retryDelayMs: this.settings.retryDelayMs, now: this.settings.now ?? (() => new Date()), signal },
       record,
     );
     if (result.kind === 'settled') return result.outcome;

@@ -10,8 +10,8 @@ describe('the agent guides (/llms.txt, /en/llms.txt)', () => {
   after(async () => server.close());
 
   for (const [path, rate, paging, sync] of [
-    ['/llms.txt', /每分钟 321 个请求/, /limit 为 1–50（默认 20），offset 为 0–10000/, /再用 \/api\/v1\/removals\?since= 同一日取已移除的 id 并从副本中删除/],
-    ['/en/llms.txt', /321 requests per minute per client address/, /limit 1–50 \(default 20\), offset 0–10000/, /then ask \/api\/v1\/removals\?since= the same day and delete those ids/],
+    ['/llms.txt', /每分钟 321 个请求/, /limit 为 1–50（默认 20），offset 为 0–10000/, /从其前一天起，先用 \/api\/v1\/specimens\?since= 取新增与更新的记录，再用 \/api\/v1\/removals\?since= 同一日取已移除的 id 并从副本中删除/],
+    ['/en/llms.txt', /321 requests per minute per client address/, /limit 1–50 \(default 20\), offset 0–10000/, /from the day before it ask \/api\/v1\/specimens\?since= for new and updated records, then \/api\/v1\/removals\?since= the same day and delete those ids/],
   ] as const) {
     it(`${path}: its sync recipe reads the removals as well as the since list`, async () => {
       expect(await (await server.get(path)).text()).to.match(sync);

@@ -42,7 +42,12 @@ export interface PublishSettings {
   maxAttempts: number;
   /** First delay before retrying after a transient fault; doubles with every attempt. */
   retryDelayMs: number;
-  now: Date;
+  /**
+   * The clock: read once when the claim is checked (the date check), and again just before each
+   * write, whose UTC day is the record's compilation date (`updated`), so a record written after
+   * midnight is never dated the day before (loading its previews can take seconds).
+   */
+  now: () => Date;
   /** Aborts when the publisher's lease is lost: nothing more is written after that. */
   signal?: AbortSignal;
 }
@@ -95,7 +100,7 @@ export async function publish(ports: PublishPorts, settings: PublishSettings, re
   const { submission } = record;
   const approval = pendingApproval(record);
   const identity = checkSourceIdentity(submission, ports.sources);
-  const date = checkDate(submission, identity.canonicalUrl, settings.now);
+  const date = checkDate(submission, identity.canonicalUrl, settings.now());
   const hosts = checkPreviewHosts(submission.media, identity.source, settings.uploadHosts, ports.sources, approval?.by);
 
   const sameSource = identity.canonicalUrl ? await findSameSource(ports.store, identity.canonicalUrl, record.submissionId) : undefined;
@@ -149,8 +154,7 @@ export async function publish(ports: PublishPorts, settings: PublishSettings, re
   }
   const media = await storePreviews(ports.media, images.previews);
   if (media instanceof MediaStoreError) return mediaNotStored(media, record, settings, judged.checks);
-  const updated = compilationDay(settings.now);
-  const gallery: CanonicalRecord = {
+  const unwritten: Omit<CanonicalRecord, 'updated'> = {
     // Trimmed as acceptance trims it (cleanWorkText), for a submission queued before it did.
     id: recordId({ canonicalSourceUrl: identity.canonicalUrl, kind: 'gallery', format: submission.format, model: submission.model.trim() }),
     kind: 'gallery',
@@ -166,7 +170,6 @@ export async function publish(ports: PublishPorts, settings: PublishSettings, re
     promptCategory: INGEST_PROMPT_CATEGORY,
     mediaStatus: 'local-media',
     media,
-    updated,
     submissionId: record.submissionId,
   };
   // The claims of this process decide one at a time from here: each judges again against what is
@@ -182,6 +185,8 @@ export async function publish(ports: PublishPorts, settings: PublishSettings, re
       if (now.kind === 'settled') return now;
       settings.signal?.throwIfAborted();
       const recheck = { judgedAt: ports.catalog.changeNumber, resemblesAny: (records: readonly StoredRecord[]) => ports.catalog.lookupAmong(records, previews, record.submissionId).length > 0 };
+      const updated = compilationDay(settings.now());
+      const gallery: CanonicalRecord = { ...unwritten, updated };
       const written = await writePublication(ports.store, gallery, recheck);
       if (written.kind === 'previews-changed') {
         if (judging < JUDGINGS_BEFORE_WRITE) continue;
