@@ -50,17 +50,23 @@ async function writeOnce(path: string, bytes: Buffer): Promise<void> {
   if (!(await exists(path))) await writeDurably(path, bytes);
 }
 
+/** What a record holds of a preview stored as these bytes (storePreview), without writing anything: its paths under its SHA-256, its size. */
+export async function describePreview(bytes: Buffer, extension: 'png' | 'jpg' | 'webp' | 'gif'): Promise<StoredMedia & { thumbnailPath: string }> {
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const path = `${sha256.slice(0, 2)}/${sha256}.${extension}`;
+  const thumbnailPath = `${sha256.slice(0, 2)}/${sha256}.thumb.webp`;
+  const metadata = await sharp(bytes, { limitInputPixels: 50_000_000 }).metadata();
+  return { path, width: metadata.width ?? 0, height: metadata.height ?? 0, sha256, thumbnailPath };
+}
+
 /**
  * Stores a raster preview (re-encoded as PNG when its format is not one browsers all show) under its SHA-256 (ab/abcdef….ext) with a WebP thumbnail beside it.
  * The same bytes always land at the same path, so storing twice is harmless.
  */
 export async function storePreview(mediaDir: string, original: Buffer, extension: 'png' | 'jpg' | 'webp' | 'gif', reencodeAsPng = false): Promise<StoredMedia> {
   const bytes = reencodeAsPng ? await sharp(original, { limitInputPixels: 50_000_000 }).png().toBuffer() : original;
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
-  const path = `${sha256.slice(0, 2)}/${sha256}.${extension}`;
-  const thumbnailPath = `${sha256.slice(0, 2)}/${sha256}.thumb.webp`;
-  const image = sharp(bytes, { limitInputPixels: 50_000_000 });
-  const metadata = await image.metadata();
+  const media = await describePreview(bytes, extension);
+  const { path, thumbnailPath } = media;
   const thumbnail = await sharp(bytes).resize({ width: THUMBNAIL_SIZE, height: THUMBNAIL_SIZE, fit: 'inside', withoutEnlargement: true }).webp({ quality: 78, effort: 2 }).toBuffer();
   try {
     await writeOnce(join(mediaDir, path), bytes);
@@ -68,7 +74,7 @@ export async function storePreview(mediaDir: string, original: Buffer, extension
   } catch (error) {
     throw mediaWriteFailure(error, mediaDir);
   }
-  return { path, width: metadata.width ?? 0, height: metadata.height ?? 0, sha256, thumbnailPath };
+  return media;
 }
 
 /** What the usual file-system errors of a media write most likely mean. */

@@ -1,3 +1,4 @@
+import { demoExamples } from '../demo/seed.ts';
 import { components } from './components.ts';
 import { agentPaths } from './paths/agents.ts';
 import { discoveryPaths } from './paths/discovery.ts';
@@ -20,11 +21,13 @@ const TAGS = [
 
 /**
  * The OpenAPI 3.1 description of every address the app serves, generated from the schemas that
- * validate requests. Each resource's operations live in paths/; a test asks every route of the
+ * validate requests. Its examples name the demo catalog's records (src/demo/seed.ts), so that
+ * "Try it out" on the demo finds them; the preview paths need the demo's first preview rendered. Each resource's operations live in paths/; a test asks every route of the
  * app for its methods and fails on any that is not described here.
  */
-export function openApiDocument(baseUrl: string): JsonObject {
-  const doc: DocContext = { baseUrl };
+export async function openApiDocument(baseUrl: string): Promise<JsonObject> {
+  const demo = await demoExamples();
+  const doc: DocContext = { baseUrl, example: demo.record, firstRecordId: demo.firstId };
   return {
     openapi: '3.1.0',
     info: {

@@ -1,53 +1,29 @@
 import { encodeCursor, queryFingerprint } from '../domain/cursor.ts';
-import { recordId } from '../domain/ids.ts';
 import { localizeRecord } from '../domain/localize.ts';
 import type { LocalizedRecord } from '../domain/localize.ts';
 import { listQuery } from '../domain/specimens.ts';
 import type { ListResponse, ListScope } from '../domain/specimens.ts';
-import type { CanonicalRecord, Lang } from '../domain/record.ts';
+import type { Lang } from '../domain/record.ts';
+import type { DocContext } from './responses.ts';
 
-const SHA256 = '5d0c6e1b9f4a27c3e8d1b6a0f2c49e7d3a8b5c1e6f0d2a4b7c9e1f3a5b7d9c2e';
-
-/** The record the examples show: the first work of the demo catalog. */
-export const EXAMPLE_RECORD: CanonicalRecord = {
-  id: recordId({ canonicalSourceUrl: 'https://x.com/demo_mira/status/1637841269350412288', kind: 'gallery', format: 'svg', model: 'GPT-4' }),
-  kind: 'gallery',
-  source: 'x',
-  sourceUrl: 'https://x.com/demo_mira/status/1637841269350412288',
-  date: '2023-03-20',
-  model: 'GPT-4',
-  author: '@demo_mira',
-  format: 'svg',
-  title: { zh: '档案中最早的骑自行车鹈鹕', en: "The archive's earliest pelican on a bicycle" },
-  notes: {
-    zh: '演示记录。GPT-4 早期尝试画骑自行车的鹈鹕：鸟身是一个椭圆，配一个三角形的喙，自行车却只有一个轮子。',
-    en: 'Demo record. An early GPT-4 attempt at a pelican riding a bicycle: the bird is an oval with a triangular beak, and the bicycle has only one wheel.',
-  },
-  prompt: 'Generate an SVG of a pelican riding a bicycle',
-  promptCategory: 'pelican-bicycle',
-  mediaStatus: 'local-media',
-  media: [{ path: `${SHA256.slice(0, 2)}/${SHA256}.png`, width: 800, height: 600, sha256: SHA256, thumbnailPath: `${SHA256.slice(0, 2)}/${SHA256}.thumb.webp` }],
-  updated: '2026-11-20',
-};
-
-/** The example record as the API presents it in one language. */
-export function exampleRecord(baseUrl: string, lang: Lang = 'en'): LocalizedRecord {
-  return localizeRecord(EXAMPLE_RECORD, lang, baseUrl);
+/** The example record as the API presents it in one language: the demo catalog's first work (DocContext.example). */
+export function exampleRecord(doc: DocContext, lang: Lang = 'en'): LocalizedRecord {
+  return localizeRecord(doc.example, lang, doc.baseUrl);
 }
 
 /** A one-item page of a list answer. */
-export function exampleList(baseUrl: string, lang: Lang = 'en'): ListResponse {
-  return { total: 1, offset: 0, limit: 20, items: [exampleRecord(baseUrl, lang)], next: null };
+export function exampleList(doc: DocContext, lang: Lang = 'en'): ListResponse {
+  return { total: 1, offset: 0, limit: 20, items: [exampleRecord(doc, lang)], next: null };
 }
 
 /** A page of a search asking for facets, with more pages to follow. */
-export function exampleFacetedList(baseUrl: string, lang: Lang = 'en'): ListResponse {
+export function exampleFacetedList(doc: DocContext, lang: Lang = 'en'): ListResponse {
   return {
     total: 3,
     offset: 0,
     limit: 1,
-    items: [exampleRecord(baseUrl, lang)],
-    next: encodeCursor(queryFingerprint(listQuery({ lang, facets: ['format', 'year'] }, 'specimens')), { returned: 1, position: { date: EXAMPLE_RECORD.date, id: EXAMPLE_RECORD.id } }),
+    items: [exampleRecord(doc, lang)],
+    next: encodeCursor(queryFingerprint(listQuery({ lang, facets: ['format', 'year'] }, 'specimens')), { returned: 1, position: { date: doc.example.date, id: doc.example.id } }),
     facets: { format: { svg: 3, game: 1 }, year: { '2023': 2, '2024': 1 } },
   };
 }
@@ -57,8 +33,8 @@ export function exampleFacetedList(baseUrl: string, lang: Lang = 'en'): ListResp
  * example, valid sent alone (a cursor carries its query's fingerprint, so it is valid only with the
  * query that gave it).
  */
-export function exampleFirstPageCursor(scope: ListScope): string {
-  return encodeCursor(queryFingerprint(listQuery({ lang: 'zh' }, scope)), { returned: 20, position: { date: EXAMPLE_RECORD.date, id: EXAMPLE_RECORD.id } });
+export function exampleFirstPageCursor(doc: DocContext, scope: ListScope): string {
+  return encodeCursor(queryFingerprint(listQuery({ lang: 'zh' }, scope)), { returned: 20, position: { date: doc.example.date, id: doc.example.id } });
 }
 
 export const EXAMPLE_SUBMISSION_ID = 'sub_0m3x8k2q9f1c2d3e4f5a6b7c8';

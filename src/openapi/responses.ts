@@ -1,12 +1,17 @@
+import type { CanonicalRecord } from '../domain/record.ts';
 import { PROBLEM_TYPES } from '../errors.ts';
 import type { ProblemType } from '../errors.ts';
 
 /** A fragment of the OpenAPI document. */
 export type JsonObject = Record<string, unknown>;
 
-/** What every path module gets: the public base the examples name. */
+/** What every path module gets: the public base the examples name, and the demo records they name. */
 export interface DocContext {
   baseUrl: string;
+  /** The record the examples show and whose id they name: the demo catalog's first work (demoExamples). */
+  example: CanonicalRecord;
+  /** The id the demo's first records sitemap file is named by. */
+  firstRecordId: string;
 }
 
 /** The problem type each status is described with, for its example. */

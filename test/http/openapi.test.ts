@@ -174,6 +174,44 @@ describe('GET /openapi.json', () => {
     expect(sent).to.be.greaterThan(30);
   });
 
+  /*
+   * "Try it out" on the demo must find what the examples name. Every public operation with path
+   * parameters is asked with their examples filled in (redirects followed); the ingest ones are
+   * left out, since they need a token and name a submission, which no demo holds.
+   */
+  it('names records, files and pages the demo holds in its path parameter examples, and a sourceUrl example that finds a record', async () => {
+    let asked = 0;
+    for (const [path, item] of Object.entries(document.paths)) {
+      if (!path.includes('{')) continue;
+      for (const [method, operation] of operationsOf(item)) {
+        if (operation.security?.length) continue;
+        const parameters = (operation.parameters ?? []).filter((parameter) => parameter.in === 'path');
+        const url = path.replace(/\{([^}]+)\}/g, (_, name: string) => String(parameters.find((parameter) => parameter.name === name)?.example));
+        const response = await server.get(url, { method: method.toUpperCase(), headers: { 'User-Agent': 'openapi-examples-test/1.0' } });
+        await response.arrayBuffer();
+        expect(response.status, `${method.toUpperCase()} ${url} (${path})`).to.equal(200);
+        asked += 1;
+      }
+    }
+    expect(asked).to.be.at.least(12);
+
+    for (const path of ['/api/v1/specimens', '/api/v1/timeline']) {
+      const example = document.paths[path]?.get?.parameters?.find((parameter) => parameter.name === 'sourceUrl')?.example;
+      expect(example, `${path}: sourceUrl example`).to.be.a('string');
+      const { status, body } = await getJson<{ total: number }>(server, `${path}?${new URLSearchParams({ sourceUrl: String(example) }).toString()}`);
+      expect(status, path).to.equal(200);
+      expect(body.total, `${path}?sourceUrl=${String(example)}`).to.be.at.least(1);
+    }
+  });
+
+  it('shows the record the id example names as the API serves it', async () => {
+    const operation = document.paths['/api/v1/specimens/{id}']?.get;
+    const id = operation?.parameters?.find((parameter) => parameter.name === 'id')?.example;
+    const { status, body } = await getJson(server, `/api/v1/specimens/${String(id)}?lang=en`);
+    expect(status).to.equal(200);
+    expect(operation?.responses[200]?.content?.['application/json']?.example).to.deep.equal(body);
+  });
+
   it('names the 429 and 503 answers with RateLimit and Retry-After wherever they can happen', () => {
     for (const [path, item] of Object.entries(document.paths)) {
       for (const [method, operation] of operationsOf(item)) {

@@ -20,11 +20,20 @@ export function guidesRouter(baseUrl: string, maxAgeSeconds: number, guide: Guid
       sendWithEntityTag(ctx, text, etag, 'text/markdown; charset=utf-8', maxAgeSeconds);
     });
   }
-  const openApi = JSON.stringify(openApiDocument(baseUrl));
-  const openApiTag = entityTag(openApi);
+  // Made at the first request (its examples render a demo preview), once per process; a failure is tried again by the next request.
+  let openApi: Promise<{ body: string; etag: string }> | undefined;
+  const describe = async (): Promise<{ body: string; etag: string }> => {
+    const body = JSON.stringify(await openApiDocument(baseUrl));
+    return { body, etag: entityTag(body) };
+  };
   router.all('/openapi.json', async (ctx) => {
     if (readOnly(ctx) === 'handled') return;
-    sendWithEntityTag(ctx, openApi, openApiTag, 'application/json; charset=utf-8', maxAgeSeconds);
+    openApi ??= describe().catch((error: unknown) => {
+      openApi = undefined;
+      throw error;
+    });
+    const { body, etag } = await openApi;
+    sendWithEntityTag(ctx, body, etag, 'application/json; charset=utf-8', maxAgeSeconds);
   });
   return router;
 }

@@ -28,7 +28,7 @@ function guide(doc: DocContext, path: string, lang: 'zh' | 'en'): JsonObject {
 /** The MCP endpoint, the agent guides and this description. */
 export function agentPaths(doc: DocContext): JsonObject {
   const request = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_specimens', arguments: { q: 'pelican', lang: 'en', limit: 1 } } };
-  const { list, text } = compactListResult(exampleList(doc.baseUrl));
+  const { list, text } = compactListResult(exampleList(doc));
   const response = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text }], structuredContent: list, isError: false } };
   return {
     '/mcp': {

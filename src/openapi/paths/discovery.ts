@@ -3,7 +3,6 @@ import { atomFeed } from '../../web/feed.ts';
 import { robotsText } from '../../web/robots.ts';
 import { BUILT_IN_SOURCE_TABLE } from '../../domain/sources.ts';
 import { pagesSitemapXml, sitemapFiles, sitemapIndexXml, URLS_PER_SITEMAP } from '../../web/sitemap.ts';
-import { EXAMPLE_RECORD } from '../examples.ts';
 import { CACHE_HEADERS, NOT_MODIFIED, operation, pathParameter, problem, textResponse } from '../responses.ts';
 import type { DocContext, JsonObject } from '../responses.ts';
 
@@ -17,7 +16,7 @@ export function discoveryPaths(doc: DocContext): JsonObject {
       description: 'Atom 1.0 (RFC 4287): one entry per work (gallery record), newest first, each with its page, original source, author, thumbnail, notes and citation. Query parameters are ignored.',
       tags: ['website'],
       responses: {
-        200: textResponse('The feed.', 'application/atom+xml', atomFeed(lang, doc.baseUrl, [localizeRecord(EXAMPLE_RECORD, lang, doc.baseUrl)], EXAMPLE_RECORD.updated, BUILT_IN_SOURCE_TABLE), CACHE_HEADERS),
+        200: textResponse('The feed.', 'application/atom+xml', atomFeed(lang, doc.baseUrl, [localizeRecord(doc.example, lang, doc.baseUrl)], doc.example.updated, BUILT_IN_SOURCE_TABLE), CACHE_HEADERS),
         304: NOT_MODIFIED,
         405: problem(doc, 405, path),
       },
@@ -40,7 +39,7 @@ export function discoveryPaths(doc: DocContext): JsonObject {
         operationId: 'getSitemapIndex',
         summary: `Sitemap index: the pages file and one file per ${URLS_PER_SITEMAP.toLocaleString('en')} record URLs`,
         tags: ['website'],
-        responses: { 200: textResponse('The sitemap index (sitemaps.org 0.9).', 'application/xml', sitemapIndexXml(doc.baseUrl, sitemapFiles([EXAMPLE_RECORD.id]), EXAMPLE_RECORD.updated), CACHE_HEADERS), 304: NOT_MODIFIED, 405: problem(doc, 405, '/sitemap.xml') },
+        responses: { 200: textResponse('The sitemap index (sitemaps.org 0.9).', 'application/xml', sitemapIndexXml(doc.baseUrl, sitemapFiles([doc.firstRecordId]), doc.example.updated), CACHE_HEADERS), 304: NOT_MODIFIED, 405: problem(doc, 405, '/sitemap.xml') },
       }),
     },
     '/sitemaps/{file}': {
@@ -49,9 +48,9 @@ export function discoveryPaths(doc: DocContext): JsonObject {
         operationId: 'getSitemap',
         summary: 'One sitemap file: pages.xml, or records-{first id}.xml with the record pages in both languages (from that record on, in id order), hreflang alternates and lastmod',
         tags: ['website'],
-        parameters: [pathParameter('file', 'A file the index names: pages.xml, or records- and the id of the file\'s first record.', `records-${EXAMPLE_RECORD.id}.xml`, { type: 'string', pattern: '^(pages|records-[a-z0-9][a-z0-9-]{0,127})\\.xml$' })],
+        parameters: [pathParameter('file', 'A file the index names: pages.xml, or records- and the id of the file\'s first record.', `records-${doc.firstRecordId}.xml`, { type: 'string', pattern: '^(pages|records-[a-z0-9][a-z0-9-]{0,127})\\.xml$' })],
         responses: {
-          200: textResponse('The sitemap (sitemaps.org 0.9 with xhtml:link alternates).', 'application/xml', pagesSitemapXml(doc.baseUrl, EXAMPLE_RECORD.updated), CACHE_HEADERS),
+          200: textResponse('The sitemap (sitemaps.org 0.9 with xhtml:link alternates).', 'application/xml', pagesSitemapXml(doc.baseUrl, doc.example.updated), CACHE_HEADERS),
           304: NOT_MODIFIED,
           404: problem(doc, 404, '/sitemaps/{file}', { detail: `No sitemap file is named "records-svg-none-00000000.xml"; the index is ${doc.baseUrl}/sitemap.xml.` }),
           405: problem(doc, 405, '/sitemaps/{file}'),

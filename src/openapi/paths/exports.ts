@@ -4,7 +4,7 @@ import { BILINGUAL_CSV_COLUMNS, bilingualCsvHeader, bilingualCsvRow, CSV_COLUMNS
 import { PUBLIC_EXPORTS } from '../../exports/public-export.ts';
 import type { PublicExport } from '../../exports/public-export.ts';
 import { canonicalCsvRow, fullCsvHeader } from '../../exports/full-export.ts';
-import { EXAMPLE_RECORD, exampleRecord } from '../examples.ts';
+import { exampleRecord } from '../examples.ts';
 import { jsonResponse, NOT_MODIFIED, operation, problem, queryParameters, textResponse } from '../responses.ts';
 import type { DocContext, JsonObject } from '../responses.ts';
 
@@ -31,13 +31,13 @@ const OPERATION_SUFFIX = { zh: 'Zh', en: 'En', bilingual: 'Bilingual' } as const
 
 function publicExport(doc: DocContext, route: PublicExport): JsonObject {
   const { path, lang, format } = route;
-  const zh = exampleRecord(doc.baseUrl, 'zh');
-  const en = exampleRecord(doc.baseUrl, 'en');
+  const zh = exampleRecord(doc, 'zh');
+  const en = exampleRecord(doc, 'en');
   const record = lang === 'zh' ? zh : en;
   const headers = { ...EXPORT_HEADERS, 'Content-Disposition': { ...(EXPORT_HEADERS['Content-Disposition'] as JsonObject), example: `attachment; filename="catalog-${lang}.${format}"` } };
   const ok =
     format === 'json'
-      ? jsonResponse(`Every published record in ${LANGUAGE[lang]}, streamed.`, catalogSchema(), { version: '1.0', updated: EXAMPLE_RECORD.updated, items: [record], total: 1 }, headers)
+      ? jsonResponse(`Every published record in ${LANGUAGE[lang]}, streamed.`, catalogSchema(), { version: '1.0', updated: doc.example.updated, items: [record], total: 1 }, headers)
       : format === 'ndjson'
         ? textResponse(`Every published record in ${LANGUAGE[lang]}, one JSON object (the API's record) per line.`, 'application/x-ndjson', `${JSON.stringify(record)}\n`, headers)
         : lang === 'bilingual'
@@ -63,7 +63,7 @@ function publicExport(doc: DocContext, route: PublicExport): JsonObject {
 
 /** The public bulk exports and the authenticated full export. */
 export function exportPaths(doc: DocContext): JsonObject {
-  const canonical = { ...EXAMPLE_RECORD, submission: null };
+  const canonical = { ...doc.example, submission: null };
   return {
     ...Object.fromEntries(PUBLIC_EXPORTS.map((route) => [route.path, publicExport(doc, route)])),
     '/api/v1/export': {
@@ -78,7 +78,7 @@ export function exportPaths(doc: DocContext): JsonObject {
           200: {
             description: 'The export: a JSON document, NDJSON (one record per line) or CSV.',
             content: {
-              'application/json': { schema: { type: 'object', required: ['version', 'updated', 'lang', 'items', 'total'] }, example: { version: '1.0', updated: EXAMPLE_RECORD.updated, lang: 'all', items: [canonical], total: 1 } },
+              'application/json': { schema: { type: 'object', required: ['version', 'updated', 'lang', 'items', 'total'] }, example: { version: '1.0', updated: doc.example.updated, lang: 'all', items: [canonical], total: 1 } },
               'application/x-ndjson': { schema: { type: 'string' }, example: `${JSON.stringify(canonical)}\n` },
               'text/csv': { schema: { type: 'string' }, example: `${fullCsvHeader('all')}${canonicalCsvRow(canonical)}` },
             },

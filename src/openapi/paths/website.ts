@@ -1,7 +1,6 @@
 import { langPrefix } from '../../web/i18n.ts';
 import type { Lang } from '../../domain/record.ts';
 import { SCHEMAS } from '../../validation/schemas.ts';
-import { EXAMPLE_RECORD } from '../examples.ts';
 import { CACHE_HEADERS, NOT_MODIFIED, operation, pathParameter, problem, redirect, textResponse } from '../responses.ts';
 import type { DocContext, JsonObject } from '../responses.ts';
 
@@ -30,8 +29,8 @@ function pageParameters(kind: 'gallery' | 'timeline'): JsonObject[] {
 }
 
 /** The 301 of a record id that moved: to the page (or twin) of the record holding its work now. */
-function movedRecord(path: string): JsonObject {
-  return redirect('The id moved: the same address of the record that holds its work now (query kept).', path.replace('{id}', EXAMPLE_RECORD.id));
+function movedRecord(doc: DocContext, path: string): JsonObject {
+  return redirect('The id moved: the same address of the record that holds its work now (query kept).', path.replace('{id}', doc.example.id));
 }
 
 function page(doc: DocContext, path: string, operationId: string, summary: string, lang: Lang, options: { parameters?: JsonObject[]; notFound?: string; badFilter?: boolean; retired?: boolean } = {}): JsonObject {
@@ -43,7 +42,7 @@ function page(doc: DocContext, path: string, operationId: string, summary: strin
   if (options.badFilter) responses[400] = textResponse('A filter value is not valid: the page shows a notice.', HTML, htmlExample(lang, summary));
   if (options.notFound) responses[404] = textResponse(options.notFound, HTML, htmlExample(lang, lang === 'zh' ? '页面不存在' : 'Page not found'));
   if (options.retired) {
-    responses[301] = movedRecord(path);
+    responses[301] = movedRecord(doc, path);
     responses[410] = textResponse('The record was withdrawn: a page with the work\'s title, the reason and the original source.', HTML, htmlExample(lang, lang === 'zh' ? '已撤回' : 'Withdrawn'));
   }
   return { get: operation(doc, { path, operationId, summary, tags: ['website'], ...(options.parameters ? { parameters: options.parameters } : {}), responses }) };
@@ -58,7 +57,7 @@ function slashRedirect(doc: DocContext, path: string, operationId: string, param
       tags: ['website'],
       usesStore: false,
       ...(parameters.length ? { parameters } : {}),
-      responses: { 301: redirect('The same address with a trailing slash (query kept).', `${path.replace('{id}', EXAMPLE_RECORD.id)}/`), 405: problem(doc, 405, path) },
+      responses: { 301: redirect('The same address with a trailing slash (query kept).', `${path.replace('{id}', doc.example.id)}/`), 405: problem(doc, 405, path) },
     }),
   };
 }
@@ -69,7 +68,7 @@ const PAST_THE_END = 'A page past the end of the list: the 404 page, linking the
 function languagePaths(doc: DocContext, lang: Lang): JsonObject {
   const prefix = langPrefix(lang);
   const suffix = SUFFIX[lang];
-  const id = pathParameter('id', 'Record id.', EXAMPLE_RECORD.id);
+  const id = pathParameter('id', 'Record id.', doc.example.id);
   const paths: JsonObject = {
     [`${prefix}/`]: page(doc, `${prefix}/`, `getGalleryPage${suffix}`, `Gallery: search box, filters with counts, 24 works a page (${LANGUAGE[lang]})`, lang, { parameters: pageParameters('gallery'), badFilter: true, notFound: PAST_THE_END }),
     [`${prefix}/timeline/`]: page(doc, `${prefix}/timeline/`, `getTimelinePage${suffix}`, `Timeline of model history, oldest first (${LANGUAGE[lang]})`, lang, { parameters: pageParameters('timeline'), badFilter: true, notFound: PAST_THE_END }),
@@ -82,9 +81,9 @@ function languagePaths(doc: DocContext, lang: Lang): JsonObject {
         tags: ['website'],
         parameters: [id],
         responses: {
-          200: textResponse('The record as Markdown.', 'text/markdown', `# ${EXAMPLE_RECORD.title[lang]}\n\n${EXAMPLE_RECORD.notes[lang]}\n…\n`, CACHE_HEADERS),
+          200: textResponse('The record as Markdown.', 'text/markdown', `# ${doc.example.title[lang]}\n\n${doc.example.notes[lang]}\n…\n`, CACHE_HEADERS),
           304: NOT_MODIFIED,
-          301: movedRecord(`${prefix}/specimens/{id}/index.md`),
+          301: movedRecord(doc, `${prefix}/specimens/{id}/index.md`),
           404: problem(doc, 404, `${prefix}/specimens/{id}/index.md`),
           405: problem(doc, 405, `${prefix}/specimens/{id}/index.md`),
           410: problem(doc, 410, `${prefix}/specimens/{id}/index.md`),
@@ -113,7 +112,7 @@ export function websitePaths(doc: DocContext): JsonObject {
       responses: { 301: redirect('The same page at the root.', '/timeline/'), 405: problem(doc, 405, path) },
     }),
   });
-  const media = EXAMPLE_RECORD.media[0];
+  const media = doc.example.media[0];
   return {
     ...languagePaths(doc, 'zh'),
     ...languagePaths(doc, 'en'),
