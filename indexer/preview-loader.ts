@@ -6,7 +6,7 @@ import { fetchImage, ImageFetchError } from './media/safe-fetch.ts';
 import { inspectImage } from './media/inspect-image.ts';
 
 export interface PreviewLoaderOptions {
-  /** Lets the fetcher reach loopback and private addresses: for the archive's own tests only. */
+  /** Lets the fetcher reach loopback and private addresses: for the archive's tests and trying ingest on one's own machine, never a public deployment. */
   allowPrivate: boolean;
 }
 

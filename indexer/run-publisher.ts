@@ -22,7 +22,7 @@ export function publisherDependencies(backend: Backend, media: { allowPrivate: b
 /** A publisher over a backend, configured from the service configuration; `observe` hears how each attempt ends. */
 export function createPublisher(config: Config, backend: Backend, logger: Logger, observe?: (outcome: PublisherOutcome) => void): Publisher {
   if (config.allowPrivateMedia) {
-    logger.warn('ARCHIVE_ALLOW_PRIVATE_MEDIA is on: the publisher may fetch previews from loopback and private addresses. Use this for the archive\'s own tests only.');
+    logger.warn('ARCHIVE_ALLOW_PRIVATE_MEDIA is on: the publisher may fetch previews from loopback and private addresses. Use this only on your own machine (the archive\'s tests, trying ingest locally), never on a public deployment.');
   }
   return new Publisher(
     { ...publisherDependencies(backend, { allowPrivate: config.allowPrivateMedia, mediaDir: config.mediaDir }, logger), ...(observe ? { observe } : {}) },

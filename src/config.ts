@@ -26,7 +26,7 @@ export interface Config {
   allowedOrigins: string[];
   /** host[:port] entries accepted as preview hosts for any source (the archive's own upload host). */
   uploadHosts: string[];
-  /** Lets the media fetcher reach private and loopback addresses. For the archive's own tests only. */
+  /** Lets the media fetcher reach private and loopback addresses: for the archive's tests and trying ingest on one's own machine (docs/ingest.md), never a public deployment. */
   allowPrivateMedia: boolean;
   /** Run the publisher inside the server process (embedded deployment). */
   runPublisher: boolean;
