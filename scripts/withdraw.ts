@@ -32,7 +32,10 @@ export function describeReport(report: WithdrawalReport, reason: string): string
     lines.push(`  ${record.id}  ${record.kind}  ${record.model}  ${record.sourceUrl}${via}`);
   }
   for (const successor of report.timelineSuccessors) lines.push(`timeline of ${successor.model} now starts with ${successor.id}`);
-  for (const model of report.timelinesEnded) lines.push(`timeline of ${model}: no record now (its earliest remaining work is editorial, or is the work whose timeline record was withdrawn; a new earliest work gets one when it is published)`);
+  for (const { model, withdrawn } of report.timelinesEnded) {
+    const why = withdrawn === 'editorial' ? 'the withdrawn timeline record was editorial, and an editorial one is not passed on' : 'its earliest remaining work is editorial, or is the work whose timeline record was withdrawn';
+    lines.push(`timeline of ${model}: no record now (${why}; a new earliest work gets one when it is published)`);
+  }
   for (const entry of report.alreadyWithdrawn) lines.push(`already withdrawn: ${entry.id} (on ${entry.at.slice(0, 10)}: ${entry.reason})`);
   for (const entry of report.moved) {
     lines.push(entry.followed ? `moved: ${entry.id} → ${entry.currentId} (withdrawn above)` : `moved: ${entry.id} → ${entry.currentId}; not withdrawn (withdraw ${entry.currentId}, or pass --follow-moves)`);

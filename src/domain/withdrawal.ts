@@ -6,7 +6,7 @@
  * are withdrawn in one store transaction with the timeline rule (planWithdrawal), so a model whose
  * timeline record is withdrawn passes it to its earliest remaining ingested work.
  */
-import { planWithdrawal, withdrawalTakesTimeline } from './ingest/timeline.ts';
+import { planWithdrawal, withdrawalEndsTimeline } from './ingest/timeline.ts';
 import type { RecordStore } from './ports.ts';
 import { resolveRecordId } from './record-fates.ts';
 import { compilationDay } from './record.ts';
@@ -45,11 +45,12 @@ export interface WithdrawalReport {
   /** Timeline records written for the earliest remaining work of a model whose timeline record was withdrawn. */
   timelineSuccessors: { id: string; model: string }[];
   /**
-   * Models whose ingested timeline record was withdrawn and that got none in its place: their
-   * earliest remaining work is editorial, or is the work whose timeline record was withdrawn
-   * alone (its timeline id is that one), or none remains.
+   * Models whose timeline record was withdrawn and that have none now, and what the record was:
+   * editorial (an imported catalog's, never passed on), or ingested, when the model's earliest
+   * remaining work is editorial, or is the work whose timeline record was withdrawn alone (its
+   * timeline id is that one), or none remains.
    */
-  timelinesEnded: string[];
+  timelinesEnded: { model: string; withdrawn: 'editorial' | 'ingested' }[];
   /** Named ids withdrawn before (directly, or at the end of their moves). */
   alreadyWithdrawn: { id: string; at: string; reason: string }[];
   /** Named ids that had moved, with the record holding their work now, and whether it was withdrawn. */
@@ -141,10 +142,10 @@ export async function withdrawRecords(store: RecordStore, request: WithdrawalReq
   const compiledOn = compilationDay(request.now ?? new Date());
   for (const model of models) {
     const ids = new Set([...chosen.values()].filter(({ record }) => record.model === model).map(({ record }) => record.id));
-    let timelineEnded = false;
+    let timelineEnded: 'editorial' | 'ingested' | undefined;
     const changes = await store.changeModelRecords(model, (ofModel) => {
       const plan = planWithdrawal(ids, reason, ofModel, compiledOn);
-      timelineEnded = plan.put.length === 0 && withdrawalTakesTimeline(ids, ofModel);
+      timelineEnded = withdrawalEndsTimeline(ids, ofModel, plan);
       return plan;
     });
     for (const { id } of changes.retire) {
@@ -154,7 +155,7 @@ export async function withdrawRecords(store: RecordStore, request: WithdrawalReq
       report.withdrawn.push({ id, kind: record.kind, model: record.model, sourceUrl: record.sourceUrl, namedAs, media: mediaPathsOf(record) });
     }
     report.timelineSuccessors.push(...changes.put.map((record) => ({ id: record.id, model: record.model })));
-    if (timelineEnded) report.timelinesEnded.push(model);
+    if (timelineEnded) report.timelinesEnded.push({ model, withdrawn: timelineEnded });
   }
   if (report.timelineSuccessors.length) await store.setCatalogUpdated(compiledOn);
   return { kind: 'withdrawn', report };

@@ -199,3 +199,35 @@ describe('npm run withdraw, interrupted before the files were removed', function
     expect(again.stdout).to.not.include('media:');
   });
 });
+
+describe('npm run withdraw, an editorial timeline record', function () {
+  this.timeout(60_000);
+  const model = 'Editorial-Model';
+  // The imported catalog's timeline record (no submission), and a later work that came through ingest.
+  const editorial = makeRecord({ model, kind: 'timeline', date: '2023-03-14', sourceUrl: 'https://github.com/demo-owner/editorial-start' });
+  const ingested = makeRecord({ model, date: '2025-02-01', sourceUrl: 'https://github.com/demo-owner/ingested-later', submissionId: 'sub_ingested' });
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer({ records: [editorial, ingested] });
+  });
+  after(async () => server.close());
+
+  it('says the model has no timeline record now, as for an ingested one', async () => {
+    const result = await runWithdraw(server, editorial.id, '--reason', 'The catalog entry was wrong.');
+    expect(result.code, result.stderr).to.equal(0);
+    expect(result.stdout.trim().split('\n')).to.deep.equal([
+      'withdrew 1 record (reason: The catalog entry was wrong.):',
+      `  ${editorial.id}  timeline  ${model}  ${editorial.sourceUrl}`,
+      `timeline of ${model}: no record now (the withdrawn timeline record was editorial, and an editorial one is not passed on; a new earliest work gets one when it is published)`,
+    ]);
+    expect((await getJson<{ total: number }>(server, `/api/v1/timeline?model=${model}`)).body.total).to.equal(0);
+    expect((await server.get(`/api/v1/specimens/${ingested.id}`)).status).to.equal(200);
+  });
+
+  it('says nothing of the timeline when the model keeps none to lose', async () => {
+    const result = await runWithdraw(server, ingested.id, '--reason', 'Taken down.');
+    expect(result.code, result.stderr).to.equal(0);
+    expect(result.stdout).to.not.include('timeline of');
+  });
+});

@@ -71,11 +71,24 @@ function isIngestedTimeline(record: StoredRecord): boolean {
 
 /**
  * Whether withdrawing `ids` takes a model label's ingested timeline record and leaves it none:
- * then planWithdrawal passes the timeline on, or, when it writes nothing, the model has ended
- * without one.
+ * then planWithdrawal passes the timeline on, if it can (an editorial timeline record withdrawn is
+ * never passed on; withdrawalEndsTimeline says when the label is left without one).
  */
 export function withdrawalTakesTimeline(ids: ReadonlySet<string>, ofModel: readonly StoredRecord[]): boolean {
   return ofModel.some((record) => ids.has(record.id) && isIngestedTimeline(record)) && !ofModel.some((record) => !ids.has(record.id) && isIngestedTimeline(record));
+}
+
+/**
+ * Whether withdrawing `ids`, by `changes` (planWithdrawal's), leaves a model label without a
+ * timeline record: it takes one (ingested or editorial), keeps none, and writes none in its place.
+ * Then 'editorial' when a timeline record it takes is editorial (never passed on), else 'ingested';
+ * undefined when the label keeps or gets a timeline record, or none was taken.
+ */
+export function withdrawalEndsTimeline(ids: ReadonlySet<string>, ofModel: readonly StoredRecord[], changes: RecordChanges): 'editorial' | 'ingested' | undefined {
+  const timelines = ofModel.filter((record) => record.kind === 'timeline');
+  const taken = timelines.filter((record) => ids.has(record.id));
+  if (taken.length === 0 || taken.length < timelines.length || changes.put.some((record) => record.kind === 'timeline')) return undefined;
+  return taken.some((record) => !record.submissionId) ? 'editorial' : 'ingested';
 }
 
 /**
