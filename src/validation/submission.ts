@@ -1,3 +1,5 @@
+import { httpSourceUrlProblem } from '../domain/ingest/submit.ts';
+import type { SourceTable } from '../domain/sources.ts';
 import type { Submission } from '../domain/submission.ts';
 import { BODY_FIELD } from '../errors.ts';
 import type { FieldError } from '../errors.ts';
@@ -96,6 +98,12 @@ function addressesWithCredentials(value: Record<string, unknown>, prefix: string
     .map(([pointer]) => ({ field: fieldPath(pointer, prefix), message: 'must not carry a user name or password' }));
 }
 
+/** The source URL when it is http:// on a host that is no known source (httpSourceUrlProblem): the archive cannot make it https. */
+function sourceUrlNotSecure(value: Record<string, unknown>, sources: SourceTable, prefix: string): FieldError[] {
+  const problem = httpSourceUrlProblem(value.sourceUrl, sources);
+  return problem ? [{ field: fieldPath('/sourceUrl', prefix), message: problem }] : [];
+}
+
 /** A line break: what a field of one line (a model label, an author, a title) may not hold. */
 const LINE_BREAK = /[\r\n\u2028\u2029]/;
 
@@ -137,13 +145,15 @@ function tooLarge(value: unknown): string | undefined {
 }
 
 /**
- * Checks one submission against schemas/submission.schema.json, and its previews for repeats once
- * parsed; every problem is named by its field path. A value that is no JSON object at all is one
- * problem, named by the prefix (the batch item) or, for a whole body, `body`. A field far larger
- * than any submission's (FIELD_SIZE_LIMIT) is named as such and not checked further, the other
- * fields are; a body of many unknown fields is one problem.
+ * Checks one submission against schemas/submission.schema.json, its previews for repeats once
+ * parsed, and the rules the schema cannot state (an http source URL on a host the source table
+ * `sources` does not know, among others), all at once; every problem is named by its field path.
+ * A value that is no JSON object at all is one problem, named by the prefix (the batch item) or,
+ * for a whole body, `body`. A field far larger than any submission's (FIELD_SIZE_LIMIT) is named
+ * as such and not checked further, the other fields are; a body of many unknown fields is one
+ * problem.
  */
-export function checkSubmission(value: unknown, prefix = ''): { ok: true; submission: Submission } | { ok: false; errors: FieldError[] } {
+export function checkSubmission(value: unknown, sources: SourceTable, prefix = ''): { ok: true; submission: Submission } | { ok: false; errors: FieldError[] } {
   if (!isJsonObject(value)) return { ok: false, errors: [{ field: prefix || BODY_FIELD, message: `must be a JSON object: a submission, { ${REQUIRED_FIELDS} }` }] };
   const names = Object.keys(value);
   if (names.length > FIELDS.length + UNKNOWN_FIELD_LIMIT) return { ok: false, errors: [{ field: prefix || BODY_FIELD, message: `holds ${names.length} fields, where a submission takes these ${FIELDS.length}: ${FIELDS.join(', ')}` }] };
@@ -154,14 +164,14 @@ export function checkSubmission(value: unknown, prefix = ''): { ok: true; submis
   if (oversized.length) {
     const large = new Set(oversized.map((error) => error.field));
     const rest = Object.fromEntries(Object.entries(value).filter(([name]) => !large.has(fieldPath(`/${name}`, prefix))));
-    const checked = checkSubmission(rest, prefix);
+    const checked = checkSubmission(rest, sources, prefix);
     return { ok: false, errors: [...oversized, ...(checked.ok ? [] : checked.errors.filter((error) => !large.has(error.field ?? '')))] };
   }
   const valid = validateSubmission(value);
   // Repeats are named by repeatedPreviews, which sees every one of them; ajv's uniqueItems names the first pair written alike.
   const schemaErrors = valid ? [] : describeErrors(validateSubmission.errors?.filter((error) => error.keyword !== 'uniqueItems'), FIELDS, 'field', prefix);
   const named = new Set(schemaErrors.map((error) => error.field));
-  const errors = [...schemaErrors, ...[...repeatedPreviews(value.media, prefix), ...textsNotUnicode(value, prefix), ...textsInNoLanguage(value, prefix), ...textsOffTheirLine(value, prefix), ...addressesWithCredentials(value, prefix)].filter((error) => !named.has(error.field))];
+  const errors = [...schemaErrors, ...[...repeatedPreviews(value.media, prefix), ...textsNotUnicode(value, prefix), ...textsInNoLanguage(value, prefix), ...textsOffTheirLine(value, prefix), ...addressesWithCredentials(value, prefix), ...sourceUrlNotSecure(value, sources, prefix)].filter((error) => !named.has(error.field))];
   if (valid && errors.length === 0) return { ok: true, submission: value };
   return { ok: false, errors: errors.length ? errors : describeErrors(validateSubmission.errors, FIELDS, 'field', prefix) };
 }

@@ -154,17 +154,21 @@ function breakages(): fc.Arbitrary<Breakage> {
   );
 }
 
-/** A valid submission broken in one to three different fields. */
+/**
+ * A valid submission broken in one to three different fields. An http:// source URL on an unknown
+ * host that no breakage touched is broken too (refusedAfterSchema), and named in the same 400.
+ */
 export function invalidSubmission(): fc.Arbitrary<CandidateSubmission> {
-  return fc.tuple(validSubmission(), fc.uniqueArray(breakages(), { minLength: 1, maxLength: 3, selector: (breakage) => breakage.field })).map(([body, chosen]) =>
-    chosen.reduce<CandidateSubmission>(
+  return fc.tuple(validSubmission(), fc.uniqueArray(breakages(), { minLength: 1, maxLength: 3, selector: (breakage) => breakage.field })).map(([body, chosen]) => {
+    const broken = chosen.reduce<CandidateSubmission>(
       (candidate, breakage) => {
         const next = breakage.apply(candidate.body);
         return { body: next.body, mustName: [...candidate.mustName, ...next.mustName] };
       },
       { body, mustName: [] },
-    ),
-  );
+    );
+    return { body: broken.body, mustName: [...new Set([...broken.mustName, ...refusedAfterSchema(broken.body)])] };
+  });
 }
 
 /**

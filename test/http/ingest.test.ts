@@ -69,6 +69,21 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
     expect(badItem.errors.map((error) => error.field)).to.include('media[1]');
   });
 
+  it('names an http source URL of an unknown host in the same 400 as the other bad fields, in a single body and a batch\'s items', async () => {
+    const insecure = { field: 'sourceUrl', message: 'must use https: example.com is not a known source, so its http address cannot be made https by the archive' };
+    const single = (await (await post('/api/v1/ingest', validSubmission({ sourceUrl: 'http://example.com/x', author: 'a\nb' }))).json()) as { errors: { field: string; message: string }[] };
+    expect(single.errors).to.deep.equal([{ field: 'author', message: 'must be one line: it holds a line break' }, insecure]);
+    const withSchemaError = (await (await post('/api/v1/ingest', validSubmission({ sourceUrl: 'http://example.com/x', date: 'soon' }))).json()) as { errors: { field: string }[] };
+    expect(withSchemaError.errors.map((error) => error.field)).to.deep.equal(['date', 'sourceUrl']);
+    // A batch's items are checked alike, under a bad envelope too, and an item refused beside an accepted one names it.
+    const envelope = (await (await post('/api/v1/ingest/batch', { submissions: [validSubmission({ sourceUrl: 'http://example.com/y' })], extra: true })).json()) as { errors: { field: string }[] };
+    expect(envelope.errors.map((error) => error.field)).to.deep.equal(['extra', 'submissions[0].sourceUrl']);
+    const batch = await post('/api/v1/ingest/batch', { submissions: [validSubmission({ sourceUrl: 'https://github.com/demo-owner/insecure-neighbour' }), validSubmission({ sourceUrl: 'http://example.com/z', format: 'gif' })] });
+    expect(batch.status).to.equal(202);
+    const items = ((await batch.json()) as { items: { errors?: { field: string }[] }[] }).items;
+    expect(items[1]?.errors?.map((error) => error.field)).to.deep.equal(['submissions[1].format', 'submissions[1].sourceUrl']);
+  });
+
   it('gives one problem per bad field, the most useful one', async () => {
     const response = await post('/api/v1/ingest', validSubmission({ sourceUrl: 'notaurl', format: null, media: ['notaurl'], author: 5 }));
     const body = (await response.json()) as { errors: { field: string; message: string }[] };

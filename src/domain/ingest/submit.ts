@@ -34,21 +34,27 @@ export type SubmitResult =
   | { kind: 'over-quota'; used: number; limit: number };
 
 /**
+ * Why a source URL cannot be taken: written with http:// on a host that is no known source, so
+ * the archive cannot make it https. Undefined for any other value (one that does not parse is the
+ * schema's to name). Validation asks it of every item, valid or not, so a 400 names it beside the
+ * item's other problems.
+ */
+export function httpSourceUrlProblem(sourceUrl: unknown, sources: SourceTable): string | undefined {
+  const url = typeof sourceUrl === 'string' ? URL.parse(sourceUrl) : null;
+  if (url?.protocol !== 'http:' || sources.keyForHost(url.hostname) !== UNKNOWN_SOURCE) return undefined;
+  return `must use https: ${url.hostname} is not a known source, so its http address cannot be made https by the archive`;
+}
+
+/**
  * A source URL written with http:// is made https:// when its host is a known source (every
  * known source serves https); on any other host it is refused, naming the field, rather than
  * failing later as an unknown source.
  */
 export function secureSourceUrl(submission: Submission, sources: SourceTable, field: string): { ok: true; submission: Submission } | { ok: false; errors: FieldProblem[] } {
-  let url: URL;
-  try {
-    url = new URL(submission.sourceUrl);
-  } catch {
-    return { ok: true, submission };
-  }
-  if (url.protocol !== 'http:') return { ok: true, submission };
-  if (sources.keyForHost(url.hostname) === UNKNOWN_SOURCE) {
-    return { ok: false, errors: [{ field, message: `must use https: ${url.hostname} is not a known source, so its http address cannot be made https by the archive` }] };
-  }
+  const problem = httpSourceUrlProblem(submission.sourceUrl, sources);
+  if (problem) return { ok: false, errors: [{ field, message: problem }] };
+  const url = URL.parse(submission.sourceUrl);
+  if (url?.protocol !== 'http:') return { ok: true, submission };
   url.protocol = 'https:';
   return { ok: true, submission: { ...submission, sourceUrl: url.href } };
 }

@@ -125,13 +125,13 @@ interface CheckedRequest {
  * bad field of the envelope, and with them every bad field of its items, so a client mends the
  * whole body at once.
  */
-function batchItems(value: unknown): CheckedItem[] {
+function batchItems(value: unknown, sources: SourceTable): CheckedItem[] {
   if (!isJsonObject(value)) throw invalidBody([{ field: BODY_FIELD, message: `must be a JSON object: { "submissions": [ …1 to ${BATCH_LIMIT} submissions… ] }` }]);
   const list = value.submissions;
   const extra = Object.keys(value).filter((name) => name !== 'submissions');
   const items = Array.isArray(list)
     ? list.map((item, index): CheckedItem => {
-        const checked = checkSubmission(item, `submissions[${index}]`);
+        const checked = checkSubmission(item, sources, `submissions[${index}]`);
         return checked.ok ? checked : { ok: false, errors: checked.errors.map((error) => ({ field: error.field ?? `submissions[${index}]`, message: error.message })) };
       })
     : [];
@@ -149,15 +149,16 @@ function batchItems(value: unknown): CheckedItem[] {
 /** The body of a POST, read and checked; throws the 400 naming each bad field when it holds nothing to accept. */
 async function checkedBody(ctx: Context, deps: IngestDependencies, batch: boolean): Promise<Omit<CheckedRequest, 'key'>> {
   const { value, raw } = await readJsonBody(ctx, batch ? INGEST_BODY_LIMIT * 8 : INGEST_BODY_LIMIT);
+  // Read first: the items are checked against it with every other rule, so one 400 names every problem.
+  const sources = new SourceTable(await deps.sources.listSources());
   let items: CheckedItem[];
   if (batch) {
-    items = batchItems(value);
+    items = batchItems(value, sources);
   } else {
-    const checked = checkSubmission(value);
+    const checked = checkSubmission(value, sources);
     if (!checked.ok) throw invalidBody(checked.errors);
     items = [checked];
   }
-  const sources = new SourceTable(await deps.sources.listSources());
   const { invalid } = prepareItems(items, sources, batch);
   if (invalid) throw invalidBody(invalid);
   return { items, batch, raw, sources };
