@@ -132,6 +132,26 @@ export function listedNames(names: readonly string[]): string {
   return names.length > MAX_LISTED_ERRORS ? `${listed} and ${names.length - MAX_LISTED_ERRORS} more` : listed;
 }
 
+/** How the messages of one input are joined in its one entry: `must be at most 200 characters …; also holds more than 64 words …`. */
+export const MESSAGE_JOINER = '; also ';
+
+/**
+ * One entry per input (a parameter, or a body field), in the order of each one's first problem:
+ * the messages of an input that breaks several rules are joined, in order (MESSAGE_JOINER), a
+ * message said twice once. A client mends every problem of the input at once, and reads one entry
+ * per input, as docs/api.md says.
+ */
+export function onePerInput(errors: readonly FieldError[]): FieldError[] {
+  const entries = new Map<string, { error: FieldError; messages: string[] }>();
+  for (const error of errors) {
+    const key = error.parameter !== undefined ? `parameter ${error.parameter}` : `field ${error.field ?? ''}`;
+    const entry = entries.get(key);
+    if (!entry) entries.set(key, { error, messages: [error.message] });
+    else if (!entry.messages.includes(error.message)) entry.messages.push(error.message);
+  }
+  return [...entries.values()].map(({ error, messages }) => (messages.length === 1 ? error : { ...error, message: messages.join(MESSAGE_JOINER) }));
+}
+
 /**
  * The 400 for bad parameters, the same wherever they are read: "Invalid parameter: x." for one
  * parameter (with one error or several), "Invalid parameters: x, y." for more; `more` follows as
@@ -148,9 +168,12 @@ type ProblemOptions = { errors?: FieldError[]; headers?: Record<string, string>;
 export class ProblemError extends Error {
   readonly status: number;
   readonly title: string;
-  /** `extensions` are further members of the problem body (RFC 9457 §3.2); `errors` holds at most MAX_LISTED_ERRORS. */
+  /**
+   * `extensions` are further members of the problem body (RFC 9457 §3.2); `errors` holds one entry
+   * per input (onePerInput), at most MAX_LISTED_ERRORS.
+   */
   readonly options: ProblemOptions;
-  /** Field errors beyond MAX_LISTED_ERRORS, left out of `errors`. */
+  /** Inputs named beyond MAX_LISTED_ERRORS, left out of `errors`. */
   readonly errorsOmitted: number;
 
   constructor(
@@ -162,9 +185,9 @@ export class ProblemError extends Error {
     this.name = 'ProblemError';
     this.status = PROBLEM_TYPES[type].status;
     this.title = PROBLEM_TYPES[type].title;
-    const errors = options.errors ?? [];
+    const errors = onePerInput(options.errors ?? []);
     this.errorsOmitted = Math.max(0, errors.length - MAX_LISTED_ERRORS);
-    this.options = this.errorsOmitted > 0 ? { ...options, errors: errors.slice(0, MAX_LISTED_ERRORS) } : options;
+    this.options = options.errors ? { ...options, errors: errors.slice(0, MAX_LISTED_ERRORS) } : options;
   }
 }
 

@@ -1,7 +1,7 @@
 import { httpSourceUrlProblem } from '../domain/ingest/submit.ts';
 import type { SourceTable } from '../domain/sources.ts';
 import type { Submission } from '../domain/submission.ts';
-import { BODY_FIELD } from '../errors.ts';
+import { BODY_FIELD, onePerInput } from '../errors.ts';
 import type { FieldError } from '../errors.ts';
 import submissionSchema from '../../schemas/submission.schema.json' with { type: 'json' };
 import { compile, describeErrors, fieldPath } from './schemas.ts';
@@ -173,7 +173,8 @@ export function checkSubmission(value: unknown, sources: SourceTable, prefix = '
   const named = new Set(schemaErrors.map((error) => error.field));
   const errors = [...schemaErrors, ...[...repeatedPreviews(value.media, prefix), ...textsNotUnicode(value, prefix), ...textsInNoLanguage(value, prefix), ...textsOffTheirLine(value, prefix), ...addressesWithCredentials(value, prefix), ...sourceUrlNotSecure(value, sources, prefix)].filter((error) => !named.has(error.field))];
   if (valid && errors.length === 0) return { ok: true, submission: value };
-  return { ok: false, errors: errors.length ? errors : describeErrors(validateSubmission.errors, FIELDS, 'field', prefix) };
+  // One entry per field: a text that breaks several of the rules above (a line break in a title with no Latin letter) names each in it.
+  return { ok: false, errors: errors.length ? onePerInput(errors) : describeErrors(validateSubmission.errors, FIELDS, 'field', prefix) };
 }
 
 export { submissionSchema };

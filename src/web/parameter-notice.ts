@@ -6,6 +6,7 @@
  * so a Chinese page never shows English text.
  */
 import type { Lang } from '../domain/record.ts';
+import { MESSAGE_JOINER, onePerInput } from '../errors.ts';
 import type { FieldError } from '../errors.ts';
 import { TEXT } from './i18n.ts';
 
@@ -75,13 +76,22 @@ const CHINESE_NAMES: Readonly<Record<string, string>> = {
   page: '页码',
 };
 
-/** A validation message of parameter `name` in Chinese: its rule's wording, or "the value is invalid" for a message no rule knows. */
-export function chineseMessage(message: string, name = ''): string {
+/** One message of one rule in Chinese: its rule's wording, or "the value is invalid" for a message no rule knows. */
+function chineseRuleMessage(message: string, name: string): string {
   for (const rule of RULES) {
     const match = rule.english.exec(message);
     if (match) return rule.chinese(match, name);
   }
   return '值无效';
+}
+
+/**
+ * A validation message of parameter `name` in Chinese. A parameter that breaks several rules has
+ * their messages joined in its one entry (MESSAGE_JOINER, "; also "): each is said in Chinese, in
+ * order, joined by "；另外", the fallback said once.
+ */
+export function chineseMessage(message: string, name = ''): string {
+  return [...new Set(message.split(MESSAGE_JOINER).map((part) => chineseRuleMessage(part, name)))].join('；另外');
 }
 
 /** One bad parameter as a page in `lang` says it: its name (and, in Chinese, what the page calls it) and what is wrong. */
@@ -92,7 +102,7 @@ export function parameterNotice(error: FieldError, lang: Lang): string {
   return `${chineseName ? `${chineseName}（${name}）` : name}：${chineseMessage(error.message, name)}`;
 }
 
-/** Every bad parameter of a search, as one notice in the page's language. */
+/** Every bad parameter of a search, once each (its messages joined), as one notice in the page's language. */
 export function parameterNotices(errors: readonly FieldError[], lang: Lang): string {
-  return errors.map((error) => parameterNotice(error, lang)).join(lang === 'zh' ? '；' : '; ');
+  return onePerInput(errors).map((error) => parameterNotice(error, lang)).join(lang === 'zh' ? '；' : '; ');
 }

@@ -64,6 +64,9 @@ export async function expectProblem(response: Response, what: string): Promise<P
   expect(body.status, `${what}: body status`).to.equal(response.status);
   if (response.status === 400) {
     expect(body.errors?.length ?? 0, `${what}: errors of a 400`).to.be.above(0);
+    // One entry per input: an input that breaks several rules has its messages joined in one.
+    const named = namedInputs(body);
+    expect(named.filter((name, index) => named.indexOf(name) !== index), `${what}: inputs named more than once`).to.deep.equal([]);
   }
   return body;
 }

@@ -84,6 +84,16 @@ describe('ingest over HTTP: authentication, validation, idempotency, batches', (
     expect(items[1]?.errors?.map((error) => error.field)).to.deep.equal(['submissions[1].format', 'submissions[1].sourceUrl']);
   });
 
+  it('gives a field that breaks several of the rules the schema cannot state one entry, its messages joined, in a 400 and in a batch item refused', async () => {
+    const joined = ['is not Unicode text: it holds an unpaired surrogate (a \\ud800–\\udfff escape without its pair)', 'must be written in English: it holds no Latin letter', 'must be one line: it holds a line break'].join('; also ');
+    const title = { zh: '标题', en: '\ud800\n字' };
+    const single = (await (await post('/api/v1/ingest', validSubmission({ title }))).json()) as { errors: { field: string; message: string }[] };
+    expect(single.errors).to.deep.equal([{ field: 'title.en', message: joined }]);
+    const batch = await post('/api/v1/ingest/batch', { submissions: [validSubmission({ sourceUrl: 'https://github.com/demo-owner/joined-neighbour' }), validSubmission({ title })] });
+    expect(batch.status).to.equal(202);
+    expect(((await batch.json()) as { items: { errors?: unknown[] }[] }).items[1]?.errors).to.deep.equal([{ field: 'submissions[1].title.en', message: joined }]);
+  });
+
   it('gives one problem per bad field, the most useful one', async () => {
     const response = await post('/api/v1/ingest', validSubmission({ sourceUrl: 'notaurl', format: null, media: ['notaurl'], author: 5 }));
     const body = (await response.json()) as { errors: { field: string; message: string }[] };

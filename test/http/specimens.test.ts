@@ -157,6 +157,21 @@ describe('read API over HTTP (demo catalog)', function () {
       }
     });
 
+    it('gives a parameter that breaks several rules one entry, its messages joined in order', async () => {
+      // 67 × ⒜: 201 characters as searched, 67 words, all of them in phrases.
+      const { status, body } = await getJson<{ detail: string; errors: { parameter: string; message: string }[] }>(server, `/api/v1/specimens?q=${encodeURIComponent('⒜'.repeat(67))}&sort=random`);
+      expect(status).to.equal(400);
+      expect(body.detail).to.equal('Invalid parameters: sort, q.');
+      expect(body.errors.map((error) => error.parameter)).to.deep.equal(['sort', 'q']);
+      expect(body.errors[1]?.message).to.equal(
+        [
+          'must be at most 200 characters long as searched, in Unicode normal form NFKC (it is 201: a character such as ⒜ or ㍿ stands for several)',
+          'holds more than 64 words (it holds 67; a run of Chinese characters counts as one)',
+          'holds more than 32 words in phrases, quoted or joined by punctuation like a-b-c (it holds 67)',
+        ].join('; also '),
+      );
+    });
+
     it('names every bad parameter at once', async () => {
       const { body } = await getJson<{ errors: { parameter: string }[] }>(server, '/api/v1/specimens?limit=0&offset=-2&lang=fr&colour=red');
       expect(body.errors.map((error) => error.parameter).sort()).to.deep.equal(['colour', 'lang', 'limit', 'offset']);

@@ -75,6 +75,21 @@ describe('website search notices', () => {
     });
   }
 
+  it('names a parameter that breaks several rules once, saying each of its problems in the page\'s language', async () => {
+    const query = `q=${encodeURIComponent('⒜'.repeat(67))}`;
+    const zh = noticeOf(await (await server.get(`/?${query}`)).text());
+    expect(zh.split('搜索词（q）')).to.have.length(2);
+    expect(zh).to.include(
+      '搜索词（q）：按检索时的规范形式（NFKC）计，最多 200 个字符（现为 201 个：⒜、㍿ 这样的一个字符代表几个字符）；另外最多 64 个词（现有 67 个；一段连续的汉字算一个）；另外短语（引号中的词，或像 a-b-c 这样由标点连起来的词）合计最多 32 个词（现有 67 个）',
+    );
+    expect(zh.replace(/（[a-z]+）/g, '')).not.to.match(ENGLISH_WORDS);
+    const en = noticeOf(await (await server.get(`/en/?${query}`)).text());
+    expect(en.split('q: ')).to.have.length(2);
+    expect(en).to.match(/^The search could not be run: q: must be at most 200 characters long as searched, .*; also holds more than 64 words .*; also holds more than 32 words in phrases, /);
+    // A joined message no rule knows a part of says that part is invalid, once.
+    expect(chineseMessage('must be one of: svg, game; also must match format "email"; also must match format "uri"', 'format')).to.equal('只能是以下之一：SVG（svg）、游戏（game）；另外值无效');
+  });
+
   it('titles a search whose text cleaning leaves blank as the whole list, not as an empty quotation', async () => {
     const html = await (await server.get('/?q=%E2%80%8B%20%E2%80%8B')).text();
     const title = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? '';

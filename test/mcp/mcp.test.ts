@@ -193,6 +193,15 @@ describe('MCP tool server at /mcp', function () {
     expect(result.content[0]?.type === 'text' ? result.content[0].text : '').to.match(/^Invalid parameter: q\.\n- q: holds more than 32 words in phrases/);
   });
 
+  it('names a parameter that breaks several rules once, its messages joined, as the HTTP API does', async () => {
+    const result = await call('search_specimens', { q: '⒜'.repeat(67) });
+    expect(result.isError).to.equal(true);
+    const lines = (result.content[0]?.type === 'text' ? result.content[0].text : '').split('\n');
+    expect(lines[0]).to.equal('Invalid parameter: q.');
+    expect(lines.slice(1)).to.have.length(1);
+    expect(lines[1]).to.match(/^- q: must be at most 200 characters long as searched, .*; also holds more than 64 words .*; also holds more than 32 words in phrases, .*\(it holds 67\)$/);
+  });
+
   it('refuses invalid arguments with a message naming each of them', async () => {
     const result = await call('search_specimens', { limit: 500, lang: 'fr', colour: 'red' });
     expect(result.isError).to.equal(true);
