@@ -80,13 +80,10 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
   app.use(requestLog(logger));
   app.use(securityHeaders(config.baseUrl));
   app.use(closeWhenBodyUnread());
-  app.use(problems(config.baseUrl, logger, (error) => backend.isUnavailable(error), problemPageHtml));
-  app.use(requireOneHost());
-  app.use(noteWriteRefusals(backend.writeRefusals));
-  app.use(openCors());
-  const clientPolicy = config.rateLimitReads ? { name: 'client', limit: config.rateLimitReads, windowMs: 60_000 } : undefined;
-  if (clientPolicy) app.use(limitByClient(limiter, clientPolicy, refused));
-  if (config.rejectGenericUserAgents) app.use(rejectGenericUserAgents());
+  // Outside the problems middleware: every answer passes the compression, an error of any
+  // middleware below included (a 429, a 503 page), so every one says Vary: Accept-Encoding, the one
+  // place that does, and a long error page is compressed as any page is. negotiateErrorPage adds
+  // Accept where Accept chose the answer.
   app.use(identityWhenNoCodingAccepted());
   app.use(
     compressHeadAsGet(
@@ -99,6 +96,13 @@ export function createApp(config: AppConfig, backend: Backend, logger: Logger, h
       }),
     ),
   );
+  app.use(problems(config.baseUrl, logger, (error) => backend.isUnavailable(error), problemPageHtml));
+  app.use(requireOneHost());
+  app.use(noteWriteRefusals(backend.writeRefusals));
+  app.use(openCors());
+  const clientPolicy = config.rateLimitReads ? { name: 'client', limit: config.rateLimitReads, windowMs: 60_000 } : undefined;
+  if (clientPolicy) app.use(limitByClient(limiter, clientPolicy, refused));
+  if (config.rejectGenericUserAgents) app.use(rejectGenericUserAgents());
 
   app.use(answerServerOptions());
   app.use(canonicalAddresses());

@@ -145,6 +145,7 @@ describe('a MongoDB store that does not answer, behind the real app', function (
         expect(page.status, path).to.equal(503);
         expect(page.headers.get('retry-after'), path).to.equal('5');
         expect(page.headers.get('content-type'), path).to.match(/^text\/html/);
+        expect(page.headers.get('vary'), path).to.equal('Accept-Encoding, Accept');
         const html = await page.text();
         expect(html, path).to.include(`<html lang="${lang === 'zh' ? 'zh-Hans' : 'en'}"`).and.include(words);
       }

@@ -136,6 +136,18 @@ describe('website addresses', () => {
     // The probes answer JSON to everyone, a browser too.
     const probe = await server.get('/readyz/deeper', { headers: { Accept: 'text/html' } });
     expect([probe.status, probe.headers.get('content-type')]).to.deep.equal([404, 'application/problem+json']);
+    // Every error answer, from whichever middleware, says it varies by Accept-Encoding: a page's own 400, the API's 400, 405, 413 (the 429 and 503 pages: rate-limit and unavailable tests).
+    const html = { Accept: 'text/html', 'Accept-Encoding': 'gzip' };
+    const errors: [string, Response][] = [
+      ['page 400', await server.get('/en/?format=bogus', { headers: html })],
+      ['API 400', await server.get('/api/v1/specimens?colour=red', { headers: html })],
+      ['405', await server.get('/api/v1/specimens', { method: 'DELETE', headers: html })],
+      ['413', await server.get('/api/v1/ingest', { method: 'POST', body: 'x'.repeat(300 * 1024), headers: { ...html, 'Content-Type': 'application/json', Authorization: 'Bearer mwa_unknown' } })],
+    ];
+    for (const [what, response] of errors) {
+      expect(response.status, what).to.be.within(400, 499);
+      expect(varies(response), what).to.include('accept-encoding');
+    }
   });
 
   it('gives every resource one address: a file or API resource with a trailing slash, any address in capitals or with doubled slashes, redirected in one step', async () => {
