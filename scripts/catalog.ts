@@ -7,7 +7,7 @@
 import { createWriteStream, existsSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { loadConfig } from '../src/config.ts';
-import { describeStore, openArchive } from '../src/backend.ts';
+import { describeStore, openStoreArchive } from '../src/backend.ts';
 import { exportCatalog, importCatalogFile } from '../src/catalog/catalog-file.ts';
 import { SourceTable } from '../src/domain/sources.ts';
 import { syntheticCatalog } from '../src/catalog/synthetic.ts';
@@ -84,7 +84,8 @@ async function main(): Promise<void> {
   const removeNewArchive = (): void => {
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${config.databaseFile}${suffix}`, { force: true });
   };
-  const backend = await openArchive(config, { migrate: true });
+  // Neither searches: an import's records reach a Meilisearch index through the index sync.
+  const backend = await openStoreArchive(config, { migrate: true });
   let imported = false;
   try {
     const started = performance.now();

@@ -1,6 +1,6 @@
 /** What the maintenance scripts share: the backend the configuration names, opened for one command and closed after it. */
-import { openArchive } from '../src/backend.ts';
-import type { Backend } from '../src/backend.ts';
+import { openArchive, openStoreArchive } from '../src/backend.ts';
+import type { Backend, StoreBackend } from '../src/backend.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Config } from '../src/config.ts';
 import { requireArchive } from '../src/data-folder.ts';
@@ -49,13 +49,27 @@ function endOutputQuietlyWhenClosed(): void {
 /**
  * Runs a script's command over the backend (upgrading the schema, as the server's primary does),
  * closes it, and on failure prints the error's message alone and exits 1. The archive must exist
- * (requireArchive).
+ * (requireArchive). For a command that searches; one that does not runs with runStoreCommand.
  */
 export function runCommand(command: (backend: Backend, config: Config) => Promise<void>): void {
+  runOver(openArchive, command);
+}
+
+/**
+ * runCommand for a command that never searches: it opens the store alone (openStoreArchive), so
+ * on the Meilisearch deployment it runs while Meilisearch is down or does not answer (a takedown,
+ * a token revoked during an outage). The index follows the store's change feed, so what such a
+ * command writes reaches the index through the index sync.
+ */
+export function runStoreCommand(command: (backend: StoreBackend, config: Config) => Promise<void>): void {
+  runOver(openStoreArchive, command);
+}
+
+function runOver<B extends StoreBackend>(open: (config: Config, options: { migrate: boolean }) => Promise<B>, command: (backend: B, config: Config) => Promise<void>): void {
   const run = async (): Promise<void> => {
     const config = loadConfig();
     requireArchive(config);
-    const backend = await openArchive(config, { migrate: true });
+    const backend = await open(config, { migrate: true });
     try {
       await command(backend, config);
     } finally {

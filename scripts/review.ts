@@ -10,9 +10,9 @@
  * to --wait seconds (default 30) to print the outcome.
  */
 import { userInfo } from 'node:os';
-import type { Backend } from '../src/backend.ts';
+import type { StoreBackend } from '../src/backend.ts';
 import { readSubcommand } from './arguments.ts';
-import { readCommandLine, runCommand, startCommandLine } from './command.ts';
+import { readCommandLine, runStoreCommand, startCommandLine } from './command.ts';
 import { listSubmissions } from '../src/domain/ingest/list.ts';
 import { review } from '../src/domain/ingest/review.ts';
 import { currentRecordIds } from '../src/domain/record-fates.ts';
@@ -36,7 +36,7 @@ function describe(record: SubmissionRecord, recordIds: readonly string[]): strin
   return lines.join('\n');
 }
 
-async function waitForOutcome(backend: Backend, submissionId: string, seconds: number): Promise<SubmissionRecord | undefined> {
+async function waitForOutcome(backend: StoreBackend, submissionId: string, seconds: number): Promise<SubmissionRecord | undefined> {
   const deadline = Date.now() + seconds * 1000;
   for (;;) {
     const record = await backend.submissions.getSubmission(submissionId);
@@ -63,7 +63,7 @@ const { subcommand: command, operands, values } = readCommandLine((args) =>
   ),
 );
 
-async function main(backend: Backend): Promise<void> {
+async function main(backend: StoreBackend): Promise<void> {
   const [id = ''] = operands;
   if (command === 'list') {
     const status = (values.status ?? 'needs_review') as SubmissionStatus;
@@ -108,4 +108,4 @@ async function main(backend: Backend): Promise<void> {
   }
 }
 
-runCommand(main);
+runStoreCommand(main);

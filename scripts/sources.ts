@@ -19,9 +19,9 @@
  * forms of one address before the work key rules made them one work; docs/duplicates.md), each
  * record's id with its source URL, the first WORKS_SHOWN of them by work key.
  */
-import type { Backend } from '../src/backend.ts';
+import type { Backend, StoreBackend } from '../src/backend.ts';
 import { readSubcommand } from './arguments.ts';
-import { readCommandLine, runCommand, startCommandLine } from './command.ts';
+import { readCommandLine, runCommand, runStoreCommand, startCommandLine } from './command.ts';
 import { BUILT_IN_SOURCE_TABLE, sourceDefinitionProblems, sourceHostConflicts } from '../src/domain/sources.ts';
 import type { SourceDefinition } from '../src/domain/sources.ts';
 
@@ -48,7 +48,7 @@ function describe(source: SourceDefinition): string {
 const WORKS_SHOWN = 1000;
 
 /** What `works` prints: a block per work (its kind and key, then each record's id and source URL), and a closing line. */
-async function describeSharedWorks(backend: Backend): Promise<string[]> {
+async function describeSharedWorks(backend: StoreBackend): Promise<string[]> {
   const { total, works } = await backend.store.sharedWorks(WORKS_SHOWN);
   if (total === 0) return ['no work has more than one record of one kind'];
   const records = new Map((await backend.store.getRecords(works.flatMap((work) => work.ids))).map((record) => [record.id, record]));
@@ -103,8 +103,7 @@ const { subcommand: command, operands, values } = readCommandLine((args) =>
   ),
 );
 
-async function main(backend: Backend): Promise<void> {
-  const [argument = ''] = operands;
+async function main(backend: StoreBackend): Promise<void> {
   if (command === 'list') {
     for (const source of await backend.sources.listSources()) console.log(describe(source));
     return;
@@ -135,13 +134,17 @@ async function main(backend: Backend): Promise<void> {
     console.log(`${replaced ? 'replaced' : 'added'} source ${definition.key}\n${describe(definition)}`);
     return;
   }
-  if (command === 'remove') {
-    const used = (await backend.search.search({ lang: 'en', filters: { source: [argument] }, order: 'newest', offset: 0, limit: 1 })).total;
-    if (used > 0 && !values.force) throw new Error(`${used} published record${used === 1 ? ' names' : 's name'} the source ${argument}; they keep its key. Remove it anyway with --force.`);
-    if (!(await backend.sources.removeSource(argument))) throw new Error(`no source has the key ${argument}`);
-    console.log(`removed source ${argument}; its hosts are unknown to the publisher from now on`);
-    return;
-  }
 }
 
-runCommand(main);
+/** `remove`: the one subcommand that searches (how many published records name the source). */
+async function remove(backend: Backend): Promise<void> {
+  const [argument = ''] = operands;
+  const used = (await backend.search.search({ lang: 'en', filters: { source: [argument] }, order: 'newest', offset: 0, limit: 1 })).total;
+  if (used > 0 && !values.force) throw new Error(`${used} published record${used === 1 ? ' names' : 's name'} the source ${argument}; they keep its key. Remove it anyway with --force.`);
+  if (!(await backend.sources.removeSource(argument))) throw new Error(`no source has the key ${argument}`);
+  console.log(`removed source ${argument}; its hosts are unknown to the publisher from now on`);
+}
+
+// The others open the store alone, so they run while Meilisearch is down.
+if (command === 'remove') runCommand(remove);
+else runStoreCommand(main);

@@ -6,11 +6,11 @@
  * Works while the server runs, against the same ARCHIVE_DATA_DIR. Secrets are stored as SHA-256 only.
  */
 import { describeStore } from '../src/backend.ts';
-import type { Backend } from '../src/backend.ts';
+import type { StoreBackend } from '../src/backend.ts';
 import { generateSecret, secretSha256 } from '../src/auth/secrets.ts';
 import type { Config } from '../src/config.ts';
 import { readSubcommand } from './arguments.ts';
-import { readCommandLine, runCommand, startCommandLine } from './command.ts';
+import { readCommandLine, runStoreCommand, startCommandLine } from './command.ts';
 import { TOKEN_SCOPES } from '../src/domain/submission.ts';
 import type { TokenScope } from '../src/domain/submission.ts';
 
@@ -30,7 +30,7 @@ const { subcommand: command, operands, values } = readCommandLine((args) =>
   ),
 );
 
-async function main(backend: Backend, config: Config): Promise<void> {
+async function main(backend: StoreBackend, config: Config): Promise<void> {
   const [argument = ''] = operands;
   if (command === 'create') {
     const name = values.name ?? '';
@@ -56,4 +56,4 @@ async function main(backend: Backend, config: Config): Promise<void> {
   }
 }
 
-runCommand(main);
+runStoreCommand(main);

@@ -11,10 +11,10 @@
  * in ARCHIVE_DATA_DIR/withdrawn-media.json from before the withdrawal commits until they are
  * gone, so a run interrupted in between is finished by the next (the same command again will do).
  */
-import type { Backend } from '../src/backend.ts';
+import type { StoreBackend } from '../src/backend.ts';
 import type { Config } from '../src/config.ts';
 import { readArguments } from './arguments.ts';
-import { readCommandLine, runCommand, startCommandLine } from './command.ts';
+import { readCommandLine, runStoreCommand, startCommandLine } from './command.ts';
 import { referencedMedia, withdrawRecords } from '../src/domain/withdrawal.ts';
 import type { WithdrawalReport } from '../src/domain/withdrawal.ts';
 import { removeMediaFiles } from '../src/media/media-files.ts';
@@ -48,7 +48,7 @@ export function describeReport(report: WithdrawalReport, reason: string): string
  * Removes the media files on the withdrawn-media list (this run's and any an interrupted run left)
  * that no remaining record references, then forgets the list; returns the line that says what it did.
  */
-async function removeUnreferencedMedia(backend: Backend, config: Config, list: WithdrawnMediaList): Promise<string | undefined> {
+async function removeUnreferencedMedia(backend: StoreBackend, config: Config, list: WithdrawnMediaList): Promise<string | undefined> {
   const candidates = await list.read();
   if (candidates.length === 0) return undefined;
   const started = performance.now();
@@ -66,7 +66,7 @@ const { operands: ids, values } = readCommandLine((args) =>
   readArguments({ name: 'withdraw', usage: USAGE, options: OPTIONS, shape: { options: ['reason', 'only', 'follow-moves'], operands: [0, Infinity] } }, args),
 );
 
-async function main(backend: Backend, config: Config): Promise<void> {
+async function main(backend: StoreBackend, config: Config): Promise<void> {
   const reason = values.reason ?? '';
   const list = new WithdrawnMediaList(config.dataDir);
   const left = (await list.read()).length;
@@ -81,4 +81,4 @@ async function main(backend: Backend, config: Config): Promise<void> {
   if (report.unknown.length || report.moved.some((entry) => !entry.followed)) process.exitCode = 1;
 }
 
-runCommand(main);
+runStoreCommand(main);

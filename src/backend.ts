@@ -50,6 +50,14 @@ export interface Backend {
   workKeysRecomputed?: boolean;
 }
 
+/**
+ * A backend without its search index: what a process that never searches opens (the maintenance
+ * commands but reindex, the publisher). On the embedded pair the search index comes with it, since
+ * the store writes it in the same transaction as each record; an index that follows the store
+ * (Meilisearch) is not contacted at all, so such a process runs while Meilisearch is down or hung.
+ */
+export type StoreBackend = Omit<Backend, 'search' | 'warm'>;
+
 /** What opening a backend needs: the embedded file, and which adapters (embedded when left out). */
 export type BackendConfig = Pick<Config, 'databaseFile'> & Partial<BackendSettings>;
 
@@ -76,17 +84,48 @@ export function describeStore(config: BackendConfig): string {
  * The MongoDB and Meilisearch clients are loaded only when chosen.
  */
 export async function openBackend(config: BackendConfig, options: BackendOptions): Promise<Backend> {
+  const opened = await openStoreSide(config, options);
+  if (opened.kind === 'with-search') return opened.backend;
+  let search: OpenedSearch;
+  try {
+    search = await openMeiliSearch(opened.settings);
+  } catch (error) {
+    await opened.backend.close();
+    throw error;
+  }
+  return withFollowingSearch(opened.backend, search);
+}
+
+/**
+ * openBackend without the search index (StoreBackend): the store, the sources, the tokens and the
+ * submission queue, for a process that never searches. Meilisearch is not contacted.
+ */
+export async function openStore(config: BackendConfig, options: BackendOptions): Promise<StoreBackend> {
+  return (await openStoreSide(config, options)).backend;
+}
+
+/** The store an opening names: with its search index (the embedded pair), or one a separate index follows (and that index's settings). */
+type OpenedStoreSide = { kind: 'with-search'; backend: Backend } | { kind: 'followed'; backend: StoreBackend; settings: Extract<SearchSettings, { kind: 'meili' }> };
+
+async function openStoreSide(config: BackendConfig, options: BackendOptions): Promise<OpenedStoreSide> {
   const store = config.store ?? { kind: 'embedded' };
   const search = config.search ?? { kind: 'embedded' };
   if (store.kind === 'mongo' && search.kind === 'embedded') {
     throw new ConfigError(['ARCHIVE_STORE=mongo needs ARCHIVE_SEARCH=meili: the embedded search index lives in the SQLite file of one machine']);
   }
-  if (store.kind === 'mongo' && search.kind === 'meili') return openMongoBackend(store, search, options);
+  if (store.kind === 'mongo' && search.kind === 'meili') {
+    const { MongoArchiveDatabase } = await import('./store/mongo/mongo-database.ts');
+    const database = await MongoArchiveDatabase.open({ uri: store.uri, database: store.database }, { createIndexes: options.migrate });
+    return { kind: 'followed', backend: await mongoStore(database), settings: search };
+  }
   const db = openDatabase(config.databaseFile);
   const migrated = options.migrate ? migrateSchema(db) : [];
-  const backend = search.kind === 'embedded' ? embeddedBackend(db) : await openSqliteWithFollowingSearch(db, await openMeiliSearch(search));
-  if (migrated.some((migration) => migration.recomputesWorkKeys)) backend.workKeysRecomputed = true;
-  return migrated.length ? Object.assign(backend, { schemaMigrated: migrated.map(migrationName) }) : backend;
+  const marks = {
+    ...(migrated.some((migration) => migration.recomputesWorkKeys) ? { workKeysRecomputed: true } : {}),
+    ...(migrated.length ? { schemaMigrated: migrated.map(migrationName) } : {}),
+  };
+  if (search.kind === 'embedded') return { kind: 'with-search', backend: Object.assign(embeddedBackend(db), marks) };
+  return { kind: 'followed', backend: { ...sqliteStore(db), ...marks }, settings: search };
 }
 
 /** The command that lists the works with more than one record of one kind. */
@@ -98,7 +137,7 @@ export const SHARED_WORKS_COMMAND = 'npm run sources -- works';
  * that lists them; nothing when none has. For the starts of the processes that own the schema:
  * nothing else reports such works, which the duplicate check would no longer let in.
  */
-export async function warnOfSharedWorks(backend: Backend, logger: Logger): Promise<void> {
+export async function warnOfSharedWorks(backend: Pick<StoreBackend, 'store' | 'workKeysRecomputed'>, logger: Logger): Promise<void> {
   if (!backend.workKeysRecomputed) return;
   const { total } = await backend.store.sharedWorks(0);
   if (total > 0) logger.warn(`work keys computed again by newer rules: some works now have more than one record of one kind (published under two forms of one address); list them with ${SHARED_WORKS_COMMAND}`, { works: total });
@@ -111,6 +150,13 @@ export async function warnOfSharedWorks(backend: Backend, logger: Logger): Promi
  */
 export function openArchive(config: BackendConfig & Pick<Config, 'dataDir' | 'mediaDir'>, options: BackendOptions): Promise<Backend> {
   return openBackend(config, options).catch((error: unknown) => {
+    throw dataFolderError(error, config);
+  });
+}
+
+/** openArchive without the search index (openStore): for the commands that never search. */
+export function openStoreArchive(config: BackendConfig & Pick<Config, 'dataDir' | 'mediaDir'>, options: BackendOptions): Promise<StoreBackend> {
+  return openStore(config, options).catch((error: unknown) => {
     throw dataFolderError(error, config);
   });
 }
@@ -138,19 +184,31 @@ export function embeddedBackend(db: SqliteDatabase, writeRefusals = new WriteRef
   };
 }
 
-function openSqliteWithFollowingSearch(db: SqliteDatabase, { search, isUnavailable }: OpenedSearch): Backend {
+/** The SQLite adapters but the search index, which a separate engine following the store's change feed holds. */
+function sqliteStore(db: SqliteDatabase): StoreBackend {
   return {
     ...storeAndSources(new SqliteRecordStore(db)),
-    search,
     tokens: new SqliteTokenStore(db),
     submissions: new SqliteSubmissionQueue(db),
     searchFollowsStore: true,
-    isUnavailable: (error) => isSqliteUnavailable(error) || isUnavailable(error),
+    isUnavailable: isSqliteUnavailable,
     writeRefusals: new WriteRefusals(isSqliteWriteRefusal),
+    close: async () => {
+      if (db.open) db.close();
+    },
+  };
+}
+
+/** A store that a separate search index follows, with that index beside it. */
+function withFollowingSearch(store: StoreBackend, { search, isUnavailable }: OpenedSearch): Backend {
+  return {
+    ...store,
+    search,
+    isUnavailable: (error) => store.isUnavailable(error) || isUnavailable(error),
     warm: async () => {},
     close: async () => {
       await search.close();
-      if (db.open) db.close();
+      await store.close();
     },
   };
 }
@@ -177,42 +235,26 @@ async function openMeiliSearch(settings: Extract<SearchSettings, { kind: 'meili'
   return { search, isUnavailable: isMeiliUnavailable };
 }
 
-async function openMongoBackend(
-  settings: Extract<BackendSettings['store'], { kind: 'mongo' }>,
-  searchSettings: Extract<SearchSettings, { kind: 'meili' }>,
-  options: BackendOptions,
-): Promise<Backend> {
-  const { MongoArchiveDatabase } = await import('./store/mongo/mongo-database.ts');
-  const database = await MongoArchiveDatabase.open({ uri: settings.uri, database: settings.database }, { createIndexes: options.migrate });
-  let opened: OpenedSearch;
-  try {
-    opened = await openMeiliSearch(searchSettings);
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
-  return mongoBackend(database, opened);
-}
-
 /** The MongoDB adapters over a database, beside a search adapter that follows the store. */
 export async function mongoBackend(database: MongoArchiveDatabase, opened: OpenedSearch): Promise<Backend> {
+  return withFollowingSearch(await mongoStore(database), opened);
+}
+
+/** The MongoDB adapters over a database, without the search index that follows them. */
+async function mongoStore(database: MongoArchiveDatabase): Promise<StoreBackend> {
   const { MongoRecordStore } = await import('./store/mongo/mongo-record-store.ts');
   const { MongoSubmissionQueue } = await import('./store/mongo/mongo-submissions.ts');
   const { MongoTokenStore } = await import('./store/mongo/mongo-tokens.ts');
   const { isMongoUnavailable } = await import('./store/mongo/unavailable.ts');
-  const { search } = opened;
   return {
     ...(database.workKeysRecomputed ? { workKeysRecomputed: true } : {}),
     ...storeAndSources(new MongoRecordStore(database)),
-    search,
     tokens: new MongoTokenStore(database),
     submissions: new MongoSubmissionQueue(database),
     searchFollowsStore: true,
-    isUnavailable: (error) => isMongoUnavailable(error) || opened.isUnavailable(error),
+    isUnavailable: isMongoUnavailable,
     writeRefusals: new WriteRefusals(() => false),
-    warm: async () => {},
     close: async () => {
-      await search.close();
       await database.close();
     },
   };
