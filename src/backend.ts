@@ -224,15 +224,25 @@ export interface OpenedSearch {
   isUnavailable(error: unknown): boolean;
 }
 
+/**
+ * Opens the Meilisearch indexes (applying their settings). A failure is told as
+ * describeMeiliProblem tells it, naming MEILI_URL or MEILI_API_KEY, the cause and what to do; the
+ * client's own error is its cause.
+ */
 async function openMeiliSearch(settings: Extract<SearchSettings, { kind: 'meili' }>): Promise<OpenedSearch> {
   const { MeiliSearchIndex } = await import('./search/meili/meili-search.ts');
   const { isMeiliUnavailable } = await import('./search/meili/unavailable.ts');
-  const search = await MeiliSearchIndex.open({
+  const options = {
     url: settings.url,
     ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
     ...(settings.indexPrefix ? { indexPrefix: settings.indexPrefix } : {}),
-  });
-  return { search, isUnavailable: isMeiliUnavailable };
+  };
+  try {
+    return { search: await MeiliSearchIndex.open(options), isUnavailable: isMeiliUnavailable };
+  } catch (error) {
+    const { describeMeiliProblem } = await import('./search/meili/start-problems.ts');
+    throw new Error((await describeMeiliProblem(error, options)).message, { cause: error });
+  }
 }
 
 /** The MongoDB adapters over a database, beside a search adapter that follows the store. */
