@@ -26,7 +26,8 @@ async function main(): Promise<void> {
   // Beside `npm start` on its folder, never on a new one: a mistyped ARCHIVE_DATA_DIR would poll an empty queue forever.
   requireArchive(config);
   const logger = createLogger(config.logLevel);
-  const backend = await openArchive(config, { migrate: true });
+  // Meilisearch down at start: the publisher goes on (it writes only the store), the sync waits for it.
+  const backend = await openArchive(config, { migrate: true, withoutSearch: { logger, when: 'outage' } });
   const registry = processRegistry();
   const publisher = createPublisher(config, backend, logger, new PublisherMetrics(registry, backend.submissions).observe);
   publisher.start();

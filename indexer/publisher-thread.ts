@@ -4,7 +4,7 @@
  * primary how each attempt ended and when it has stopped.
  */
 import { parentPort } from 'node:worker_threads';
-import { openBackend } from '../src/backend.ts';
+import { openStore } from '../src/backend.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { createPublisher } from './run-publisher.ts';
@@ -16,7 +16,8 @@ async function run(): Promise<void> {
   const report = (message: PublisherThreadReport): void => port.postMessage(message);
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const backend = await openBackend(config, { migrate: false });
+  // The publisher writes the store alone (a separate search index follows it): it never waits for Meilisearch.
+  const backend = await openStore(config, { migrate: false });
   const publisher = createPublisher(config, backend, logger, (outcome) => report({ type: 'outcome', outcome }));
   port.on('message', (command: PublisherThreadCommand) => {
     if (command.type === 'wake') publisher.wake();

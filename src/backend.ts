@@ -67,6 +67,19 @@ export interface BackendOptions {
    * collections and indexes. Others open what exists.
    */
   migrate: boolean;
+  /**
+   * Set by the processes that serve or follow the store (the server's processes, the indexer):
+   * when the search index that follows the store (Meilisearch) cannot be opened, the backend opens
+   * without it instead of failing. Searches and /readyz then answer 503 and the index sync waits,
+   * while opening is tried again in the background (PendingSearchIndex), which applies the index
+   * settings once Meilisearch answers; `logger` is told when it goes on without search, when the
+   * reason changes, and when search is back. `when: 'outage'` does so only when Meilisearch cannot
+   * be reached or answer now (describeMeiliProblem's outage) and still fails on a configuration
+   * that waiting does not mend (a key refused, a server that is not Meilisearch); `'any'` on every
+   * failure, for a server's worker: its primary opened the index first, and a worker that failed
+   * would only be replaced by one failing the same way.
+   */
+  withoutSearch?: { logger: Logger; when: 'outage' | 'any' };
 }
 
 /** Where the records live, for messages: the SQLite file or the MongoDB database. */
@@ -88,7 +101,7 @@ export async function openBackend(config: BackendConfig, options: BackendOptions
   if (opened.kind === 'with-search') return opened.backend;
   let search: OpenedSearch;
   try {
-    search = await openMeiliSearch(opened.settings);
+    search = await openMeiliSearch(opened.settings, options.withoutSearch);
   } catch (error) {
     await opened.backend.close();
     throw error;
@@ -227,9 +240,10 @@ export interface OpenedSearch {
 /**
  * Opens the Meilisearch indexes (applying their settings). A failure is told as
  * describeMeiliProblem tells it, naming MEILI_URL or MEILI_API_KEY, the cause and what to do; the
- * client's own error is its cause.
+ * client's own error is its cause. With `withoutSearch` (BackendOptions), a failure it allows
+ * gives a PendingSearchIndex instead, which opens the indexes once Meilisearch answers.
  */
-async function openMeiliSearch(settings: Extract<SearchSettings, { kind: 'meili' }>): Promise<OpenedSearch> {
+async function openMeiliSearch(settings: Extract<SearchSettings, { kind: 'meili' }>, withoutSearch?: BackendOptions['withoutSearch']): Promise<OpenedSearch> {
   const { MeiliSearchIndex } = await import('./search/meili/meili-search.ts');
   const { isMeiliUnavailable } = await import('./search/meili/unavailable.ts');
   const options = {
@@ -241,7 +255,25 @@ async function openMeiliSearch(settings: Extract<SearchSettings, { kind: 'meili'
     return { search: await MeiliSearchIndex.open(options), isUnavailable: isMeiliUnavailable };
   } catch (error) {
     const { describeMeiliProblem } = await import('./search/meili/start-problems.ts');
-    throw new Error((await describeMeiliProblem(error, options)).message, { cause: error });
+    const problem = await describeMeiliProblem(error, options);
+    if (!withoutSearch || (withoutSearch.when === 'outage' && !problem.outage)) throw new Error(problem.message, { cause: error });
+    const { OPEN_RETRY_DELAYS_MS, PendingSearchIndex, SearchIndexNotReady } = await import('./search/meili/pending-index.ts');
+    const { logger } = withoutSearch;
+    const retryEveryMs = OPEN_RETRY_DELAYS_MS.at(-1);
+    logger.warn('going on without search: Meilisearch cannot be opened; searches and /readyz answer 503 until it can, and its index settings are applied then', { problem: problem.message, retryEveryMs });
+    // Each attempt that fails as the last one did is not logged again: an outage of an hour is one line.
+    let told = problem.message;
+    const started = performance.now();
+    const search = new PendingSearchIndex(() => MeiliSearchIndex.open(options), error, {
+      failed: async (again, attempts) => {
+        const { message } = await describeMeiliProblem(again, options);
+        if (message === told) return;
+        told = message;
+        logger.warn('Meilisearch still cannot be opened, now for another reason', { problem: message, attempts });
+      },
+      opened: (attempts) => logger.info('Meilisearch opened: index settings applied, searching again', { url: options.url, attempts, seconds: Math.round((performance.now() - started) / 1000) }),
+    });
+    return { search, isUnavailable: (failure) => failure instanceof SearchIndexNotReady || isMeiliUnavailable(failure) };
   }
 }
 

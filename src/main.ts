@@ -45,7 +45,9 @@ const SHUTDOWN_GRACE_MS = 10_000;
  * shares it with the primary, a process serving alone passes the registry its metrics server reads.
  */
 async function serve(config: Config, logger: Logger, registry: Registry, signals: StopSignals, publisher?: RunningPublisher, alsoStop: () => Promise<void> = async () => undefined): Promise<void> {
-  const backend = await openBackend(config, { migrate: false });
+  // The primary opened the search index first and stopped on a configuration it cannot work with;
+  // a worker goes on without search whatever the reason, since a replacement would fail alike.
+  const backend = await openBackend(config, { migrate: false, withoutSearch: { logger, when: 'any' } });
   // Workers are numbered from 1 in the order they are forked, a replacement taking the next number.
   await backend.warm(cluster.isWorker && cluster.worker ? { index: cluster.worker.id - 1, of: Math.max(1, config.workers) } : undefined);
   const submitted = publisher ? () => publisher.wake() : () => process.send?.({ type: SUBMITTED });
@@ -84,7 +86,7 @@ async function serve(config: Config, logger: Logger, registry: Registry, signals
 async function prepareDataFolder(config: Config, logger: Logger, signals: StopSignals): Promise<{ backend: Backend; loaded: number }> {
   ensureWritableDataFolder(config);
   refuseFolderWithoutItsDatabase(config);
-  const backend = await openArchive(config, { migrate: true });
+  const backend = await openArchive(config, { migrate: true, withoutSearch: { logger, when: 'outage' } });
   try {
     signals.checkpoint();
     const loaded = config.loadDemo ? await loadDemoIfEmpty(backend.store, config.mediaDir, logger) : 0;
@@ -115,9 +117,15 @@ async function runPrimary(config: Config, logger: Logger, signals: StopSignals):
   // (the production deployment runs it in `npm run indexer` instead). It catches up before the
   // first request is served, so a fresh start never answers searches from an index behind the store.
   const followsHere = publisher !== undefined && backend.searchFollowsStore;
+  // Without Meilisearch (an outage at start) it serves at once; the sync catches up once it answers.
   if (followsHere) {
-    const caughtUp = await syncOnce(backend.store, backend.search);
-    logger.info('search index caught up with the store', { ...caughtUp });
+    try {
+      const caughtUp = await syncOnce(backend.store, backend.search);
+      logger.info('search index caught up with the store', { ...caughtUp });
+    } catch (error) {
+      if (!backend.isUnavailable(error)) throw error;
+      logger.warn('serving before the search index caught up with the store: Meilisearch cannot answer; the index sync catches up once it can', { reason: error instanceof Error ? error.message : String(error) });
+    }
   }
   const searchSync = followsHere ? startSearchSync(backend.store, backend.search, logger) : undefined;
   if (config.workers === 0) {
