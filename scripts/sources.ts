@@ -16,14 +16,16 @@
  * source that published records still name, unless --force. The publisher reads the table for
  * every submission, so a change applies at once, also while the server runs.
  * works lists the works that have more than one record of one kind (records published under two
- * forms of one address before the work key rules made them one work; docs/duplicates.md), each
- * record's id with its source URL, the first WORKS_SHOWN of them by work key.
+ * forms of one address before the work key rules made them one work; docs/duplicates.md), the
+ * first WORKS_SHOWN of them by work key, each with every record of its work key (either kind): id,
+ * kind, model, source key, date and source URL, a timeline record marked as its model's.
  */
 import type { Backend, StoreBackend } from '../src/backend.ts';
 import { readSubcommand } from './arguments.ts';
 import { readCommandLine, runCommand, runStoreCommand, startCommandLine } from './command.ts';
 import { BUILT_IN_SOURCE_TABLE, sourceDefinitionProblems, sourceHostConflicts } from '../src/domain/sources.ts';
 import type { SourceDefinition } from '../src/domain/sources.ts';
+import type { StoredRecord } from '../src/domain/record.ts';
 
 const USAGE =
   'usage: npm run sources -- list | add --key KEY --host HOST [--host …] [--alias HOST …] [--media-host HOST …] [--handle-rule REGEX] [--work-rule REGEX --work-form TEXT] [--keep-param NAME …] --label-zh TEXT --label-en TEXT | remove KEY [--force] | works';
@@ -47,16 +49,37 @@ function describe(source: SourceDefinition): string {
 /** The works `works` prints at most (by work key), so that a damaged store does not print a million lines. */
 const WORKS_SHOWN = 1000;
 
-/** What `works` prints: a block per work (its kind and key, then each record's id and source URL), and a closing line. */
+/** A record's line in a `works` block: what tells the records of one work apart when choosing which to withdraw. */
+function describeWorkRecord(record: StoredRecord): string {
+  const timeline = record.kind === 'timeline' ? `  (the timeline record of ${record.model})` : '';
+  return `  ${record.id}  ${record.kind}  ${record.model}  ${record.source}  ${record.date}  ${record.sourceUrl}${timeline}`;
+}
+
+/** How many records of each kind a work holds, as its block's heading says it: `2 gallery records, 1 timeline record`. */
+function countKinds(records: readonly StoredRecord[]): string {
+  const counts = new Map<string, number>();
+  for (const record of records) counts.set(record.kind, (counts.get(record.kind) ?? 0) + 1);
+  return [...counts].map(([kind, count]) => `${count} ${kind} record${count === 1 ? '' : 's'}`).join(', ');
+}
+
+/**
+ * What `works` prints: a block per work and doubled kind (the kind, the work key, then every record
+ * of that work key, of either kind, with its model, source key and date), and a closing line.
+ */
 async function describeSharedWorks(backend: StoreBackend): Promise<string[]> {
   const { total, works } = await backend.store.sharedWorks(WORKS_SHOWN);
   if (total === 0) return ['no work has more than one record of one kind'];
-  const records = new Map((await backend.store.getRecords(works.flatMap((work) => work.ids))).map((record) => [record.id, record]));
-  const blocks = works.map((work) => [`${work.kind} ${work.workKey}`, ...work.ids.map((id) => `  ${id}  ${records.get(id)?.sourceUrl ?? '(no longer a record)'}`)].join('\n'));
+  const blocks: string[] = [];
+  for (const work of works) {
+    // Every record of the work key, the other kind's too (a gallery record's timeline twin), by kind then id.
+    const records = await backend.store.findByWorkKey(work.workKey);
+    const gone = work.ids.filter((id) => !records.some((record) => record.id === id)).map((id) => `  ${id}  (no longer a record)`);
+    blocks.push([`${work.kind} doubled: ${work.workKey} (${countKinds(records)})`, ...records.map(describeWorkRecord), ...gone].join('\n'));
+  }
   const shown = works.length < total ? `, the first ${works.length} by work key shown above` : '';
   return [
     ...blocks.map((block) => `${block}\n`),
-    `${total} work${total === 1 ? ' has' : 's have'} more than one record of one kind${shown} (published under two forms of one address before the work key rules made them one work). npm run withdraw -- ID --reason "why" --only withdraws one record; without --only, every record of its work.`,
+    `${total} work${total === 1 ? ' has' : 's have'} more than one record of one kind${shown} (published under two forms of one address before the work key rules made them one work). npm run withdraw -- ID --reason "why" --only withdraws one record; without --only, every record of its work. A timeline record stays when --only withdraws the gallery record at its URL: withdraw the other form, or both.`,
   ];
 }
 

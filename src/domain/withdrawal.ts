@@ -51,6 +51,11 @@ export interface WithdrawalReport {
    * timeline id is that one), or none remains.
    */
   timelinesEnded: { model: string; withdrawn: 'editorial' | 'ingested' }[];
+  /**
+   * The timeline records left at the source URL of a gallery record withdrawn alone (wholeWork
+   * false): its work's timeline record, which then names a gallery record that answers 410.
+   */
+  timelineTwinsLeft: { id: string; model: string; galleryId: string }[];
   /** Named ids withdrawn before (directly, or at the end of their moves). */
   alreadyWithdrawn: { id: string; at: string; reason: string }[];
   /** Named ids that had moved, with the record holding their work now, and whether it was withdrawn. */
@@ -102,6 +107,17 @@ async function recordsToWithdraw(store: RecordStore, targets: Map<string, string
   return chosen;
 }
 
+/** The timeline records still at the source URL of a withdrawn gallery record (read by its work key, after the withdrawal). */
+async function timelineTwinsLeft(store: RecordStore, withdrawn: readonly WithdrawnRecord[]): Promise<WithdrawalReport['timelineTwinsLeft']> {
+  const left: WithdrawalReport['timelineTwinsLeft'] = [];
+  for (const gallery of withdrawn.filter((record) => record.kind === 'gallery')) {
+    for (const record of await store.findByWorkKey(workKey(gallery.sourceUrl))) {
+      if (record.kind === 'timeline' && record.sourceUrl === gallery.sourceUrl) left.push({ id: record.id, model: record.model, galleryId: gallery.id });
+    }
+  }
+  return left;
+}
+
 /** Which of some media paths the store's records still reference, and how many records were read to find out. */
 export interface MediaReferences {
   referenced: Set<string>;
@@ -135,7 +151,7 @@ export async function withdrawRecords(store: RecordStore, request: WithdrawalReq
   const problem = reasonProblem(reason);
   if (problem) return { kind: 'invalid', message: problem };
   if (request.ids.length === 0) return { kind: 'invalid', message: 'name at least one record id' };
-  const report: WithdrawalReport = { withdrawn: [], timelineSuccessors: [], timelinesEnded: [], alreadyWithdrawn: [], moved: [], unknown: [] };
+  const report: WithdrawalReport = { withdrawn: [], timelineSuccessors: [], timelinesEnded: [], timelineTwinsLeft: [], alreadyWithdrawn: [], moved: [], unknown: [] };
   const chosen = await recordsToWithdraw(store, await resolveTargets(store, request, report), request.wholeWork);
   await beforeCommit([...new Set([...chosen.values()].flatMap(({ record }) => mediaPathsOf(record)))]);
   const models = new Set([...chosen.values()].map(({ record }) => record.model));
@@ -158,5 +174,6 @@ export async function withdrawRecords(store: RecordStore, request: WithdrawalReq
     if (timelineEnded) report.timelinesEnded.push({ model, withdrawn: timelineEnded });
   }
   if (report.timelineSuccessors.length) await store.setCatalogUpdated(compiledOn);
+  if (!request.wholeWork) report.timelineTwinsLeft = await timelineTwinsLeft(store, report.withdrawn);
   return { kind: 'withdrawn', report };
 }

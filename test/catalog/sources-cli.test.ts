@@ -69,32 +69,46 @@ describe('npm run sources', function () {
     }
   });
 
-  it('lists the works with more than one record of one kind, each record with its source URL, and says how to withdraw one', async () => {
+  it('lists the works with more than one record of one kind, each with every record of its work key (model, source key, date, URL), and says how to withdraw one', async () => {
     const dataDir = temporaryDataDir();
     const { backend, settings, destroy } = await openTestBackend(dataDir, { indexPrefix: processIndexPrefix(dataDir) });
     const env = { ...process.env, ARCHIVE_DATA_DIR: dataDir, ...searchEnvironment(dataDir, {}), ...backendEnvironment(settings) };
     const works = async () => (await run(process.execPath, ['--import', 'tsx', 'scripts/sources.ts', 'works'], { env })).stdout;
     try {
       expect(await works()).to.equal('no work has more than one record of one kind\n');
-      // Two forms of one video and three of one post, each published as a gallery record before the work key rules made them one work.
-      const videos = [makeRecord({ sourceUrl: 'https://bilibili.com/video/BV17x411w7KC' }), makeRecord({ sourceUrl: 'https://bilibili.com/video/av170001' })];
+      // Two forms of one video and three of one post, each published as a gallery record before the work key rules made them one work;
+      // the video's av form was its model's earliest work, so its timeline record carries the av address too.
+      const videos = [makeRecord({ sourceUrl: 'https://bilibili.com/video/BV17x411w7KC', model: 'Kling', date: '2025-02-01' }), makeRecord({ sourceUrl: 'https://bilibili.com/video/av170001', model: 'Kling', date: '2025-01-20' })];
+      const videoTimeline = makeRecord({ kind: 'timeline', sourceUrl: 'https://bilibili.com/video/av170001', model: 'Kling', date: '2025-01-20' });
       const posts = ['https://x.com/demo_mira/status/1790000000000000077', 'https://x.com/i/web/status/1790000000000000077', 'https://x.com/someone/status/1790000000000000077'].map((sourceUrl) => makeRecord({ sourceUrl }));
+      // A video embedded at youtube-nocookie.com, published while the host was unknown (source web), and its watch address.
+      const embedded = { ...makeRecord({ source: 'web', model: 'Veo 2', date: '2025-05-05' }), sourceUrl: 'https://youtube-nocookie.com/embed/dQw4w9WgXcQ' };
+      const watched = makeRecord({ sourceUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', model: 'Veo 2', date: '2025-05-06' });
       // A work's gallery and timeline records are one of each kind: not listed.
       const gallery = makeRecord();
-      await backend.store.putRecords([...posts, ...videos, gallery, makeRecord({ kind: 'timeline', sourceUrl: gallery.sourceUrl })]);
-      const lines = (records: typeof videos) => [...records].sort((a, b) => (a.id < b.id ? -1 : 1)).map((record) => `  ${record.id}  ${record.sourceUrl}`);
+      await backend.store.putRecords([...posts, ...videos, videoTimeline, embedded, watched, gallery, makeRecord({ kind: 'timeline', sourceUrl: gallery.sourceUrl })]);
+      // By kind, then id; a timeline record marked as its model's.
+      const lines = (records: (typeof videos)[number][]) =>
+        [...records]
+          .sort((a, b) => (a.kind !== b.kind ? (a.kind < b.kind ? -1 : 1) : a.id < b.id ? -1 : 1))
+          .map((record) => `  ${record.id}  ${record.kind}  ${record.model}  ${record.source}  ${record.date}  ${record.sourceUrl}${record.kind === 'timeline' ? `  (the timeline record of ${record.model})` : ''}`);
+      expect(videos.map((record) => record.source)).to.deep.equal(['bilibili', 'bilibili']);
       expect(await works()).to.equal(
         [
-          'gallery https://bilibili.com/video/BV17x411w7KC',
-          ...lines(videos),
+          'gallery doubled: https://bilibili.com/video/BV17x411w7KC (2 gallery records, 1 timeline record)',
+          ...lines([...videos, videoTimeline]),
           '',
-          'gallery https://x.com/i/web/status/1790000000000000077',
+          'gallery doubled: https://x.com/i/web/status/1790000000000000077 (3 gallery records)',
           ...lines(posts),
           '',
-          '2 works have more than one record of one kind (published under two forms of one address before the work key rules made them one work). npm run withdraw -- ID --reason "why" --only withdraws one record; without --only, every record of its work.',
+          'gallery doubled: https://youtube.com/watch?v=dQw4w9WgXcQ (2 gallery records)',
+          ...lines([embedded, watched]),
+          '',
+          '3 works have more than one record of one kind (published under two forms of one address before the work key rules made them one work). npm run withdraw -- ID --reason "why" --only withdraws one record; without --only, every record of its work. A timeline record stays when --only withdraws the gallery record at its URL: withdraw the other form, or both.',
           '',
         ].join('\n'),
       );
+      expect(await works()).to.include(`  ${embedded.id}  gallery  Veo 2  web  2025-05-05  https://youtube-nocookie.com/embed/dQw4w9WgXcQ`);
     } finally {
       await destroy();
       rmSync(dataDir, { recursive: true, force: true });

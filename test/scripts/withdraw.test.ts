@@ -231,3 +231,34 @@ describe('npm run withdraw, an editorial timeline record', function () {
     expect(result.stdout).to.not.include('timeline of');
   });
 });
+
+describe('npm run withdraw --only, one of two forms of a work', function () {
+  this.timeout(60_000);
+  const model = 'Twin-Model';
+  // One video published under two forms before the work key rules made them one work; the av form was the model's earliest, so its timeline record carries the av address.
+  const av = makeRecord({ model, date: '2025-01-20', sourceUrl: 'https://bilibili.com/video/av170001', submissionId: 'sub_av' });
+  const bv = makeRecord({ model, date: '2025-01-21', sourceUrl: 'https://bilibili.com/video/BV17x411w7KC', submissionId: 'sub_bv' });
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer({ records: [av, timelineOf(av), bv] });
+  });
+  after(async () => server.close());
+
+  it('names the timeline record left at the source URL of the gallery record it withdrew', async () => {
+    const result = await runWithdraw(server, av.id, '--only', '--reason', 'Archived twice.');
+    expect(result.code, result.stderr).to.equal(0);
+    expect(result.stdout.trim().split('\n')).to.deep.equal([
+      'withdrew 1 record (reason: Archived twice.):',
+      `  ${av.id}  gallery  ${model}  ${av.sourceUrl}`,
+      `stays: ${timelineOf(av).id}  timeline  ${model}, the timeline record at the source URL of ${av.id} (--only withdrew the gallery record alone; withdraw it too, or the whole work without --only)`,
+    ]);
+    expect((await server.get(`/api/v1/specimens/${timelineOf(av).id}`)).status).to.equal(200);
+  });
+
+  it('names none when the gallery record withdrawn has no timeline record at its URL', async () => {
+    const result = await runWithdraw(server, bv.id, '--only', '--reason', 'Archived twice.');
+    expect(result.code, result.stderr).to.equal(0);
+    expect(result.stdout).to.include(`  ${bv.id}  gallery`).and.not.include('stays:');
+  });
+});
