@@ -16,7 +16,8 @@
  * source that published records still name, unless --force. The publisher reads the table for
  * every submission, so a change applies at once, also while the server runs.
  * works lists the works that have more than one record of one kind (records published under two
- * forms of one address before the work key rules made them one work; docs/duplicates.md), the
+ * forms of one address before the work key rules made them one work, or one of them by a process
+ * of an earlier version still running after an upgrade; docs/duplicates.md), the
  * first WORKS_SHOWN of them by work key, each with every record of its work key (either kind): id,
  * kind, model, source key, date and source URL, a timeline record marked as its model's.
  */
@@ -79,7 +80,7 @@ async function describeSharedWorks(backend: StoreBackend): Promise<string[]> {
   const shown = works.length < total ? `, the first ${works.length} by work key shown above` : '';
   return [
     ...blocks.map((block) => `${block}\n`),
-    `${total} work${total === 1 ? ' has' : 's have'} more than one record of one kind${shown} (published under two forms of one address before the work key rules made them one work). npm run withdraw -- ID --reason "why" --only withdraws one record; without --only, every record of its work. A timeline record stays when --only withdraws the gallery record at its URL: withdraw the other form, or both.`,
+    `${total} work${total === 1 ? ' has' : 's have'} more than one record of one kind${shown} (published under two forms of one address before the work key rules made them one work, or one of them by a process of an earlier version still running beside a newer one during an upgrade). npm run withdraw -- ID --reason "why" --only withdraws one record; without --only, every record of its work. A timeline record stays when --only withdraws the gallery record at its URL: withdraw the other form, or both.`,
   ];
 }
 

@@ -44,8 +44,10 @@ export interface Backend {
   schemaMigrated?: readonly string[];
   /**
    * True when this opening computed the stored records' work keys by newer rules (the embedded
-   * store v6, v8 or v11; MongoDB's start when its keys were of older rules): records published
-   * under two forms of one address may now share a key and kind (see warnOfSharedWorks).
+   * store v6, v8 or v11; MongoDB's start when its keys were of older rules), or mended some that a
+   * process of an earlier version wrote since the last start (a rolling upgrade; the embedded
+   * mendDerivedKeys, MongoDB's fillWorkKeys): records published under two forms of one address may
+   * now share a key and kind (see warnOfSharedWorks).
    */
   workKeysRecomputed?: boolean;
 }
@@ -132,10 +134,10 @@ async function openStoreSide(config: BackendConfig, options: BackendOptions): Pr
     return { kind: 'followed', backend: await mongoStore(database), settings: search };
   }
   const db = openDatabase(config.databaseFile);
-  const migrated = options.migrate ? migrateSchema(db) : [];
+  const { applied, workKeysMended } = options.migrate ? migrateSchema(db) : { applied: [], workKeysMended: 0 };
   const marks = {
-    ...(migrated.some((migration) => migration.recomputesWorkKeys) ? { workKeysRecomputed: true } : {}),
-    ...(migrated.length ? { schemaMigrated: migrated.map(migrationName) } : {}),
+    ...(applied.some((migration) => migration.recomputesWorkKeys) || workKeysMended > 0 ? { workKeysRecomputed: true } : {}),
+    ...(applied.length ? { schemaMigrated: applied.map(migrationName) } : {}),
   };
   if (search.kind === 'embedded') return { kind: 'with-search', backend: Object.assign(embeddedBackend(db), marks) };
   return { kind: 'followed', backend: { ...sqliteStore(db), ...marks }, settings: search };
@@ -145,15 +147,21 @@ async function openStoreSide(config: BackendConfig, options: BackendOptions): Pr
 export const SHARED_WORKS_COMMAND = 'npm run sources -- works';
 
 /**
- * After an opening that computed the work keys by newer rules (Backend.workKeysRecomputed), logs
- * one warning naming how many works now have more than one record of one kind and the command
- * that lists them; nothing when none has. For the starts of the processes that own the schema:
- * nothing else reports such works, which the duplicate check would no longer let in.
+ * After an opening that computed the work keys by newer rules, or mended keys a process of an
+ * earlier version wrote (Backend.workKeysRecomputed), logs one warning naming how many works now
+ * have more than one record of one kind and the command that lists them; nothing when none has.
+ * For the starts of the processes that own the schema: nothing else reports such works, which the
+ * duplicate check would no longer let in.
  */
 export async function warnOfSharedWorks(backend: Pick<StoreBackend, 'store' | 'workKeysRecomputed'>, logger: Logger): Promise<void> {
   if (!backend.workKeysRecomputed) return;
   const { total } = await backend.store.sharedWorks(0);
-  if (total > 0) logger.warn(`work keys computed again by newer rules: some works now have more than one record of one kind (published under two forms of one address); list them with ${SHARED_WORKS_COMMAND}`, { works: total });
+  if (total > 0) {
+    logger.warn(
+      `work keys computed by this version's rules: some works now have more than one record of one kind (published under two forms of one address before the rules made them one work, or written by a process of an earlier version beside a newer one); list them with ${SHARED_WORKS_COMMAND}`,
+      { works: total },
+    );
+  }
 }
 
 /**

@@ -203,8 +203,9 @@ export interface RecordStore {
   /**
    * The works with more than one record of one kind (two gallery records of one work key; a
    * work's gallery and timeline records are one of each): records published under two forms of
-   * one address before the work key rules made them one work, which the duplicate check no longer
-   * lets in (docs/duplicates.md). The first `limit` of them by work key, then kind, and how many
+   * one address before the work key rules made them one work, or one of them by a process of an
+   * earlier version still running beside a newer one (its keys by older rules, mended at the next
+   * start), which the duplicate check no longer lets in (docs/duplicates.md). The first `limit` of them by work key, then kind, and how many
    * there are in all; bounded, so that a damaged store is not read out whole.
    */
   sharedWorks(limit: number): Promise<SharedWorks>;

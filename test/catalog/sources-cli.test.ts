@@ -104,7 +104,7 @@ describe('npm run sources', function () {
           'gallery doubled: https://youtube.com/watch?v=dQw4w9WgXcQ (2 gallery records)',
           ...lines([embedded, watched]),
           '',
-          '3 works have more than one record of one kind (published under two forms of one address before the work key rules made them one work). npm run withdraw -- ID --reason "why" --only withdraws one record; without --only, every record of its work. A timeline record stays when --only withdraws the gallery record at its URL: withdraw the other form, or both.',
+          '3 works have more than one record of one kind (published under two forms of one address before the work key rules made them one work, or one of them by a process of an earlier version still running beside a newer one during an upgrade). npm run withdraw -- ID --reason "why" --only withdraws one record; without --only, every record of its work. A timeline record stays when --only withdraws the gallery record at its URL: withdraw the other form, or both.',
           '',
         ].join('\n'),
       );

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { copyFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openBackend, warnOfSharedWorks } from '../../src/backend.ts';
+import { bvidOfAid } from '../../src/domain/bilibili-id.ts';
 import { createLogger } from '../../src/logger.ts';
 import { openDatabase } from '../../src/store/sqlite/database.ts';
 import type { SqliteDatabase } from '../../src/store/sqlite/database.ts';
@@ -294,6 +295,43 @@ describe('SQLite schema', () => {
       expect((await backend.store.findWithdrawals('https://youtube.com/watch?v=zzTaken')).map((withdrawal) => withdrawal.id)).to.deep.equal(['video-o3-taken']);
     } finally {
       await backend.close();
+    }
+  });
+
+  it('warns at the start whose mend made records one work, as after the upgrade that computed the keys again', async () => {
+    const file = join(dataDir, 'archive.sqlite');
+    const logged: { level: string; msg: string; works?: number }[] = [];
+    const logger = createLogger('info', (line) => logged.push(JSON.parse(line) as { level: string; msg: string; works?: number }));
+    // After the upgrade, a process of the earlier version still running published the av address, keyed by its own rules (the URL);
+    // the new version, whose duplicate check did not find it under the BV key, published the BV form as a second record.
+    const old = makeRecord({ sourceUrl: 'https://bilibili.com/video/av170002' });
+    const newer = makeRecord({ sourceUrl: `https://bilibili.com/video/${bvidOfAid(170002n)}` });
+    const db = openDatabase(file);
+    try {
+      migrateSchema(db);
+      new SqliteRecordStore(db, new SqliteSearchIndex(db)).putRecordsNow([newer]);
+      db.prepare('INSERT INTO records (id, kind, source, format, date, source_url, model, work_key, seq, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT max(seq) + 1 FROM records), ?)').run(old.id, old.kind, old.source, old.format, old.date, old.sourceUrl, old.model, old.sourceUrl, JSON.stringify(old));
+    } finally {
+      db.close();
+    }
+    const restarted = await openBackend({ databaseFile: file }, { migrate: true });
+    try {
+      expect(restarted.schemaMigrated, 'no migration ran').to.equal(undefined);
+      expect(restarted.workKeysRecomputed).to.equal(true);
+      expect((await restarted.store.sharedWorks(10)).total).to.equal(1);
+      await warnOfSharedWorks(restarted, logger);
+      expect(logged).to.have.length(1);
+      expect(logged[0]).to.include({ level: 'warn', works: 1 });
+      expect(logged[0]?.msg).to.include('more than one record of one kind').and.include('a process of an earlier version').and.include('npm run sources -- works');
+    } finally {
+      await restarted.close();
+    }
+    // The next start mends nothing, and says nothing.
+    const next = await openBackend({ databaseFile: file }, { migrate: true });
+    try {
+      expect(next.workKeysRecomputed).to.equal(undefined);
+    } finally {
+      await next.close();
     }
   });
 

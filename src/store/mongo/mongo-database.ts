@@ -158,21 +158,24 @@ export function isDuplicateKeyError(error: unknown): boolean {
  * Sets a key derived from a field (a work key from the source URL, a model key from the label) on
  * the selected documents whose key differs, a thousand updates at a time. Each update names the
  * field's value it read, so a document rewritten meanwhile (which then has its key) is left alone.
+ * Returns how many documents it changed.
  */
-async function fillDerivedKey(documents: Collection<Document>, selected: Filter<Document>, field: { from: string; to: string; derive: (value: string) => string }): Promise<void> {
+async function fillDerivedKey(documents: Collection<Document>, selected: Filter<Document>, field: { from: string; to: string; derive: (value: string) => string }): Promise<number> {
   const reading = documents.find(selected, { projection: { _id: 1, [field.from]: 1, [field.to]: 1 } });
   let batch: AnyBulkWriteOperation<Document>[] = [];
+  let changed = 0;
   for await (const document of reading) {
     const value = String(document[field.from]);
     const key = field.derive(value);
     if (key === document[field.to]) continue;
     batch.push({ updateOne: { filter: { _id: document._id, [field.from]: value }, update: { $set: { [field.to]: key } } } });
     if (batch.length === 1000) {
-      await documents.bulkWrite(batch, { ordered: false });
+      changed += (await documents.bulkWrite(batch, { ordered: false })).modifiedCount;
       batch = [];
     }
   }
-  if (batch.length) await documents.bulkWrite(batch, { ordered: false });
+  if (batch.length) changed += (await documents.bulkWrite(batch, { ordered: false })).modifiedCount;
+  return changed;
 }
 
 /**
@@ -180,7 +183,7 @@ async function fillDerivedKey(documents: Collection<Document>, selected: Filter<
  * documents carried one, or, when the rules changed, every document whose key they change, or
  * those written after a change number besides the ones lacking it.
  */
-function fillWorkKeysOf(documents: Collection<Document>, which: 'lacking' | 'all' | { seqAbove: number }): Promise<void> {
+function fillWorkKeysOf(documents: Collection<Document>, which: 'lacking' | 'all' | { seqAbove: number }): Promise<number> {
   const selected = which === 'all' ? {} : which === 'lacking' ? { workKey: { $exists: false } } : { $or: [{ workKey: { $exists: false } }, { seq: { $gt: which.seqAbove } }] };
   return fillDerivedKey(documents, selected, { from: 'sourceUrl', to: 'workKey', derive: workKey });
 }
@@ -190,7 +193,7 @@ function fillWorkKeysOf(documents: Collection<Document>, which: 'lacking' | 'all
  * v9): those without one, and those written after `seqAbove` (by a process of an earlier version
  * still running).
  */
-function fillModelKeysOf(records: Collection<Document>, seqAbove: number): Promise<void> {
+function fillModelKeysOf(records: Collection<Document>, seqAbove: number): Promise<number> {
   return fillDerivedKey(records, { $or: [{ modelKey: { $exists: false } }, { seq: { $gt: seqAbove } }] }, { from: 'model', to: 'modelKey', derive: facetValueKey });
 }
 
@@ -199,7 +202,9 @@ export class MongoArchiveDatabase {
   readonly bounded: { maxTimeMS: number };
   /**
    * Whether opening computed every stored work key by newer rules (fillWorkKeys: the `meta` document
-   * `work-key-rules` named older ones, or none): records of two forms of one address may now share one.
+   * `work-key-rules` named older ones, or none), or changed the key of a record written since the
+   * last start (by a process of an earlier version still running): records of two forms of one
+   * address may now share one.
    */
   workKeysRecomputed = false;
 
@@ -302,8 +307,8 @@ export class MongoArchiveDatabase {
     const rules = await meta.findOne({ _id: 'work-key-rules' });
     const highestSeq = (await this.collections.records.find({}, { projection: { seq: 1 } }).sort({ seq: -1 }).limit(1).next())?.seq ?? 0;
     const which = (rules?.version ?? 1) < WORK_KEY_RULES_VERSION ? 'all' : { seqAbove: rules?.checkedSeq ?? highestSeq };
-    this.workKeysRecomputed = which === 'all';
-    await fillWorkKeysOf(this.db.collection(this.collections.records.collectionName), which);
+    const changed = await fillWorkKeysOf(this.db.collection(this.collections.records.collectionName), which);
+    this.workKeysRecomputed = which === 'all' || changed > 0;
     // The fates of retired ids: those written before fates had a work key (the embedded record-fates v2), or all when the rules changed.
     await fillWorkKeysOf(this.db.collection(this.collections.recordFates.collectionName), which === 'all' ? 'all' : 'lacking');
     await fillModelKeysOf(this.db.collection(this.collections.records.collectionName), which === 'all' ? highestSeq : which.seqAbove);

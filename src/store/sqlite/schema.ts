@@ -446,6 +446,17 @@ export const MIGRATIONS: readonly Migration[] = [
   // Append new migrations here: { area, version: that area's next version, description, sql }.
 ];
 
+/** What an opening that owns the schema did to it (migrateSchema). */
+export interface SchemaUpgrade {
+  /** The steps applied, in order. */
+  applied: Migration[];
+  /**
+   * How many records' work keys were mended: written since the last start by a process of an
+   * earlier version (mendDerivedKeys), so records of one work may now share a key and kind.
+   */
+  workKeysMended: number;
+}
+
 /** The schema is newer than this code: the database was written by a later version of the archive. */
 export class SchemaTooNewError extends Error {}
 
@@ -454,9 +465,10 @@ export class SchemaTooNewError extends Error {}
  * transaction, each migration above this database has not recorded. Refuses a database that
  * records a migration this code does not know, rather than running old code on a newer schema.
  * Run by the processes that own the schema (the server's primary, the indexer, the scripts);
- * others open what exists. Returns the steps it applied, in order, for the start's log.
+ * others open what exists. Returns the steps it applied, in order, for the start's log, and how
+ * many work keys mendDerivedKeys changed.
  */
-export function migrateSchema(db: SqliteDatabase, migrations: readonly Migration[] = MIGRATIONS): Migration[] {
+export function migrateSchema(db: SqliteDatabase, migrations: readonly Migration[] = MIGRATIONS): SchemaUpgrade {
   // Migrations that re-index records call these (search v3).
   registerSearchFunctions(db);
   // Store v6, v8 and v11 and record-fates v2, v4 and v5 fill the work keys with it.
@@ -468,6 +480,7 @@ export function migrateSchema(db: SqliteDatabase, migrations: readonly Migration
   const applied = db.prepare<[], { area: string; version: number }>('SELECT component AS area, max(version) AS version FROM schema_migrations GROUP BY component');
   const record = db.prepare('INSERT INTO schema_migrations (component, version, description, applied_at) VALUES (?, ?, ?, ?)');
   const appliedNow: Migration[] = [];
+  let workKeysMended = 0;
   db.transaction(() => {
     const current = new Map(applied.all().map((row) => [row.area, row.version]));
     const newest = new Map<string, number>();
@@ -485,9 +498,9 @@ export function migrateSchema(db: SqliteDatabase, migrations: readonly Migration
       appliedNow.push(migration);
     }
     // The keys of store v8 and v9 and record-fates v4, once the tables hold them (a test's shorter list may stop before).
-    if ((current.get('store') ?? 0) >= 9 && (current.get('record-fates') ?? 0) >= 4) mendDerivedKeys(db);
+    if ((current.get('store') ?? 0) >= 9 && (current.get('record-fates') ?? 0) >= 4) workKeysMended = mendDerivedKeys(db);
   }).immediate();
-  return appliedNow;
+  return { applied: appliedNow, workKeysMended };
 }
 
 /**
@@ -499,12 +512,18 @@ export function migrateSchema(db: SqliteDatabase, migrations: readonly Migration
  * process that owns the schema mends them. Reads only what was
  * written since the mark (meta 'work_keys_checked': the highest record seq and retired id rowid
  * checked), set without reading anything the first time, in the transaction that ran store v8.
+ * Returns how many records' work keys it changed: records that the keys now make one work (an old
+ * av address beside its BV form published by the new version) are then told of at the start, as
+ * after a migration that computes the keys again (Backend.workKeysRecomputed).
  */
-function mendDerivedKeys(db: SqliteDatabase): void {
+function mendDerivedKeys(db: SqliteDatabase): number {
   const mark = db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'work_keys_checked'").get();
   const [records, fates] = mark ? (JSON.parse(mark.value) as [number, number]) : [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
-  db.prepare('UPDATE records SET work_key = archive_work_key(source_url), model_key = archive_model_key(model) WHERE seq > ? AND (work_key IS NOT archive_work_key(source_url) OR model_key IS NOT archive_model_key(model))').run(records);
+  // The work keys, then the model keys: two passes over the records written since the mark, so the first counts the work keys changed.
+  const mended = db.prepare('UPDATE records SET work_key = archive_work_key(source_url) WHERE seq > ? AND work_key IS NOT archive_work_key(source_url)').run(records).changes;
+  db.prepare('UPDATE records SET model_key = archive_model_key(model) WHERE seq > ? AND model_key IS NOT archive_model_key(model)').run(records);
   db.prepare('UPDATE record_fates SET work_key = archive_work_key(source_url) WHERE rowid > ? AND work_key IS NOT archive_work_key(source_url)').run(fates);
   const highest = db.prepare<[], { records: number | null; fates: number | null }>('SELECT (SELECT max(seq) FROM records) AS records, (SELECT max(rowid) FROM record_fates) AS fates').get();
   db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('work_keys_checked', ?)").run(JSON.stringify([highest?.records ?? 0, highest?.fates ?? 0]));
+  return mended;
 }
