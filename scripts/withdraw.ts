@@ -5,7 +5,8 @@
  * timeline records, found by work key) unless --only. An id that moved is reported with the id
  * holding its work now, and that record is withdrawn only with --follow-moves. Prints every id
  * withdrawn, the timeline record --only left at a withdrawn gallery record's source URL, if any,
- * and every named id that was not (unknown, already withdrawn, moved); exits 1 when a
+ * the ids that had moved to a withdrawn record (they answer 410 now), and every named id that was
+ * not withdrawn (unknown, already withdrawn, moved); exits 1 when a
  * named id was unknown or moved without --follow-moves, after withdrawing the others.
  * Then the withdrawn records' preview and thumbnail files are removed from the media folder
  * (ARCHIVE_DATA_DIR/media), except those another record still references. Their paths are kept
@@ -25,7 +26,7 @@ const USAGE = 'usage: npm run withdraw -- ID [ID …] --reason "why" [--only] [-
 
 startCommandLine(USAGE);
 
-/** The report, one line per id, in the order: withdrawn, timeline successors and ends, timeline records --only left, then the ids that were not withdrawn. */
+/** The report, one line per id, in the order: withdrawn, timeline successors and ends, timeline records --only left, moved ids that now answer 410, then the named ids that were not withdrawn. */
 export function describeReport(report: WithdrawalReport, reason: string): string[] {
   const lines = [report.withdrawn.length ? `withdrew ${report.withdrawn.length} record${report.withdrawn.length === 1 ? '' : 's'} (reason: ${reason}):` : 'withdrew nothing'];
   for (const record of report.withdrawn) {
@@ -38,6 +39,7 @@ export function describeReport(report: WithdrawalReport, reason: string): string
     lines.push(`timeline of ${model}: no record now (${why}; a new earliest work gets one when it is published)`);
   }
   for (const twin of report.timelineTwinsLeft) lines.push(`stays: ${twin.id}  timeline  ${twin.model}, the timeline record at the source URL of ${twin.galleryId} (--only withdrew the gallery record alone; withdraw it too, or the whole work without --only)`);
+  for (const entry of report.movedIdsWithdrawn) lines.push(`moved id ${entry.id} now answers 410 (it moved to ${entry.movedTo}, withdrawn above)`);
   for (const entry of report.alreadyWithdrawn) lines.push(`already withdrawn: ${entry.id} (on ${entry.at.slice(0, 10)}: ${entry.reason})`);
   for (const entry of report.moved) {
     lines.push(entry.followed ? `moved: ${entry.id} → ${entry.currentId} (withdrawn above)` : `moved: ${entry.id} → ${entry.currentId}; not withdrawn (withdraw ${entry.currentId}, or pass --follow-moves)`);

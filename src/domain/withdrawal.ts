@@ -8,6 +8,7 @@
  */
 import { planWithdrawal, withdrawalEndsTimeline } from './ingest/timeline.ts';
 import type { RecordStore } from './ports.ts';
+import { recordId } from './ids.ts';
 import { resolveRecordId } from './record-fates.ts';
 import { compilationDay } from './record.ts';
 import type { Kind, StoredRecord } from './record.ts';
@@ -56,6 +57,11 @@ export interface WithdrawalReport {
    * false): its work's timeline record, which then names a gallery record that answers 410.
    */
   timelineTwinsLeft: { id: string; model: string; galleryId: string }[];
+  /**
+   * Ids that had moved to a gallery record withdrawn now, and so answer 410 from now on, each with
+   * the record it moved to; a named one is told of in `moved` instead.
+   */
+  movedIdsWithdrawn: { id: string; movedTo: string }[];
   /** Named ids withdrawn before (directly, or at the end of their moves). */
   alreadyWithdrawn: { id: string; at: string; reason: string }[];
   /** Named ids that had moved, with the record holding their work now, and whether it was withdrawn. */
@@ -118,6 +124,27 @@ async function timelineTwinsLeft(store: RecordStore, withdrawn: readonly Withdra
   return left;
 }
 
+/**
+ * The ids that had moved to a gallery record this withdrawal took (they answer 410 now), but those
+ * named in the request. The archive moves an id in one case only: an ingested timeline record that
+ * gave way to an earlier work moves to its own work's gallery record (timeline.ts planPublication),
+ * and its id is the timeline id of that gallery record's URL, format and model. So each withdrawn
+ * gallery record has one id that may have moved to it, read by its id (no scan of the fates).
+ */
+async function movedIdsWithdrawn(store: RecordStore, chosen: ReadonlyMap<string, { record: StoredRecord }>, report: WithdrawalReport): Promise<WithdrawalReport['movedIdsWithdrawn']> {
+  const named = new Set(report.moved.map((entry) => entry.id));
+  const found: WithdrawalReport['movedIdsWithdrawn'] = [];
+  for (const { id } of report.withdrawn) {
+    const record = chosen.get(id)?.record;
+    if (record?.kind !== 'gallery') continue;
+    const timelineId = recordId({ canonicalSourceUrl: record.sourceUrl, kind: 'timeline', format: record.format, model: record.model });
+    if (named.has(timelineId)) continue;
+    const fate = await store.recordFate(timelineId);
+    if (fate?.status === 'moved' && fate.movedTo === id) found.push({ id: timelineId, movedTo: id });
+  }
+  return found;
+}
+
 /** Which of some media paths the store's records still reference, and how many records were read to find out. */
 export interface MediaReferences {
   referenced: Set<string>;
@@ -151,7 +178,7 @@ export async function withdrawRecords(store: RecordStore, request: WithdrawalReq
   const problem = reasonProblem(reason);
   if (problem) return { kind: 'invalid', message: problem };
   if (request.ids.length === 0) return { kind: 'invalid', message: 'name at least one record id' };
-  const report: WithdrawalReport = { withdrawn: [], timelineSuccessors: [], timelinesEnded: [], timelineTwinsLeft: [], alreadyWithdrawn: [], moved: [], unknown: [] };
+  const report: WithdrawalReport = { withdrawn: [], timelineSuccessors: [], timelinesEnded: [], timelineTwinsLeft: [], movedIdsWithdrawn: [], alreadyWithdrawn: [], moved: [], unknown: [] };
   const chosen = await recordsToWithdraw(store, await resolveTargets(store, request, report), request.wholeWork);
   await beforeCommit([...new Set([...chosen.values()].flatMap(({ record }) => mediaPathsOf(record)))]);
   const models = new Set([...chosen.values()].map(({ record }) => record.model));
@@ -175,5 +202,6 @@ export async function withdrawRecords(store: RecordStore, request: WithdrawalReq
   }
   if (report.timelineSuccessors.length) await store.setCatalogUpdated(compiledOn);
   if (!request.wholeWork) report.timelineTwinsLeft = await timelineTwinsLeft(store, report.withdrawn);
+  report.movedIdsWithdrawn = await movedIdsWithdrawn(store, chosen, report);
   return { kind: 'withdrawn', report };
 }

@@ -262,3 +262,31 @@ describe('npm run withdraw --only, one of two forms of a work', function () {
     expect(result.stdout).to.include(`  ${bv.id}  gallery`).and.not.include('stays:');
   });
 });
+
+describe('npm run withdraw, a work a timeline id had moved to', function () {
+  this.timeout(60_000);
+  const model = 'Moved-Model';
+  // A repository published at huggingface.co, and again at hf.co while that host was unknown (source web): one work since work key rules 3.
+  const repository = makeRecord({ model, date: '2025-03-01', sourceUrl: 'https://huggingface.co/demo-org/pelican-lora', submissionId: 'sub_repo' });
+  const short = { ...makeRecord({ model, date: '2025-03-02', source: 'web', submissionId: 'sub_short' }), sourceUrl: 'https://hf.co/demo-org/pelican-lora' };
+  // The repository was the model's earliest work until an earlier one was published: its timeline id moved to its gallery record (301).
+  const earlier = makeRecord({ model, date: '2025-01-01', sourceUrl: 'https://github.com/demo-owner/earlier-pelican', submissionId: 'sub_earlier' });
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer({ records: [repository, timelineOf(repository), short, earlier, timelineOf(earlier)] });
+    await server.backend.store.replaceRecords([], [{ id: timelineOf(repository).id, movedTo: repository.id, reason: 'The timeline now starts with an earlier work.' }]);
+  });
+  after(async () => server.close());
+
+  it('names the moved id whose record it withdrew: it answers 410 from now on', async () => {
+    expect((await server.get(`/api/v1/specimens/${timelineOf(repository).id}`, { redirect: 'manual' })).status).to.equal(301);
+    const result = await runWithdraw(server, short.id, '--reason', 'Taken down.');
+    expect(result.code, result.stderr).to.equal(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines.slice(0, 3).sort()).to.deep.equal(['withdrew 2 records (reason: Taken down.):', `  ${short.id}  gallery  ${model}  ${short.sourceUrl}`, `  ${repository.id}  gallery  ${model}  ${repository.sourceUrl} (for ${short.id})`].sort());
+    expect(lines.slice(3)).to.deep.equal([`moved id ${timelineOf(repository).id} now answers 410 (it moved to ${repository.id}, withdrawn above)`]);
+    expect((await server.get(`/api/v1/specimens/${timelineOf(repository).id}`, { redirect: 'manual' })).status).to.equal(410);
+    expect((await server.get(`/api/v1/specimens/${timelineOf(earlier).id}`)).status).to.equal(200);
+  });
+});
