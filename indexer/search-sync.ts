@@ -158,18 +158,40 @@ export async function reconcile(store: RecordStore, index: SearchIndex, batchSiz
   return { kind: 'repaired', total: stored.count, missing: differences.missing.size, stale: differences.stale.size, extra: differences.extra.size };
 }
 
+/**
+ * Has an index kept apart from the store mend itself (SearchIndex.inspect: a missing index created,
+ * one re-created with Meilisearch's defaults given its settings). A mended index holds nothing, or
+ * only what was written to it since it was lost, so the checkpoint goes back to 0 and the sync
+ * writes every record again; a reconcile afterwards removes what the store no longer holds.
+ * Returns whether it mended anything, after one warning saying what.
+ */
+export async function restoreIndex(store: RecordStore, index: SearchIndex, logger: Logger, checkpoint = SEARCH_SYNC_CHECKPOINT): Promise<boolean> {
+  if (!index.inspect) return false;
+  const { restored } = await index.inspect();
+  if (restored.length === 0) return false;
+  const { total } = await store.catalogState();
+  await store.writeCheckpoint(checkpoint, 0);
+  logger.warn('search index was missing or lacked its settings (deleted while the service ran?): restored it, and the sync writes every record to it again', {
+    restored: restored.map(({ index: name, was }) => ({ index: name, was })),
+    records: total,
+  });
+  return true;
+}
+
 /** How often the follower looks at the feed and compares counts. */
 export interface SearchSyncOptions {
   /** The follower's checkpoint name; one per index the store is followed into. */
   checkpoint: string;
   pollMs: number;
   reconcileEveryMs: number;
+  /** How often an index kept apart from the store is inspected (restoreIndex); also at the start and after a failed pass. */
+  inspectEveryMs: number;
   batchSize: number;
   /** Waits after a failed pass before the next one. */
   retryDelayMs: number;
 }
 
-export const DEFAULT_SEARCH_SYNC_OPTIONS: SearchSyncOptions = { checkpoint: SEARCH_SYNC_CHECKPOINT, pollMs: 1000, reconcileEveryMs: 10 * 60_000, batchSize: 500, retryDelayMs: 5000 };
+export const DEFAULT_SEARCH_SYNC_OPTIONS: SearchSyncOptions = { checkpoint: SEARCH_SYNC_CHECKPOINT, pollMs: 1000, reconcileEveryMs: 10 * 60_000, inspectEveryMs: 5000, batchSize: 500, retryDelayMs: 5000 };
 
 /** A running follower. */
 export interface SearchSyncFollower {
@@ -183,6 +205,8 @@ export function startSearchSync(store: RecordStore, index: SearchIndex, logger: 
   let stopped = false;
   let wake: (() => void) | undefined;
   let lastReconcile = Date.now();
+  /** Inspected at the first pass, every inspectEveryMs, and at the pass after a failure. */
+  let lastInspection = -Infinity;
   /**
    * Removals are pruned once per reconcile period, up to the checkpoint of the period before:
    * every pass that was running then has read them.
@@ -201,6 +225,11 @@ export function startSearchSync(store: RecordStore, index: SearchIndex, logger: 
     while (!stopped) {
       let delay = settings.pollMs;
       try {
+        if (Date.now() - lastInspection >= settings.inspectEveryMs) {
+          // A restored index is refilled by this pass's sync; the reconcile then follows at once.
+          if (await restoreIndex(store, index, logger, settings.checkpoint)) lastReconcile = -Infinity;
+          lastInspection = Date.now();
+        }
         const report = await syncOnce(store, index, settings.batchSize, settings.checkpoint);
         if (report.upserted + report.removed > 0) logger.info('search index synced', { ...report });
         if (Date.now() - lastReconcile >= settings.reconcileEveryMs) {
@@ -216,6 +245,7 @@ export function startSearchSync(store: RecordStore, index: SearchIndex, logger: 
       } catch (error) {
         logger.error('search index sync failed; retrying', { error });
         delay = settings.retryDelayMs;
+        lastInspection = -Infinity;
       }
       if (!stopped) await pause(delay);
     }

@@ -257,8 +257,30 @@ export interface SearchIndex {
   search(query: SearchQuery): Promise<SearchHits>;
   /** Number of indexed records. */
   count(): Promise<number>;
+  /** Throws when the index cannot answer searches now (SearchIndexLost when it is missing or lacks its settings). */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Only for an index kept apart from the store (Meilisearch), which can be lost while the service
+   * runs: creates an index that is missing and applies the settings to one that lacks what the
+   * searches use, and says which it had to mend. The index sync calls it at its start and every
+   * few seconds, and fills a mended index again (search-sync.ts).
+   */
+  inspect?(): Promise<IndexInspection>;
+}
+
+/** What SearchIndex.inspect found and mended. */
+export interface IndexInspection {
+  /** The indexes it created (`missing`) or gave their settings again (`unusable`: it held other settings, e.g. Meilisearch's defaults). */
+  restored: { lang: Lang; index: string; was: 'missing' | 'unusable' }[];
+}
+
+/**
+ * The search index is missing or lacks the settings its searches use (deleted while the service
+ * ran): searches and readiness answer 503 until the index sync has restored it.
+ */
+export class SearchIndexLost extends Error {
+  override name = 'SearchIndexLost';
 }
 
 /** Access tokens for ingest and export. Secrets are stored as SHA-256 only. */

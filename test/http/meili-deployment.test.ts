@@ -7,7 +7,9 @@
  *   before the index caught up;
  * - reached through a reverse proxy whose upstream is gone, every reader (API, website, MCP,
  *   /readyz) is told the service is unavailable (503 with Retry-After, or an MCP tool error saying
- *   so), never a 500 and never an internal address; answers resume once the upstream is back.
+ *   so), never a 500 and never an internal address; answers resume once the upstream is back;
+ * - with both indexes deleted under it (and then re-created by a document write with Meilisearch's
+ *   default settings) every reader is told the same, and the index sync restores and refills them.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -19,7 +21,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Meilisearch } from 'meilisearch';
-import { syncOnce } from '../../indexer/search-sync.ts';
+import { restoreIndex, startSearchSync, syncOnce } from '../../indexer/search-sync.ts';
 import { openBackend } from '../../src/backend.ts';
 import type { Backend } from '../../src/backend.ts';
 import { loadDemoIfEmpty, readDemoWorks } from '../../src/demo/seed.ts';
@@ -27,7 +29,13 @@ import type { SearchQuery } from '../../src/domain/search-query.ts';
 import { createApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/logger.ts';
 import { UNAVAILABLE_TEXT } from '../../src/mcp/server.ts';
+import { MeiliSearchIndex, meiliClient } from '../../src/search/meili/meili-search.ts';
+import { PendingSearchIndex } from '../../src/search/meili/pending-index.ts';
+import { deleteIndex } from '../../src/search/meili/rebuild.ts';
+import { indexName } from '../../src/search/meili/settings.ts';
 import { isMeiliUnavailable } from '../../src/search/meili/unavailable.ts';
+import { LANGS } from '../../src/domain/record.ts';
+import { eventually } from '../helpers/backend.ts';
 import { makeRecord } from '../helpers/factories.ts';
 import { closedAddress, dropMeiliIndexes, sharedMeili, startMeiliProxy, uniqueMeiliOptions } from '../helpers/meili.ts';
 import type { MeiliProxy } from '../helpers/meili.ts';
@@ -55,6 +63,29 @@ async function serveApp(backend: Backend, dataDir: string, options: { baseUrl?: 
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Every reader of the search index, each with a query of its own (no cached answer can hide it):
+ * the API and a website page answer 503 with Retry-After, /readyz too, and the MCP search tool an
+ * error result saying to retry; none shows `hidden` (an internal address).
+ */
+async function expectEveryReaderUnavailable({ base, mcp, hidden }: { base: string; mcp: Client; hidden?: string }, q: string, filters = ''): Promise<void> {
+  const api = await fetch(`${base}/api/v1/specimens?q=${q}&lang=en${filters}`);
+  expect(api.status).to.equal(503);
+  expect(api.headers.get('retry-after')).to.equal('5');
+  expect(api.headers.get('content-type')).to.match(/^application\/problem\+json/);
+  const problem = (await api.json()) as { type: string; detail: string };
+  expect(problem.type).to.equal(`${base}/problems/service-unavailable`);
+  if (hidden) expect(JSON.stringify(problem)).to.not.include(hidden);
+  const page = await fetch(`${base}/en/?q=${q}${filters}`, { headers: { Accept: 'text/html' } });
+  expect(page.status).to.equal(503);
+  expect(page.headers.get('retry-after')).to.equal('5');
+  const ready = await fetch(`${base}/readyz`);
+  expect([ready.status, ready.headers.get('retry-after')]).to.deep.equal([503, '5']);
+  const tool = (await mcp.callTool({ name: 'search_specimens', arguments: { q, lang: 'en' } })) as CallToolResult;
+  expect(tool.isError).to.equal(true);
+  expect(tool.content).to.deep.equal([{ type: 'text', text: UNAVAILABLE_TEXT }]);
 }
 
 if (!shared) {
@@ -205,24 +236,7 @@ if (!shared) {
 
     const search = async (q: string): Promise<CallToolResult> => (await mcp.callTool({ name: 'search_specimens', arguments: { q, lang: 'en' } })) as CallToolResult;
 
-    /** Every reader of the search index, each with a query of its own (no cached answer can hide the outage). */
-    async function expectUnavailable(q: string): Promise<void> {
-      const api = await fetch(`${base}/api/v1/specimens?q=${q}&lang=en`);
-      expect(api.status).to.equal(503);
-      expect(api.headers.get('retry-after')).to.equal('5');
-      expect(api.headers.get('content-type')).to.match(/^application\/problem\+json/);
-      const problem = (await api.json()) as { type: string; detail: string };
-      expect(problem.type).to.equal(`${base}/problems/service-unavailable`);
-      expect(JSON.stringify(problem)).to.not.include(proxy.url);
-      const page = await fetch(`${base}/en/?q=${q}`, { headers: { Accept: 'text/html' } });
-      expect(page.status).to.equal(503);
-      expect(page.headers.get('retry-after')).to.equal('5');
-      const ready = await fetch(`${base}/readyz`);
-      expect([ready.status, ready.headers.get('retry-after')]).to.deep.equal([503, '5']);
-      const tool = await search(q);
-      expect(tool.isError).to.equal(true);
-      expect(tool.content).to.deep.equal([{ type: 'text', text: UNAVAILABLE_TEXT }]);
-    }
+    const expectUnavailable = (q: string): Promise<void> => expectEveryReaderUnavailable({ base, mcp, hidden: proxy.url }, q);
 
     it('answers through the proxy while the upstream is there', async () => {
       const api = await fetch(`${base}/api/v1/specimens?q=pelican&lang=en`);
@@ -254,6 +268,80 @@ if (!shared) {
       const raw = await errorOf(() => new Meilisearch({ host: proxy.url }).health());
       expect(isMeiliUnavailable(raw)).to.equal(true);
       await expectUnavailable('riding');
+    });
+  });
+
+  describe('indexes deleted while the service runs', function () {
+    this.timeout(60_000);
+    const options = uniqueMeiliOptions(shared, 'lost');
+    let dataDir: string;
+    let backend: Backend;
+    let app: { base: string; close: () => Promise<void> };
+    let mcp: Client;
+    const logs: string[] = [];
+
+    before(async () => {
+      dataDir = temporaryDataDir();
+      backend = await openBackend({ databaseFile: join(dataDir, 'archive.sqlite'), search: { kind: 'meili', ...options } }, { migrate: true });
+      await backend.store.putRecords([
+        makeRecord({ model: 'Lost-Model', title: { zh: '失而复得的灯塔', en: 'A lighthouse found again' } }),
+        makeRecord({ model: 'Lost-Model', title: { zh: '失而复得的鹈鹕', en: 'A pelican found again' } }),
+        makeRecord({ title: { zh: '另一座灯塔', en: 'Another lighthouse' } }),
+      ]);
+      await syncOnce(backend.store, backend.search);
+      app = await serveApp(backend, dataDir, { logs });
+      mcp = new Client({ name: 'archive-lost-index-test', version: '1.0.0' });
+      await mcp.connect(new StreamableHTTPClientTransport(new URL(`${app.base}/mcp`)));
+    });
+    after(async () => {
+      await mcp?.close();
+      await app?.close();
+      await backend?.close();
+      await dropMeiliIndexes(options);
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    const total = async (query: string): Promise<number> => {
+      const response = await fetch(`${app.base}/api/v1/specimens?${query}`);
+      return response.status === 200 ? ((await response.json()) as { total: number }).total : -response.status;
+    };
+
+    it('answers 503 while they are gone or hold Meilisearch\'s defaults, and the index sync restores and refills them', async () => {
+      const client = meiliClient(options);
+      await Promise.all(LANGS.map((lang) => deleteIndex(client, indexName(lang, options.indexPrefix))));
+      await expectEveryReaderUnavailable({ base: app.base, mcp }, 'found');
+      // A publish: the sync's document write re-creates each index with Meilisearch's default settings.
+      await backend.store.putRecords([makeRecord({ model: 'Lost-Model', title: { zh: '又一座灯塔', en: 'One more lighthouse' } })]);
+      await syncOnce(backend.store, backend.search);
+      expect((await client.index(indexName('en', options.indexPrefix)).getSettings()).filterableAttributes).to.deep.equal([]);
+      await expectEveryReaderUnavailable({ base: app.base, mcp }, 'lighthouse', '&model=Lost-Model');
+      await expectEveryReaderUnavailable({ base: app.base, mcp }, 'again');
+      expect(logs.filter((line) => line.includes('request failed')), 'no 500').to.deep.equal([]);
+
+      const syncLogs: string[] = [];
+      const sync = startSearchSync(backend.store, backend.search, createLogger('info', (line) => syncLogs.push(line)), { pollMs: 50, retryDelayMs: 100 });
+      try {
+        await eventually(async () => (await fetch(`${app.base}/readyz`)).status === 200 && (await total('lang=en')) === 4, 30_000, 'the indexes were not restored');
+      } finally {
+        await sync.stop();
+      }
+      expect(await total('q=lighthouse&lang=en&model=Lost-Model')).to.equal(2);
+      expect(await total(`q=${encodeURIComponent('灯塔')}&lang=zh`)).to.equal(3);
+      const warnings = syncLogs.map((line) => JSON.parse(line) as { level: string; msg: string; restored?: { index: string; was: string }[] }).filter((line) => line.level === 'warn');
+      expect(warnings.map((line) => line.msg)).to.include('search index was missing or lacked its settings (deleted while the service ran?): restored it, and the sync writes every record to it again');
+      expect(warnings.flatMap((line) => line.restored ?? []).map((restored) => restored.was)).to.deep.equal(['unusable', 'unusable']);
+    });
+
+    it('are restored in a process that started while Meilisearch could not be reached, once it has opened them', async () => {
+      const pending = new PendingSearchIndex(() => MeiliSearchIndex.open(options), new Error('not reachable at the start'), { failed: () => {}, opened: () => {} }, [10]);
+      try {
+        await eventually(async () => pending.isOpen, 10_000, 'never opened');
+        await Promise.all(LANGS.map((lang) => deleteIndex(meiliClient(options), indexName(lang, options.indexPrefix))));
+        expect(await restoreIndex(backend.store, pending, createLogger('silent'))).to.equal(true);
+        expect((await meiliClient(options).index(indexName('zh', options.indexPrefix)).getSettings()).filterableAttributes).to.include('model');
+      } finally {
+        await pending.close();
+      }
     });
   });
 }

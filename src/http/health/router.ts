@@ -1,8 +1,11 @@
 import Router from '@koa/router';
 import type { Backend } from '../../backend.ts';
-import { StoreFileGone } from '../../domain/ports.ts';
+import { SearchIndexLost, StoreFileGone } from '../../domain/ports.ts';
 import { ProblemError, UNAVAILABLE_RETRY_SECONDS } from '../../errors.ts';
 import { readOnly } from '../read-route.ts';
+
+/** What /readyz says of a search index that is missing or lacks its settings (the log names which). */
+export const SEARCH_INDEX_LOST = 'The search index is missing or lacks its settings (deleted while the service ran?); the index sync is restoring it.';
 
 /**
  * GET /healthz (the process answers) and GET /readyz (store and search index answer, the store
@@ -24,7 +27,7 @@ export function healthRouter(backend: Pick<Backend, 'store' | 'search' | 'writeR
       await Promise.all([backend.store.ping(), backend.search.ping()]);
     } catch (error) {
       // A store whose file is gone says what to do about it: waiting mends nothing.
-      const detail = error instanceof StoreFileGone ? error.message : 'The store or the search index cannot be reached.';
+      const detail = error instanceof StoreFileGone ? error.message : error instanceof SearchIndexLost ? SEARCH_INDEX_LOST : 'The store or the search index cannot be reached.';
       throw new ProblemError('service-unavailable', detail, { cause: error, headers: { 'Retry-After': String(UNAVAILABLE_RETRY_SECONDS) } });
     }
     if (backend.writeRefusals.recent()) {

@@ -5,7 +5,7 @@
  */
 import { Meilisearch, MeilisearchApiError } from 'meilisearch';
 import type { EnqueuedTaskPromise, Settings } from 'meilisearch';
-import type { IndexRecord, RecordVersion, SearchIndex } from '../../domain/ports.ts';
+import type { IndexInspection, IndexRecord, RecordVersion, SearchIndex } from '../../domain/ports.ts';
 import type { Lang } from '../../domain/record.ts';
 import { LANGS } from '../../domain/record.ts';
 import type { SearchHits, SearchQuery } from '../../domain/search-query.ts';
@@ -14,7 +14,7 @@ import type { MeiliDocument } from './documents.ts';
 import { searchIndex } from './search.ts';
 import { REQUEST_TIMEOUT_MS, indexName, indexSettings, settingsToUpdate } from './settings.ts';
 import { SETTINGS_TASK_TIMEOUT_MS, settle, settleUnless } from './tasks.ts';
-import { fromMeili } from './unavailable.ts';
+import { MeiliIndexLost, fromMeili } from './unavailable.ts';
 
 /** Where the Meilisearch server is and which indexes to use. */
 export interface MeiliSearchOptions {
@@ -37,6 +37,35 @@ async function settingsOf(client: Meilisearch, uid: string): Promise<Settings | 
     if (error instanceof MeilisearchApiError && error.cause?.code === 'index_not_found') return undefined;
     throw error;
   }
+}
+
+/** The names of a filterable or sortable setting (Meilisearch also takes objects of attribute patterns). */
+function attributeNames(setting: unknown): Set<string> {
+  const entries: unknown[] = Array.isArray(setting) ? setting : [];
+  return new Set(
+    entries.flatMap((entry) => {
+      if (typeof entry === 'string') return [entry];
+      const patterns = (entry as { attributePatterns?: unknown } | null)?.attributePatterns;
+      return Array.isArray(patterns) ? patterns.filter((pattern): pattern is string => typeof pattern === 'string') : [];
+    }),
+  );
+}
+
+/**
+ * What keeps an index from answering the archive's searches: `missing`, or `unusable` when its
+ * settings lack an attribute the searches filter or sort by (an index re-created by a document
+ * write, with Meilisearch's defaults, after it was deleted). Other differences from the wanted
+ * settings do not count: a newer version of the archive may hold more, and each process applies
+ * its own at start.
+ */
+export async function indexFault(client: Meilisearch, uid: string, wanted: Settings): Promise<'missing' | 'unusable' | undefined> {
+  const actual = await settingsOf(client, uid);
+  if (actual === undefined) return 'missing';
+  const holds = (key: 'filterableAttributes' | 'sortableAttributes'): boolean => {
+    const names = attributeNames(actual[key]);
+    return [...attributeNames(wanted[key])].every((name) => names.has(name));
+  };
+  return holds('filterableAttributes') && holds('sortableAttributes') ? undefined : 'unusable';
 }
 
 /** Creates an empty index when there is none of that name. */
@@ -102,7 +131,42 @@ export class MeiliSearchIndex implements SearchIndex {
   }
 
   async search(query: SearchQuery): Promise<SearchHits> {
-    return fromMeili(searchIndex(this.client, this.uids[query.lang], query));
+    try {
+      return await fromMeili(searchIndex(this.client, this.uids[query.lang], query));
+    } catch (error) {
+      throw await this.explained(error, query.lang);
+    }
+  }
+
+  /**
+   * A refused search (`index_not_found`, `invalid_search_filter` and Meilisearch's other 4xx
+   * answers) is told as MeiliIndexLost when the index is missing or lacks its settings (deleted
+   * while the service ran: the index sync restores it); otherwise it stays what it was, a defect.
+   */
+  private async explained(error: unknown, lang: Lang): Promise<unknown> {
+    if (!(error instanceof MeilisearchApiError) || error.response.status >= 500) return error;
+    const uid = this.uids[lang];
+    const fault = await indexFault(this.client, uid, indexSettings(lang)).catch(() => undefined);
+    return fault ? new MeiliIndexLost(uid, fault, { cause: error }) : error;
+  }
+
+  /**
+   * Creates a missing index and applies the settings to one that lacks what the searches use,
+   * each with one settings task (prepareIndex), and says which it mended.
+   */
+  async inspect(): Promise<IndexInspection> {
+    const restored: IndexInspection['restored'] = [];
+    await Promise.all(
+      LANGS.map(async (lang) => {
+        const uid = this.uids[lang];
+        const wanted = indexSettings(lang);
+        const fault = await fromMeili(indexFault(this.client, uid, wanted));
+        if (!fault) return;
+        await prepareIndex(this.client, uid, wanted);
+        restored.push({ lang, index: uid, was: fault });
+      }),
+    );
+    return { restored };
   }
 
   /**
@@ -125,8 +189,14 @@ export class MeiliSearchIndex implements SearchIndex {
     return (await fromMeili(this.client.index(this.uids.zh).getStats())).numberOfDocuments;
   }
 
+  /** Both indexes answer and hold the settings the searches use (a request each, at once). */
   async ping(): Promise<void> {
-    await fromMeili(this.client.health());
+    await Promise.all(
+      LANGS.map(async (lang) => {
+        const fault = await fromMeili(indexFault(this.client, this.uids[lang], indexSettings(lang)));
+        if (fault) throw new MeiliIndexLost(this.uids[lang], fault);
+      }),
+    );
   }
 
   async close(): Promise<void> {

@@ -5,7 +5,7 @@
  * retries), and opening is tried again in the background until it succeeds, which applies the
  * index settings; from then on calls go to the opened index.
  */
-import type { IndexRecord, RecordVersion, SearchIndex } from '../../domain/ports.ts';
+import type { IndexInspection, IndexRecord, RecordVersion, SearchIndex } from '../../domain/ports.ts';
 import type { Lang } from '../../domain/record.ts';
 import type { SearchHits, SearchQuery } from '../../domain/search-query.ts';
 
@@ -109,6 +109,13 @@ export class PendingSearchIndex implements SearchIndex {
 
   async ping(): Promise<void> {
     await this.current().ping();
+  }
+
+  /** The opened index's inspection, so the index sync restores an index lost later in a process that started during an outage too. */
+  async inspect(): Promise<IndexInspection> {
+    const index = this.current();
+    if (!index.inspect) throw new Error('the opened search index cannot be inspected');
+    return index.inspect();
   }
 
   async close(): Promise<void> {
