@@ -159,23 +159,49 @@ export async function reconcile(store: RecordStore, index: SearchIndex, batchSiz
 }
 
 /**
- * Has an index kept apart from the store mend itself (SearchIndex.inspect: a missing index created,
- * one re-created with Meilisearch's defaults given its settings). A mended index holds nothing, or
- * only what was written to it since it was lost, so the checkpoint goes back to 0 and the sync
- * writes every record again; a reconcile afterwards removes what the store no longer holds.
- * Returns whether it mended anything, after one warning saying what.
+ * Set while the index sync fills the search index again from the store (its value: the change
+ * number it must reach); /readyz answers 503 meanwhile. Deleted once the sync has passed it.
  */
-export async function restoreIndex(store: RecordStore, index: SearchIndex, logger: Logger, checkpoint = SEARCH_SYNC_CHECKPOINT): Promise<boolean> {
-  if (!index.inspect) return false;
-  const { restored } = await index.inspect();
-  if (restored.length === 0) return false;
-  const { total } = await store.catalogState();
+export const SEARCH_REFILL_CHECKPOINT = 'search-refill';
+
+/**
+ * An index holding fewer documents than this share of the store's records, with the feed drained,
+ * is filled again from the store at once (an index created empty by a start after it was deleted,
+ * or emptied); a smaller difference is left to a reconcile.
+ */
+export const REFILL_BELOW = 0.5;
+
+/** What an inspection of the index asks of the sync: nothing, a reconcile now, or (begun already) writing every record again. */
+export type InspectionOutcome = 'in-step' | 'reconcile' | 'refill';
+
+/**
+ * Has an index kept apart from the store mend itself (SearchIndex.inspect: a missing index created,
+ * one re-created with Meilisearch's defaults given its settings) and compares what it holds with
+ * the store. A mended index holds nothing, or only what was written to it since it was lost, and
+ * one far below the store's count (REFILL_BELOW, compared only while the feed is drained) was
+ * emptied: either way the checkpoint goes back to 0, so the sync writes every record again, with
+ * SEARCH_REFILL_CHECKPOINT set until it is done, and one warning says what happened. Another
+ * difference in count asks for a reconcile. Counts are compared only when `compareCounts`.
+ */
+export async function inspectIndex(store: RecordStore, index: SearchIndex, logger: Logger, checkpoint = SEARCH_SYNC_CHECKPOINT, compareCounts = true): Promise<InspectionOutcome> {
+  if (!index.inspect) return 'in-step';
+  const before = await store.catalogState();
+  const drained = compareCounts && (await store.readCheckpoint(checkpoint)) >= before.changeNumber;
+  const { restored, documents } = await index.inspect();
+  const held = Math.min(...LANGS.map((lang) => documents[lang]));
+  if (restored.length > 0) {
+    logger.warn('search index was missing or lacked its settings (deleted while the service ran?): restored it, and the sync writes every record to it again', {
+      restored: restored.map(({ index: name, was }) => ({ index: name, was })),
+      records: before.total,
+    });
+  } else if (drained && held < before.total * REFILL_BELOW) {
+    logger.warn('search index holds far fewer documents than the store holds records (created empty, or emptied): the sync writes every record to it again', { documents, records: before.total });
+  } else {
+    return drained && LANGS.some((lang) => documents[lang] !== before.total) ? 'reconcile' : 'in-step';
+  }
+  if (before.changeNumber > 0) await store.writeCheckpoint(SEARCH_REFILL_CHECKPOINT, before.changeNumber);
   await store.writeCheckpoint(checkpoint, 0);
-  logger.warn('search index was missing or lacked its settings (deleted while the service ran?): restored it, and the sync writes every record to it again', {
-    restored: restored.map(({ index: name, was }) => ({ index: name, was })),
-    records: total,
-  });
-  return true;
+  return 'refill';
 }
 
 /** How often the follower looks at the feed and compares counts. */
@@ -184,7 +210,7 @@ export interface SearchSyncOptions {
   checkpoint: string;
   pollMs: number;
   reconcileEveryMs: number;
-  /** How often an index kept apart from the store is inspected (restoreIndex); also at the start and after a failed pass. */
+  /** How often an index kept apart from the store is inspected (inspectIndex); also at the start and after a failed pass. */
   inspectEveryMs: number;
   batchSize: number;
   /** Waits after a failed pass before the next one. */
@@ -208,6 +234,14 @@ export function startSearchSync(store: RecordStore, index: SearchIndex, logger: 
   /** Inspected at the first pass, every inspectEveryMs, and at the pass after a failure. */
   let lastInspection = -Infinity;
   /**
+   * When an inspection last asked for a refill or a reconcile. Counts act at most once per
+   * reconcile period: a store whose count disagreed for good with what a refill writes would
+   * otherwise be refilled every few seconds.
+   */
+  let lastRepair = -Infinity;
+  /** The change number a refill must reach (SEARCH_REFILL_CHECKPOINT; read at the first pass, one left by a stopped refill too); 0 when none runs. */
+  let refillUntil: number | undefined;
+  /**
    * Removals are pruned once per reconcile period, up to the checkpoint of the period before:
    * every pass that was running then has read them.
    */
@@ -225,13 +259,24 @@ export function startSearchSync(store: RecordStore, index: SearchIndex, logger: 
     while (!stopped) {
       let delay = settings.pollMs;
       try {
+        refillUntil ??= await store.readCheckpoint(SEARCH_REFILL_CHECKPOINT);
         if (Date.now() - lastInspection >= settings.inspectEveryMs) {
-          // A restored index is refilled by this pass's sync; the reconcile then follows at once.
-          if (await restoreIndex(store, index, logger, settings.checkpoint)) lastReconcile = -Infinity;
+          // A refill is this pass's sync; the reconcile then follows at once (a refill leaves what the store no longer holds).
+          const outcome = await inspectIndex(store, index, logger, settings.checkpoint, Date.now() - lastRepair >= settings.reconcileEveryMs);
+          if (outcome !== 'in-step') {
+            lastReconcile = -Infinity;
+            lastRepair = Date.now();
+          }
+          if (outcome === 'refill') refillUntil = await store.readCheckpoint(SEARCH_REFILL_CHECKPOINT);
           lastInspection = Date.now();
         }
         const report = await syncOnce(store, index, settings.batchSize, settings.checkpoint);
         if (report.upserted + report.removed > 0) logger.info('search index synced', { ...report });
+        if (refillUntil > 0 && report.checkpoint >= refillUntil) {
+          await store.deleteCheckpoint(SEARCH_REFILL_CHECKPOINT);
+          logger.info('search index filled again from the store', { through: refillUntil });
+          refillUntil = 0;
+        }
         if (Date.now() - lastReconcile >= settings.reconcileEveryMs) {
           const outcome = await reconcile(store, index, settings.batchSize, settings.checkpoint);
           if (outcome.kind !== 'moving') lastReconcile = Date.now();

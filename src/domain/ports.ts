@@ -263,8 +263,9 @@ export interface SearchIndex {
   /**
    * Only for an index kept apart from the store (Meilisearch), which can be lost while the service
    * runs: creates an index that is missing and applies the settings to one that lacks what the
-   * searches use, and says which it had to mend. The index sync calls it at its start and every
-   * few seconds, and fills a mended index again (search-sync.ts).
+   * searches use, and says which it had to mend and how many documents each holds. The index sync
+   * calls it at its start and every few seconds, and fills a mended or emptied index again
+   * (search-sync.ts).
    */
   inspect?(): Promise<IndexInspection>;
 }
@@ -273,6 +274,8 @@ export interface SearchIndex {
 export interface IndexInspection {
   /** The indexes it created (`missing`) or gave their settings again (`unusable`: it held other settings, e.g. Meilisearch's defaults). */
   restored: { lang: Lang; index: string; was: 'missing' | 'unusable' }[];
+  /** The documents each language's index holds, read after mending. */
+  documents: Record<Lang, number>;
 }
 
 /**

@@ -9,7 +9,9 @@
  *   /readyz) is told the service is unavailable (503 with Retry-After, or an MCP tool error saying
  *   so), never a 500 and never an internal address; answers resume once the upstream is back;
  * - with both indexes deleted under it (and then re-created by a document write with Meilisearch's
- *   default settings) every reader is told the same, and the index sync restores and refills them.
+ *   default settings) every reader is told the same, and the index sync restores and refills them;
+ * - indexes deleted between two starts are filled at once by the next start's index sync, and
+ *   /readyz is not ready until then.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -21,12 +23,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Meilisearch } from 'meilisearch';
-import { restoreIndex, startSearchSync, syncOnce } from '../../indexer/search-sync.ts';
+import { inspectIndex, SEARCH_REFILL_CHECKPOINT, startSearchSync, syncOnce } from '../../indexer/search-sync.ts';
 import { openBackend } from '../../src/backend.ts';
 import type { Backend } from '../../src/backend.ts';
 import { loadDemoIfEmpty, readDemoWorks } from '../../src/demo/seed.ts';
 import type { SearchQuery } from '../../src/domain/search-query.ts';
 import { createApp } from '../../src/http/app.ts';
+import { SEARCH_INDEX_FILLING } from '../../src/http/health/router.ts';
 import { createLogger } from '../../src/logger.ts';
 import { UNAVAILABLE_TEXT } from '../../src/mcp/server.ts';
 import { MeiliSearchIndex, meiliClient } from '../../src/search/meili/meili-search.ts';
@@ -337,11 +340,79 @@ if (!shared) {
       try {
         await eventually(async () => pending.isOpen, 10_000, 'never opened');
         await Promise.all(LANGS.map((lang) => deleteIndex(meiliClient(options), indexName(lang, options.indexPrefix))));
-        expect(await restoreIndex(backend.store, pending, createLogger('silent'))).to.equal(true);
+        expect(await inspectIndex(backend.store, pending, createLogger('silent'))).to.equal('refill');
         expect((await meiliClient(options).index(indexName('zh', options.indexPrefix)).getSettings()).filterableAttributes).to.include('model');
       } finally {
         await pending.close();
       }
+    });
+  });
+
+  describe('indexes deleted between two starts', function () {
+    this.timeout(60_000);
+    const options = uniqueMeiliOptions(shared, 'restart');
+    let dataDir: string;
+    const opened: Backend[] = [];
+    let app: { base: string; close: () => Promise<void> } | undefined;
+
+    before(() => {
+      dataDir = temporaryDataDir();
+    });
+    after(async () => {
+      await app?.close();
+      for (const backend of opened) await backend.close();
+      await dropMeiliIndexes(options);
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    const open = async (): Promise<Backend> => {
+      const backend = await openBackend({ databaseFile: join(dataDir, 'archive.sqlite'), search: { kind: 'meili', ...options } }, { migrate: true });
+      opened.push(backend);
+      return backend;
+    };
+
+    it('a start that creates them empty fills them at once, saying so, and is not ready until then', async () => {
+      const first = await open();
+      await first.store.putRecords(Array.from({ length: 12 }, (_, i) => makeRecord({ title: { zh: `重启前的灯塔${i}`, en: `Lighthouse before the restart ${i}` } })));
+      await syncOnce(first.store, first.search);
+      await first.close();
+      const client = meiliClient(options);
+      await Promise.all(LANGS.map((lang) => deleteIndex(client, indexName(lang, options.indexPrefix))));
+
+      // The next start creates both indexes with their settings; the sync's checkpoint is at the newest change.
+      const second = await open();
+      app = await serveApp(second, dataDir);
+      const base = app.base;
+      const ready = await fetch(`${base}/readyz`);
+      expect([ready.status, ready.headers.get('retry-after')]).to.deep.equal([503, '5']);
+      expect(((await ready.json()) as { detail: string }).detail).to.equal(SEARCH_INDEX_FILLING);
+      expect((await syncOnce(second.store, second.search)).upserted, 'the feed holds nothing new').to.equal(0);
+
+      const logs: string[] = [];
+      const sync = startSearchSync(second.store, second.search, createLogger('info', (line) => logs.push(line)), { pollMs: 50, retryDelayMs: 100 });
+      const total = async (): Promise<number> => ((await (await fetch(`${base}/api/v1/specimens?q=lighthouse&lang=en`)).json()) as { total: number }).total;
+      try {
+        await eventually(async () => (await fetch(`${base}/readyz`)).status === 200, 30_000, 'never ready');
+        expect(await total()).to.equal(12);
+      } finally {
+        await sync.stop();
+      }
+      const lines = logs.map((line) => JSON.parse(line) as { level: string; msg: string; documents?: Record<string, number>; records?: number });
+      const warning = lines.find((line) => line.level === 'warn');
+      expect(warning).to.deep.include({ msg: 'search index holds far fewer documents than the store holds records (created empty, or emptied): the sync writes every record to it again', documents: { zh: 0, en: 0 }, records: 12 });
+      expect(lines.map((line) => line.msg)).to.include('search index filled again from the store');
+      expect(await second.store.readCheckpoint(SEARCH_REFILL_CHECKPOINT), 'no refill left marked').to.equal(0);
+    });
+
+    it('is not ready while a refill is marked in the store', async () => {
+      const backend = opened.at(-1) as Backend;
+      await backend.store.writeCheckpoint(SEARCH_REFILL_CHECKPOINT, 1_000_000);
+      try {
+        expect((await fetch(`${app?.base}/readyz`)).status).to.equal(503);
+      } finally {
+        await backend.store.deleteCheckpoint(SEARCH_REFILL_CHECKPOINT);
+      }
+      expect((await fetch(`${app?.base}/readyz`)).status).to.equal(200);
     });
   });
 }

@@ -152,7 +152,8 @@ export class MeiliSearchIndex implements SearchIndex {
 
   /**
    * Creates a missing index and applies the settings to one that lacks what the searches use,
-   * each with one settings task (prepareIndex), and says which it mended.
+   * each with one settings task (prepareIndex), and says which it mended and how many documents
+   * each index holds then.
    */
   async inspect(): Promise<IndexInspection> {
     const restored: IndexInspection['restored'] = [];
@@ -166,7 +167,8 @@ export class MeiliSearchIndex implements SearchIndex {
         restored.push({ lang, index: uid, was: fault });
       }),
     );
-    return { restored };
+    const counts = await Promise.all(LANGS.map(async (lang) => [lang, (await fromMeili(this.client.index(this.uids[lang]).getStats())).numberOfDocuments] as const));
+    return { restored, documents: Object.fromEntries(counts) as Record<Lang, number> };
   }
 
   /**
