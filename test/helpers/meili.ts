@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -50,6 +50,10 @@ export interface MeiliProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
   /** Starts it again on the same port and database. */
   restart(): Promise<void>;
+  /** Freezes the process (SIGSTOP) and waits until it is stopped: its port accepts connections and nothing answers, a hung engine. */
+  pause(): Promise<void>;
+  /** Lets a paused process run on (SIGCONT). */
+  resume(): void;
   /** Stops it and deletes its database. */
   destroy(): Promise<void>;
   output(): string;
@@ -107,6 +111,21 @@ export async function startMeiliProcess(binary: string): Promise<MeiliProcess> {
     apiKey,
     stop,
     restart: launch,
+    pause: async () => {
+      const pid = child?.pid;
+      if (pid === undefined) return;
+      child?.kill('SIGSTOP');
+      // Each thread stops when it next runs; on Linux each thread's state says when all have.
+      const stopped = (): boolean => {
+        try {
+          return readdirSync(`/proc/${pid}/task`).every((task) => /^\d+ \(.*\) T /.test(readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8')));
+        } catch {
+          return true;
+        }
+      };
+      while (!stopped()) await new Promise((resolve) => setTimeout(resolve, 10));
+    },
+    resume: () => child?.kill('SIGCONT'),
     destroy: async () => {
       await stop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -12,7 +12,7 @@ import type { SearchHits, SearchQuery } from '../../domain/search-query.ts';
 import { toMeiliDocument } from './documents.ts';
 import type { MeiliDocument } from './documents.ts';
 import { searchIndex } from './search.ts';
-import { REQUEST_TIMEOUT_MS, indexName, indexSettings, settingsToUpdate } from './settings.ts';
+import { READY_TIMEOUT_MS, REQUEST_TIMEOUT_MS, SEARCH_TIMEOUT_MS, indexName, indexSettings, settingsToUpdate } from './settings.ts';
 import { SETTINGS_TASK_TIMEOUT_MS, settle, settleUnless } from './tasks.ts';
 import { MeiliIndexLost, fromMeili } from './unavailable.ts';
 
@@ -24,9 +24,9 @@ export interface MeiliSearchOptions {
   indexPrefix?: string;
 }
 
-/** A client for these options. */
-export function meiliClient(options: MeiliSearchOptions): Meilisearch {
-  return new Meilisearch({ host: options.url, ...(options.apiKey ? { apiKey: options.apiKey } : {}), timeout: REQUEST_TIMEOUT_MS });
+/** A client for these options, whose every request gives up after `timeoutMs`. */
+export function meiliClient(options: MeiliSearchOptions, timeoutMs = REQUEST_TIMEOUT_MS): Meilisearch {
+  return new Meilisearch({ host: options.url, ...(options.apiKey ? { apiKey: options.apiKey } : {}), timeout: timeoutMs });
 }
 
 /** The settings an index holds, or undefined when there is no index of that name. */
@@ -105,18 +105,25 @@ export async function writeDocuments(client: Meilisearch, uids: Record<Lang, str
 /** The Meilisearch adapter of the SearchIndex port. */
 export class MeiliSearchIndex implements SearchIndex {
   private readonly uids: Record<Lang, string>;
+  /** For searches, which give up sooner than writes (SEARCH_TIMEOUT_MS). */
+  private readonly searching: Meilisearch;
+  /** For readiness (ping, count), which answers within READY_TIMEOUT_MS. */
+  private readonly readiness: Meilisearch;
 
   private constructor(
     private readonly client: Meilisearch,
-    prefix: string,
+    options: MeiliSearchOptions,
   ) {
+    const prefix = options.indexPrefix ?? '';
     this.uids = { zh: indexName('zh', prefix), en: indexName('en', prefix) };
+    this.searching = meiliClient(options, SEARCH_TIMEOUT_MS);
+    this.readiness = meiliClient(options, READY_TIMEOUT_MS);
   }
 
   /** Connects, creates both indexes when missing and applies their settings. */
   static async open(options: MeiliSearchOptions): Promise<MeiliSearchIndex> {
     const client = meiliClient(options);
-    const index = new MeiliSearchIndex(client, options.indexPrefix ?? '');
+    const index = new MeiliSearchIndex(client, options);
     await Promise.all(LANGS.map((lang) => prepareIndex(client, index.uids[lang], indexSettings(lang))));
     return index;
   }
@@ -132,7 +139,7 @@ export class MeiliSearchIndex implements SearchIndex {
 
   async search(query: SearchQuery): Promise<SearchHits> {
     try {
-      return await fromMeili(searchIndex(this.client, this.uids[query.lang], query));
+      return await fromMeili(searchIndex(this.searching, this.uids[query.lang], query));
     } catch (error) {
       throw await this.explained(error, query.lang);
     }
@@ -186,16 +193,16 @@ export class MeiliSearchIndex implements SearchIndex {
     }
   }
 
-  /** Documents in the zh index; both indexes are always written together. */
+  /** Documents in the zh index; both indexes are always written together. A quick read, which /readyz asks: within READY_TIMEOUT_MS. */
   async count(): Promise<number> {
-    return (await fromMeili(this.client.index(this.uids.zh).getStats())).numberOfDocuments;
+    return (await fromMeili(this.readiness.index(this.uids.zh).getStats())).numberOfDocuments;
   }
 
-  /** Both indexes answer and hold the settings the searches use (a request each, at once). */
+  /** Both indexes answer within READY_TIMEOUT_MS and hold the settings the searches use (a request each, at once). */
   async ping(): Promise<void> {
     await Promise.all(
       LANGS.map(async (lang) => {
-        const fault = await fromMeili(indexFault(this.client, this.uids[lang], indexSettings(lang)));
+        const fault = await fromMeili(indexFault(this.readiness, this.uids[lang], indexSettings(lang)));
         if (fault) throw new MeiliIndexLost(this.uids[lang], fault);
       }),
     );

@@ -27,14 +27,33 @@ export function freshIndexName(lang: Lang, prefix = ''): string {
  */
 export const MAX_TOTAL_HITS = 2 ** 32 - 1;
 
-/** How long the adapter waits for any Meilisearch request before it counts the engine unavailable (503). */
+/**
+ * How long the adapter waits for a Meilisearch request before it counts the engine unavailable
+ * (503, or a retry of the index sync): writes, settings and task polls. Searches and readiness
+ * wait less (SEARCH_TIMEOUT_MS, READY_TIMEOUT_MS).
+ */
 export const REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * How long one search request may take before the reader gets a 503. The slowest search the API
+ * allows (a page at offset 10,000) measured 0.35 s, a page 50,000 deep 1.5 s; 10 s leaves a busy
+ * server room for those while a reader (and the worker's connection) waits a third of
+ * REQUEST_TIMEOUT_MS on an engine that hangs. A relevance cursor walked deeper than about 300,000
+ * records (30 ms per 1,000 before its position) would reach it (docs/deploy.md).
+ */
+export const SEARCH_TIMEOUT_MS = 10_000;
+
+/**
+ * How long /readyz waits for Meilisearch (its settings and counts, asked at once): a probe must
+ * answer within a load balancer's probe timeout, and a hung engine makes it answer 503 within it.
+ */
+export const READY_TIMEOUT_MS = 2_000;
 
 /**
  * `searchCutoffMs`: past this budget (1,500 ms by default) Meilisearch stops ranking and answers
  * with the rest of the matches in no particular order, and says so nowhere in the answer: a slow
  * search on a busy server (a deep page) came back misordered, and a cursor walk skipped records.
- * Twice the request timeout, so the adapter gives up (503) before a search could be cut short.
+ * Twice the longest request timeout, so the adapter gives up (503) before a search could be cut short.
  */
 export const SEARCH_CUTOFF_MS = 2 * REQUEST_TIMEOUT_MS;
 
