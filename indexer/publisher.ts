@@ -4,6 +4,7 @@ import type { ClaimedSubmission, RecordStore, SubmissionQueue } from '../src/dom
 import type { MediaStore, PreviewLoader } from '../src/domain/previews.ts';
 import type { SourceTable } from '../src/domain/sources.ts';
 import type { SubmissionOutcome } from '../src/domain/submission.ts';
+import { errorSummary } from '../src/logger.ts';
 import type { Logger } from '../src/logger.ts';
 import { PublishedPreviews } from './published-previews.ts';
 
@@ -228,11 +229,4 @@ export class Publisher {
     await this.deps.submissions.retryLater(record.submissionId, record.claimToken, result.reason, result.delayMs, result.checks);
     return 'retry';
   }
-}
-
-/** An error's code and message without its stack, for a failure already logged in full. */
-function errorSummary(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? `${code}: ${error.message}` : error.message;
 }

@@ -28,6 +28,7 @@
 import type { RecordRemoval, RecordStore, SearchIndex } from '../src/domain/ports.ts';
 import { LANGS } from '../src/domain/record.ts';
 import type { StoredRecord } from '../src/domain/record.ts';
+import { errorSummary } from '../src/logger.ts';
 import type { Logger } from '../src/logger.ts';
 import { addDifferences, differingBuckets, digestOf, versionsIn } from './version-digest.ts';
 import type { VersionDifferences } from './version-digest.ts';
@@ -213,9 +214,12 @@ export interface SearchSyncOptions {
   /** How often an index kept apart from the store is inspected (inspectIndex); also at the start and after a failed pass. */
   inspectEveryMs: number;
   batchSize: number;
-  /** Waits after a failed pass before the next one. */
+  /** Waits after a failed pass before the next one, doubled with every failure in a row up to SYNC_RETRY_CAP_MS. */
   retryDelayMs: number;
 }
+
+/** The longest wait between two failed passes in a row. */
+export const SYNC_RETRY_CAP_MS = 30_000;
 
 export const DEFAULT_SEARCH_SYNC_OPTIONS: SearchSyncOptions = { checkpoint: SEARCH_SYNC_CHECKPOINT, pollMs: 1000, reconcileEveryMs: 10 * 60_000, inspectEveryMs: 5000, batchSize: 500, retryDelayMs: 5000 };
 
@@ -247,6 +251,9 @@ export function startSearchSync(store: RecordStore, index: SearchIndex, logger: 
    */
   let lastPrune = Date.now();
   let consumed: number | undefined;
+  /** Failed passes in a row, and when the first of them failed. */
+  let failures = 0;
+  let failingSince = 0;
   const pause = (ms: number): Promise<void> =>
     new Promise((resolve) => {
       const timer = setTimeout(resolve, ms);
@@ -287,9 +294,16 @@ export function startSearchSync(store: RecordStore, index: SearchIndex, logger: 
           consumed = report.checkpoint;
           lastPrune = Date.now();
         }
+        if (failures > 0) logger.info('search index sync working again', { failures, ms: Date.now() - failingSince });
+        failures = 0;
       } catch (error) {
-        logger.error('search index sync failed; retrying', { error });
-        delay = settings.retryDelayMs;
+        // The first failure in full; then one line per retry, without the stack, as the waits double (as the publisher's claims do).
+        failures += 1;
+        delay = Math.min(SYNC_RETRY_CAP_MS, settings.retryDelayMs * 2 ** (failures - 1));
+        if (failures === 1) {
+          failingSince = Date.now();
+          logger.error('search index sync failed; retrying', { error, retryInMs: delay });
+        } else logger.warn('search index sync failed again', { failures, retryInMs: delay, reason: errorSummary(error) });
         lastInspection = -Infinity;
       }
       if (!stopped) await pause(delay);

@@ -16,6 +16,13 @@ function describeError(value: unknown): unknown {
   return value;
 }
 
+/** An error's code and message without its stack, for a failure already logged in full. */
+export function errorSummary(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? `${code}: ${error.message}` : error.message;
+}
+
 export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stdout.write(line)): Logger {
   const threshold = ORDER[level];
   const emit = (entryLevel: Exclude<LogLevel, 'silent'>, message: string, fields: Record<string, unknown> = {}): void => {

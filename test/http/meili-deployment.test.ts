@@ -11,7 +11,9 @@
  * - with both indexes deleted under it (and then re-created by a document write with Meilisearch's
  *   default settings) every reader is told the same, and the index sync restores and refills them;
  * - indexes deleted between two starts are filled at once by the next start's index sync, and
- *   /readyz is not ready until then.
+ *   /readyz is not ready until then;
+ * - the index sync logs an outage's first failure in full, then one line per doubled wait, and
+ *   its recovery once.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -264,6 +266,37 @@ if (!shared) {
       await expectUnavailable('rotating');
       proxy.setUpstream(shared.url);
       proxy.setOutage('html-502');
+    });
+
+    it('has the index sync log the first failure in full, then a line per doubled wait, and its recovery once', async () => {
+      proxy.setUpstream(await closedAddress());
+      const record = makeRecord({ title: { zh: '断线时发表的作品', en: 'Published while unreachable' } });
+      await backend.store.putRecords([record]);
+      const lines: string[] = [];
+      const sync = startSearchSync(backend.store, backend.search, createLogger('info', (line) => lines.push(line)), { pollMs: 20, retryDelayMs: 40 });
+      type Line = { level: string; msg: string; error?: { stack?: string }; retryInMs?: number; failures?: number; reason?: string; ms?: number };
+      const logged = (): Line[] => lines.map((line) => JSON.parse(line) as Line);
+      try {
+        await eventually(async () => logged().length >= 4, 20_000, 'the sync did not fail four times');
+        proxy.setUpstream(shared.url);
+        await eventually(async () => logged().some((line) => line.msg === 'search index sync working again'), 20_000, 'the sync did not recover');
+        await eventually(async () => (await backend.search.search({ lang: 'en', text: 'unreachable', filters: {}, order: 'relevance', offset: 0, limit: 5 })).total === 1, 20_000, 'the record was not indexed');
+      } finally {
+        await sync.stop();
+      }
+      const failed = logged().filter((line) => line.msg.startsWith('search index sync failed'));
+      const [first, ...later] = failed;
+      expect(first).to.deep.include({ level: 'error', msg: 'search index sync failed; retrying', retryInMs: 40 });
+      expect(first?.error?.stack).to.be.a('string');
+      expect(later.length).to.be.at.least(3);
+      expect(later.map((line) => [line.level, line.msg, line.failures, line.retryInMs])).to.deep.equal(later.map((_, i) => ['warn', 'search index sync failed again', i + 2, 40 * 2 ** (i + 1)]));
+      for (const line of later) {
+        expect(line.error, 'no stack after the first').to.equal(undefined);
+        expect(line.reason).to.be.a('string').and.not.equal('');
+      }
+      const recovered = logged().filter((line) => line.msg === 'search index sync working again');
+      expect(recovered).to.have.length(1);
+      expect(recovered[0]).to.deep.include({ level: 'info', failures: failed.length });
     });
 
     it('answers 503 when nothing listens at the address any more', async () => {
