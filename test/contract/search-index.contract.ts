@@ -524,6 +524,19 @@ function searchClientContract(fixture: () => { index: SearchIndex; records: Reco
     }
   });
 
+  it('finds a word written against symbols (<svg>, x=1|y=2, 30°C→warm) as that word, in the field holding it', async () => {
+    const markup = makeRecord({ date: '2020-01-01', title: { zh: '手写的<glyphs>', en: 'Hand-written <svg> <glyphs>' }, notes: { zh: '测试。', en: 'Drawn at 30°C→warm with x=1|y=2.' } });
+    await index.upsert([markup]);
+    try {
+      for (const text of ['glyphs', 'warm', 'y 2', '"x 1 y 2"']) expect((await index.search(query({ text }))).ids, text).to.deep.equal([markup.id]);
+      // Every record's prompt category is svg-illustration: the title's <svg> ranks this one first, though it is the oldest.
+      expect((await index.search(query({ text: 'svg', limit: 3 }))).ids[0]).to.equal(markup.id);
+      expect((await index.search(query({ lang: 'zh', text: 'glyphs' }))).ids).to.deep.equal([markup.id]);
+    } finally {
+      await index.remove([markup.id]);
+    }
+  });
+
   it('finds nothing for words that look like an engine\'s own encoding of Chinese text', async () => {
     // Meilisearch's documents hold Chinese as codes of Latin letters (qx…, qy…: documents.ts).
     for (const text of ['qx', 'qy', 'qxb', 'pelican qx', 'qxbaaa']) expect((await index.search(query({ text }))).total, text).to.equal(0);

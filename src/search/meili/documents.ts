@@ -155,13 +155,26 @@ function fieldText(record: CanonicalRecord, lang: Lang, field: TextField): strin
   }
 }
 
+/**
+ * Symbols (Unicode's S categories: `< = > | ~ ^ $ ° → ©`, emoji …) as spaces. Meilisearch
+ * separates words only at the characters of its own list, which holds most punctuation but not
+ * these, so `<svg>`, `x=1|y=2` and `30°C→warm` were words of their own that `svg`, `y` or `warm`
+ * never matched; the embedded engine (unicode61) and the query parser (search-text.ts) split at
+ * every one of them. Only the indexed text changes: the record shown is the store's.
+ */
+const SYMBOL = /\p{S}/gu;
+
+/** A text as Meilisearch indexes it: in NFKC, as queries are read (full-width letters as ASCII, ligatures as their letters), symbols as spaces. */
+export function searchableText(text: string): string {
+  return text.normalize('NFKC').replace(SYMBOL, ' ');
+}
+
 /** The document a record becomes in the index of one language. */
 export function toMeiliDocument(record: IndexRecord, lang: Lang): MeiliDocument {
   const texts = (group: SearchableGroup): string[] => SEARCHABLE_GROUPS[group].map((field) => fieldText(record, lang, field));
   const groups = Object.fromEntries(
     SEARCHABLE_GROUP_NAMES.flatMap((group): [string, SearchableText][] => [
-      // In NFKC, as queries are read (search-text.ts): full-width letters as ASCII, ligatures as their letters.
-      [group, [null, ...texts(group).map((text) => text.normalize('NFKC'))]],
+      [group, [null, ...texts(group).map(searchableText)]],
       [cjkField(group), [null, ...texts(group).map(cjkBigramText)]],
     ]),
   ) as Record<SearchableGroup | `${SearchableGroup}Cjk`, SearchableText>;
