@@ -8,6 +8,7 @@
 import { openArchive, warnOfSharedWorks } from '../src/backend.ts';
 import { loadConfig } from '../src/config.ts';
 import { requireArchive } from '../src/data-folder.ts';
+import { StopSignals } from '../src/stop-signals.ts';
 import { createLogger } from '../src/logger.ts';
 import { createPublisher } from './run-publisher.ts';
 import { startSearchSync } from './search-sync.ts';
@@ -26,6 +27,9 @@ async function main(): Promise<void> {
   // Beside `npm start` on its folder, never on a new one: a mistyped ARCHIVE_DATA_DIR would poll an empty queue forever.
   requireArchive(config);
   const logger = createLogger(config.logLevel);
+  // From here a SIGTERM or SIGINT is kept until the stop below can run: one that came between the
+  // start's log lines and the handlers killed the process unlogged (exit by signal, not 0).
+  const signals = new StopSignals(logger);
   // Meilisearch down at start: the publisher goes on (it writes only the store), the sync waits for it.
   const backend = await openArchive(config, { migrate: true, withoutSearch: { logger, when: 'outage' } });
   const registry = processRegistry();
@@ -36,16 +40,15 @@ async function main(): Promise<void> {
   await warnOfSharedWorks(backend, logger);
   const searchSync = backend.searchFollowsStore ? startSearchSync(backend.store, backend.search, logger) : undefined;
   if (searchSync) logger.info('search index sync started');
-  const stop = async (signal: string): Promise<void> => {
+  signals.onStop((signal) => void stop(signal));
+  async function stop(signal: string): Promise<void> {
     logger.info('publisher stopping', { signal });
     await publisher.stop();
     await searchSync?.stop();
     await metricsServer?.close();
     await backend.close();
     process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  }
 }
 
 main().catch((error: unknown) => {
