@@ -22,6 +22,9 @@
  * - Drift: a periodic reconcile compares the index with the store record by record (each index
  *   entry keeps the change number of its version; see version-digest.ts) and repairs exactly the
  *   records that differ.
+ * - Mapping: the version of the mapping from records to documents (SearchIndex.mappingVersion) is
+ *   stored beside the checkpoint; a start that finds it absent or older writes every record again
+ *   in the background (checkMapping) and then stores it. A lower version never replaces a higher.
  * - Removals every follower has read are pruned from the store (pruneRemovals), one reconcile
  *   period after the checkpoint passed them.
  */
@@ -205,6 +208,38 @@ export async function inspectIndex(store: RecordStore, index: SearchIndex, logge
   return 'refill';
 }
 
+/** A rewrite of every document the index sync runs because they were written by an older mapping. */
+export interface MappingUpgrade {
+  /** The stored version (0: none) and the index's. */
+  from: number;
+  to: number;
+  /** The change number at the start: done once the sync has passed it after writing every record again. */
+  until: number;
+  /** Whether every record has been written again (replayFeed from 0). */
+  rewritten: boolean;
+  started: number;
+}
+
+/**
+ * Compares the version of the document mapping stored beside the checkpoint with the index's
+ * (SearchIndex.mappingVersion, documents.ts). Older or absent: the documents are to be written
+ * again (returned, after one info line), except in a store without records, where the version is
+ * just stored. The same or newer (stored by a process of a newer version): nothing to do.
+ */
+export async function checkMapping(store: RecordStore, index: SearchIndex, logger: Logger, checkpoint = SEARCH_SYNC_CHECKPOINT): Promise<MappingUpgrade | undefined> {
+  const to = index.mappingVersion;
+  if (to === undefined) return undefined;
+  const from = await store.readMappingVersion(checkpoint);
+  if (from >= to) return undefined;
+  const catalog = await store.catalogState();
+  if (catalog.total === 0) {
+    await store.raiseMappingVersion(checkpoint, to);
+    return undefined;
+  }
+  logger.info('search documents were written by an older mapping: the sync writes every record again, searches answer from the old documents meanwhile', { from, to, records: catalog.total });
+  return { from, to, until: catalog.changeNumber, rewritten: false, started: Date.now() };
+}
+
 /** How often the follower looks at the feed and compares counts. */
 export interface SearchSyncOptions {
   /** The follower's checkpoint name; one per index the store is followed into. */
@@ -245,6 +280,9 @@ export function startSearchSync(store: RecordStore, index: SearchIndex, logger: 
   let lastRepair = -Infinity;
   /** The change number a refill must reach (SEARCH_REFILL_CHECKPOINT; read at the first pass, one left by a stopped refill too); 0 when none runs. */
   let refillUntil: number | undefined;
+  /** Whether the mapping version was compared (checkMapping, at the first pass that succeeds that far), and the rewrite it asked for until done. */
+  let mappingChecked = false;
+  let upgrade: MappingUpgrade | undefined;
   /**
    * Removals are pruned once per reconcile period, up to the checkpoint of the period before:
    * every pass that was running then has read them.
@@ -277,12 +315,28 @@ export function startSearchSync(store: RecordStore, index: SearchIndex, logger: 
           if (outcome === 'refill') refillUntil = await store.readCheckpoint(SEARCH_REFILL_CHECKPOINT);
           lastInspection = Date.now();
         }
+        if (!mappingChecked) {
+          upgrade = await checkMapping(store, index, logger, settings.checkpoint);
+          mappingChecked = true;
+        }
+        // Every record again, from change number 0, without moving the shared checkpoint: the old
+        // documents keep answering (and /readyz ready) until each is replaced. A refill does the same
+        // through the checkpoint, which it has set to 0.
+        if (upgrade && !upgrade.rewritten) {
+          if ((await store.readCheckpoint(settings.checkpoint)) > 0) await replayFeed(store, index, 0, settings.batchSize);
+          upgrade.rewritten = true;
+        }
         const report = await syncOnce(store, index, settings.batchSize, settings.checkpoint);
         if (report.upserted + report.removed > 0) logger.info('search index synced', { ...report });
         if (refillUntil > 0 && report.checkpoint >= refillUntil) {
           await store.deleteCheckpoint(SEARCH_REFILL_CHECKPOINT);
           logger.info('search index filled again from the store', { through: refillUntil });
           refillUntil = 0;
+        }
+        if (upgrade && report.checkpoint >= upgrade.until) {
+          await store.raiseMappingVersion(settings.checkpoint, upgrade.to);
+          logger.info('search documents rewritten with the current mapping', { from: upgrade.from, to: upgrade.to, through: upgrade.until, seconds: Math.round((Date.now() - upgrade.started) / 1000) });
+          upgrade = undefined;
         }
         if (Date.now() - lastReconcile >= settings.reconcileEveryMs) {
           const outcome = await reconcile(store, index, settings.batchSize, settings.checkpoint);

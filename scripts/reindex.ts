@@ -3,13 +3,13 @@
  * into fresh indexes (`specimens_zh_new`, `specimens_en_new`) with the current settings, one
  * swap task puts both in place of the live ones, and the old contents are deleted; searches are
  * answered by the live indexes throughout. Changes made while the fresh indexes were filled are
- * replayed from the change feed after the swap. While it runs, a checkpoint named `reindex` holds
+ * replayed from the change feed after the swap, and the document mapping's version is stored. While it runs, a checkpoint named `reindex` holds
  * the removals it will replay back from pruning.
  *
  * The embedded deployment has nothing to rebuild: its FTS5 index is written in the same
  * transaction as each record. The command says so and exits with status 2.
  */
-import { replayFeed } from '../indexer/search-sync.ts';
+import { replayFeed, SEARCH_SYNC_CHECKPOINT } from '../indexer/search-sync.ts';
 import { openArchive } from '../src/backend.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
@@ -44,6 +44,8 @@ async function main(): Promise<number> {
     });
     const replayed = await replayFeed(backend.store, backend.search, from);
     await backend.store.deleteCheckpoint(REINDEX_CHECKPOINT);
+    // Every document is now of this version's mapping: the index sync has nothing to rewrite.
+    if (backend.search.mappingVersion !== undefined) await backend.store.raiseMappingVersion(SEARCH_SYNC_CHECKPOINT, backend.search.mappingVersion);
     logger.info('reindex done', { documents: report.documents, swapped: report.swapped, replayedChanges: replayed.upserted + replayed.removed, seconds: Math.round((Date.now() - started) / 1000) });
     return 0;
   } finally {

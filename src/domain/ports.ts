@@ -173,6 +173,14 @@ export interface RecordStore {
   /** A follower's position in the change feed (e.g. the search index sync); 0 when never written. */
   readCheckpoint(name: string): Promise<number>;
   writeCheckpoint(name: string, changeNumber: number): Promise<void>;
+  /**
+   * The version of the document mapping (SearchIndex.mappingVersion) that the index followed under
+   * this checkpoint was written with; 0 when never stored. Kept beside the checkpoint without
+   * being a position: it holds no removal back from pruning.
+   */
+  readMappingVersion(checkpoint: string): Promise<number>;
+  /** Stores the mapping version for this checkpoint unless a higher one is stored (a process of an older version never lowers it). */
+  raiseMappingVersion(checkpoint: string, version: number): Promise<void>;
   /** Forgets a follower's position (a follower that is gone, or a rebuild that finished). */
   deleteCheckpoint(name: string): Promise<void>;
   /**
@@ -260,6 +268,12 @@ export interface SearchIndex {
   /** Throws when the index cannot answer searches now (SearchIndexLost when it is missing or lacks its settings). */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Only for an index kept apart from the store (Meilisearch): the version of the mapping from a
+   * record to its documents. The index sync writes every record again when the version stored in
+   * the store is older (search-sync.ts).
+   */
+  readonly mappingVersion?: number;
   /**
    * Only for an index kept apart from the store (Meilisearch), which can be lost while the service
    * runs: creates an index that is missing and applies the settings to one that lacks what the

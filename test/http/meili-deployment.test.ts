@@ -13,7 +13,9 @@
  * - indexes deleted between two starts are filled at once by the next start's index sync, and
  *   /readyz is not ready until then;
  * - the index sync logs an outage's first failure in full, then one line per doubled wait, and
- *   its recovery once.
+ *   its recovery once;
+ * - documents written by an older document mapping are written again by the index sync's start,
+ *   without an operator, while searches and /readyz keep answering.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -25,7 +27,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Meilisearch } from 'meilisearch';
-import { inspectIndex, SEARCH_REFILL_CHECKPOINT, startSearchSync, syncOnce } from '../../indexer/search-sync.ts';
+import { inspectIndex, SEARCH_REFILL_CHECKPOINT, SEARCH_SYNC_CHECKPOINT, startSearchSync, syncOnce } from '../../indexer/search-sync.ts';
 import { openBackend } from '../../src/backend.ts';
 import type { Backend } from '../../src/backend.ts';
 import { loadDemoIfEmpty, readDemoWorks } from '../../src/demo/seed.ts';
@@ -446,6 +448,91 @@ if (!shared) {
         await backend.store.deleteCheckpoint(SEARCH_REFILL_CHECKPOINT);
       }
       expect((await fetch(`${app?.base}/readyz`)).status).to.equal(200);
+    });
+  });
+
+  describe('documents written by an older document mapping', function () {
+    this.timeout(60_000);
+    const options = uniqueMeiliOptions(shared, 'mapping');
+    let dataDir: string;
+    let backend: Backend | undefined;
+    let app: { base: string; close: () => Promise<void> } | undefined;
+
+    before(() => {
+      dataDir = temporaryDataDir();
+    });
+    after(async () => {
+      await app?.close();
+      await backend?.close();
+      await dropMeiliIndexes(options);
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('are written again by the index sync at its start, searches and /readyz answering throughout', async () => {
+      backend = await openBackend({ databaseFile: join(dataDir, 'archive.sqlite'), search: { kind: 'meili', ...options } }, { migrate: true });
+      const store = backend.store;
+      const search = backend.search;
+      const old = makeRecord({ title: { zh: '旋转的鹈鹕', en: '<vellum>spinning pelican' } });
+      await store.putRecords([old, ...Array.from({ length: 10 }, (_, i) => makeRecord({ title: { zh: `灯塔${i}`, en: `Lighthouse ${i}` } }))]);
+      await syncOnce(store, search);
+      // The title as the mapping before 2026-11-26 wrote it (symbols kept, so `<vellum>spinning` is one word) in the en document; no version stored.
+      const client = meiliClient(options);
+      for (const lang of LANGS) {
+        const index = client.index(indexName(lang, options.indexPrefix));
+        const document = await index.getDocument(old.id);
+        await index.addDocuments([{ ...document, title: [null, lang === 'zh' ? '旋转的鹈鹕' : '<vellum>spinning pelican'] }]).waitTask();
+      }
+      app = await serveApp(backend, dataDir);
+      const base = app.base;
+      const found = async (): Promise<number> => ((await (await fetch(`${base}/api/v1/specimens?q=vellum&lang=en`)).json()) as { total: number }).total;
+      expect(await found(), 'the old document does not match vellum').to.equal(0);
+
+      const logs: string[] = [];
+      const sync = startSearchSync(store, search, createLogger('info', (line) => logs.push(line)), { pollMs: 50, retryDelayMs: 100 });
+      try {
+        await eventually(
+          async () => {
+            expect((await fetch(`${base}/readyz`)).status, 'ready throughout').to.equal(200);
+            expect((await (await fetch(`${base}/api/v1/specimens?q=lighthouse&lang=en`)).json()) as { total: number }).to.include({ total: 10 });
+            return (await found()) === 1;
+          },
+          30_000,
+          'the old document was never written again',
+        );
+        await eventually(async () => (await store.readMappingVersion(SEARCH_SYNC_CHECKPOINT)) === search.mappingVersion, 10_000, 'the version was never stored');
+      } finally {
+        await sync.stop();
+      }
+      const messages = logs.map((line) => JSON.parse(line) as { level: string; msg: string; from?: number; to?: number });
+      const upgrade = messages.filter((line) => line.msg.startsWith('search documents'));
+      expect(upgrade.map((line) => [line.level, line.msg, line.from, line.to])).to.deep.equal([
+        ['info', 'search documents were written by an older mapping: the sync writes every record again, searches answer from the old documents meanwhile', 0, search.mappingVersion],
+        ['info', 'search documents rewritten with the current mapping', 0, search.mappingVersion],
+      ]);
+
+      // A process of an older version never lowers the stored version, and a start that finds it current rewrites nothing.
+      await store.raiseMappingVersion(SEARCH_SYNC_CHECKPOINT, 0);
+      expect(await store.readMappingVersion(SEARCH_SYNC_CHECKPOINT)).to.equal(search.mappingVersion);
+      const again: string[] = [];
+      const second = startSearchSync(store, search, createLogger('info', (line) => again.push(line)), { pollMs: 20 });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await second.stop();
+      expect(again.filter((line) => line.includes('search documents'))).to.deep.equal([]);
+    });
+
+    it('in a store without records, only the version is stored', async () => {
+      const emptyOptions = uniqueMeiliOptions(shared, 'mapping-empty');
+      const empty = await openBackend({ databaseFile: join(dataDir, 'empty.sqlite'), search: { kind: 'meili', ...emptyOptions } }, { migrate: true });
+      const logs: string[] = [];
+      try {
+        const sync = startSearchSync(empty.store, empty.search, createLogger('info', (line) => logs.push(line)), { pollMs: 20 });
+        await eventually(async () => (await empty.store.readMappingVersion(SEARCH_SYNC_CHECKPOINT)) === empty.search.mappingVersion, 10_000, 'the version was never stored');
+        await sync.stop();
+      } finally {
+        await empty.close();
+        await dropMeiliIndexes(emptyOptions);
+      }
+      expect(logs.filter((line) => line.includes('search documents'))).to.deep.equal([]);
     });
   });
 }

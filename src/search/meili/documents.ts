@@ -16,6 +16,17 @@ import type { CanonicalRecord, Format, Kind, Lang } from '../../domain/record.ts
 import { dayNumber, yearOf } from '../../domain/record.ts';
 import { CJK_RUN, cjkBigrams, cjkRuns, normalizeText, wordTokens } from '../search-text.ts';
 
+/**
+ * The version of the mapping below, from a record to its documents: raise it with every change to
+ * what a document holds (a field, a text's normalization, the CJK codes). The index sync stores
+ * the version the documents were written with beside its position (RecordStore.readMappingVersion)
+ * and, started with a higher one here, writes every record again in the background
+ * (search-sync.ts). It starts at 1, the first version recorded: a store written before holds none,
+ * which counts as older, so documents of any earlier mapping (the last, of 2026-11-26: symbols
+ * written as spaces) are rewritten once by the first start of this version.
+ */
+export const DOCUMENT_MAPPING_VERSION = 1;
+
 /** A record's texts that are searched, each in one of the fields below. */
 export const TEXT_FIELDS = ['title', 'model', 'author', 'promptCategory', 'notes', 'prompt', 'titleOther', 'notesOther'] as const;
 export type TextField = (typeof TEXT_FIELDS)[number];

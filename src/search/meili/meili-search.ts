@@ -9,7 +9,7 @@ import type { IndexInspection, IndexRecord, RecordVersion, SearchIndex } from '.
 import type { Lang } from '../../domain/record.ts';
 import { LANGS } from '../../domain/record.ts';
 import type { SearchHits, SearchQuery } from '../../domain/search-query.ts';
-import { toMeiliDocument } from './documents.ts';
+import { DOCUMENT_MAPPING_VERSION, toMeiliDocument } from './documents.ts';
 import type { MeiliDocument } from './documents.ts';
 import { searchIndex } from './search.ts';
 import { READY_TIMEOUT_MS, REQUEST_TIMEOUT_MS, SEARCH_TIMEOUT_MS, indexName, indexSettings, settingsToUpdate } from './settings.ts';
@@ -104,6 +104,7 @@ export async function writeDocuments(client: Meilisearch, uids: Record<Lang, str
 
 /** The Meilisearch adapter of the SearchIndex port. */
 export class MeiliSearchIndex implements SearchIndex {
+  readonly mappingVersion = DOCUMENT_MAPPING_VERSION;
   private readonly uids: Record<Lang, string>;
   /** For searches, which give up sooner than writes (SEARCH_TIMEOUT_MS). */
   private readonly searching: Meilisearch;

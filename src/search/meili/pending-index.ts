@@ -8,6 +8,7 @@
 import type { IndexInspection, IndexRecord, RecordVersion, SearchIndex } from '../../domain/ports.ts';
 import type { Lang } from '../../domain/record.ts';
 import type { SearchHits, SearchQuery } from '../../domain/search-query.ts';
+import { DOCUMENT_MAPPING_VERSION } from './documents.ts';
 
 /** A call of a search index that is not open yet; its cause is why the last attempt failed. */
 export class SearchIndexNotReady extends Error {
@@ -29,6 +30,8 @@ export interface PendingIndexEvents {
 }
 
 export class PendingSearchIndex implements SearchIndex {
+  /** Known before opening: this code writes the documents (documents.ts). */
+  readonly mappingVersion = DOCUMENT_MAPPING_VERSION;
   private index: SearchIndex | undefined;
   private lastError: unknown;
   private attempts = 1;

@@ -42,6 +42,8 @@ export interface CatalogDateDocument {
 export interface CheckpointDocument {
   _id: string;
   changeNumber: number;
+  /** For the index sync's checkpoint: the document mapping version the index was written with (RecordStore.readMappingVersion). */
+  mappingVersion?: number;
 }
 
 export interface SubmissionDocument {

@@ -184,6 +184,15 @@ export class MongoRecordStore implements RecordStore, SourceStore {
     await this.collections.checkpoints.updateOne({ _id: name }, { $set: { changeNumber } }, { upsert: true });
   }
 
+  async readMappingVersion(checkpoint: string): Promise<number> {
+    return (await this.collections.checkpoints.findOne({ _id: checkpoint }, this.database.bounded))?.mappingVersion ?? 0;
+  }
+
+  async raiseMappingVersion(checkpoint: string, version: number): Promise<void> {
+    // In the checkpoint's document; one created here starts at 0, the position readCheckpoint reports without it.
+    await this.collections.checkpoints.updateOne({ _id: checkpoint }, { $max: { mappingVersion: version }, $setOnInsert: { changeNumber: 0 } }, { upsert: true });
+  }
+
   async deleteCheckpoint(name: string): Promise<void> {
     await this.collections.checkpoints.deleteOne({ _id: name });
   }

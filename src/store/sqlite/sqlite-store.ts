@@ -110,6 +110,9 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
       pruneRemovals: db.prepare<[number]>('DELETE FROM removals WHERE seq <= ?'),
       lowestCheckpoint: db.prepare<[], number | null>("SELECT min(CAST(value AS INTEGER)) FROM meta WHERE key LIKE 'checkpoint:%'").pluck(),
       deleteMeta: db.prepare<[string]>('DELETE FROM meta WHERE key = ?'),
+      raiseMeta: db.prepare<[string, string]>(
+        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = CASE WHEN CAST(excluded.value AS INTEGER) > CAST(value AS INTEGER) THEN excluded.value ELSE value END',
+      ),
       recordRemoval: db.prepare('INSERT INTO removals (seq, id) VALUES (?, ?)'),
       readMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
       writeMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
@@ -367,6 +370,16 @@ export class SqliteRecordStore implements RecordStore, SourceStore, PreparedReco
 
   async writeCheckpoint(name: string, changeNumber: number): Promise<void> {
     this.statements.writeMeta.run(`checkpoint:${name}`, String(changeNumber));
+    this.localWrites += 1;
+  }
+
+  async readMappingVersion(checkpoint: string): Promise<number> {
+    return Number(this.statements.readMeta.get(`mapping:${checkpoint}`)?.value ?? 0);
+  }
+
+  async raiseMappingVersion(checkpoint: string, version: number): Promise<void> {
+    // Not under `checkpoint:`, so the lowest checkpoint (pruneRemovals) never counts it.
+    this.statements.raiseMeta.run(`mapping:${checkpoint}`, String(version));
     this.localWrites += 1;
   }
 
