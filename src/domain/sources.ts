@@ -94,6 +94,16 @@ export const ADDED_SOURCE_HOSTS: readonly { key: string; host: string; alias: bo
   { key: 'huggingface', host: 'hf.co', alias: true },
 ];
 
+/**
+ * Short-link hosts whose links name a work only through a request to them (b23.tv, Bilibili's),
+ * which the archive does not make: they stay unknown hosts, and a submission at one is told to
+ * submit the address it leads to (its platform's label and a work's address there). A maintainer
+ * who adds the host as a source's takes it out of this list's reach (the host is known then).
+ */
+export const UNRESOLVED_SHORT_LINK_HOSTS: Readonly<Record<string, { platform: string; workForm: string }>> = {
+  'b23.tv': { platform: 'Bilibili', workForm: 'https://www.bilibili.com/video/BV…' },
+};
+
 /** A replaced rule's successor: the built-in source's rule now. */
 export function currentSourceRule(key: string, field: 'handlePattern' | 'workPattern'): string {
   const rule = sourceDefinition(key)?.[field];

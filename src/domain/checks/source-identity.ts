@@ -1,5 +1,5 @@
 import type { CheckVerdict, Submission } from '../submission.ts';
-import { UNKNOWN_SOURCE } from '../sources.ts';
+import { UNKNOWN_SOURCE, UNRESOLVED_SHORT_LINK_HOSTS } from '../sources.ts';
 import type { SourceTable } from '../sources.ts';
 
 /** What the source identity check learns about a submission's source. */
@@ -43,6 +43,10 @@ export function checkSourceIdentity(submission: Submission, sources: SourceTable
   // Submissions queued before http addresses were refused or made https at acceptance: a maintainer may still approve them as https.
   if (parsed.protocol !== 'https:') return { ...fail(`sourceUrl must use https (got ${parsed.protocol.replace(':', '')}); submit the https address of the source.`), canonicalUrl: canonical, source };
   if (source === UNKNOWN_SOURCE) {
+    const shortLink = UNRESOLVED_SHORT_LINK_HOSTS[canonicalParsed.hostname.replace(/^www\./, '')];
+    if (shortLink) {
+      return { ...fail(`The host ${canonicalParsed.hostname} gives ${shortLink.platform}'s short links, which name a work only through a request to it; the archive does not make one, so it is no source here. Submit the address the link leads to (${shortLink.workForm}).`), canonicalUrl: canonical, source: UNKNOWN_SOURCE };
+    }
     const known = sources.definitions.filter((entry) => entry.hosts.length).map((entry) => entry.hosts[0]);
     return { ...fail(`The host ${canonicalParsed.hostname} is not a known source (known: ${known.join(', ')}). A maintainer can add it with npm run sources -- add.`), canonicalUrl: canonical, source: UNKNOWN_SOURCE };
   }

@@ -131,7 +131,10 @@ describe('publisher checks: source identity names one work', () => {
     expect(accepted('https://hf.co/spaces/Demo/Pelican')).to.deep.equal(['huggingface', 'https://huggingface.co/spaces/Demo/Pelican']);
     expect(accepted('https://hf.co/datasets/demo/pelicans')).to.deep.equal(['huggingface', 'https://huggingface.co/datasets/demo/pelicans']);
     for (const url of ['https://redd.it/', 'https://redd.it/r/svg', 'https://hf.co/models', 'https://music.youtube.com/', 'https://www.youtube-nocookie.com/']) expect(outcome(url), url).to.equal('fail');
-    expect(checkIdentity(makeSubmission({ sourceUrl: 'https://b23.tv/AbCdEf1' }), BUILT_IN_SOURCE_TABLE).source, 'a short link only a request resolves').to.equal('web');
+    const shortLink = checkIdentity(makeSubmission({ sourceUrl: 'https://b23.tv/AbCdEf1' }), BUILT_IN_SOURCE_TABLE);
+    expect(shortLink.source, 'a short link only a request resolves').to.equal('web');
+    // It is told to submit the video's own address, not that a maintainer can add the host (the docs keep b23.tv unknown).
+    expect(shortLink.verdict.detail).to.include('Submit the address the link leads to (https://www.bilibili.com/video/BV…)').and.not.include('npm run sources');
   });
 
   it('names no account where an address holds none: a gist without its user, a mobile Weibo post, a numeric Weibo id, a team pen', () => {
