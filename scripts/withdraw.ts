@@ -34,7 +34,11 @@ export function describeReport(report: WithdrawalReport, reason: string): string
     lines.push(`  ${record.id}  ${record.kind}  ${record.model}  ${record.sourceUrl}${via}`);
   }
   for (const successor of report.timelineSuccessors) lines.push(`timeline of ${successor.model} now starts with ${successor.id}`);
-  for (const { model, withdrawn } of report.timelinesEnded) {
+  for (const { model, withdrawn, worksLeft } of report.timelinesEnded) {
+    if (!worksLeft) {
+      lines.push(`timeline of ${model}: no record now (the model has no work left in the archive; its next work gets one when it is published)`);
+      continue;
+    }
     const why = withdrawn === 'editorial' ? 'the withdrawn timeline record was editorial, and an editorial one is not passed on' : 'its earliest remaining work is editorial, or is the work whose timeline record was withdrawn';
     lines.push(`timeline of ${model}: no record now (${why}; a new earliest work gets one when it is published)`);
   }

@@ -49,9 +49,10 @@ export interface WithdrawalReport {
    * Models whose timeline record was withdrawn and that have none now, and what the record was:
    * editorial (an imported catalog's, never passed on), or ingested, when the model's earliest
    * remaining work is editorial, or is the work whose timeline record was withdrawn alone (its
-   * timeline id is that one), or none remains.
+   * timeline id is that one), or none remains; `worksLeft` false when the model has no record
+   * left at all.
    */
-  timelinesEnded: { model: string; withdrawn: 'editorial' | 'ingested' }[];
+  timelinesEnded: { model: string; withdrawn: 'editorial' | 'ingested'; worksLeft: boolean }[];
   /**
    * The timeline records left at the source URL of a gallery record withdrawn alone (wholeWork
    * false): its work's timeline record, which then names a gallery record that answers 410.
@@ -186,9 +187,11 @@ export async function withdrawRecords(store: RecordStore, request: WithdrawalReq
   for (const model of models) {
     const ids = new Set([...chosen.values()].filter(({ record }) => record.model === model).map(({ record }) => record.id));
     let timelineEnded: 'editorial' | 'ingested' | undefined;
+    let worksLeft = true;
     const changes = await store.changeModelRecords(model, (ofModel) => {
       const plan = planWithdrawal(ids, reason, ofModel, compiledOn);
       timelineEnded = withdrawalEndsTimeline(ids, ofModel, plan);
+      worksLeft = ofModel.some((record) => !ids.has(record.id));
       return plan;
     });
     for (const { id } of changes.retire) {
@@ -198,7 +201,7 @@ export async function withdrawRecords(store: RecordStore, request: WithdrawalReq
       report.withdrawn.push({ id, kind: record.kind, model: record.model, sourceUrl: record.sourceUrl, namedAs, media: mediaPathsOf(record) });
     }
     report.timelineSuccessors.push(...changes.put.map((record) => ({ id: record.id, model: record.model })));
-    if (timelineEnded) report.timelinesEnded.push({ model, withdrawn: timelineEnded });
+    if (timelineEnded) report.timelinesEnded.push({ model, withdrawn: timelineEnded, worksLeft });
   }
   if (report.timelineSuccessors.length) await store.setCatalogUpdated(compiledOn);
   if (!request.wholeWork) report.timelineTwinsLeft = await timelineTwinsLeft(store, report.withdrawn);

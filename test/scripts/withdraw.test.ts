@@ -233,6 +233,29 @@ describe('npm run withdraw, an editorial timeline record', function () {
   });
 });
 
+describe('npm run withdraw, the last work of a model', function () {
+  this.timeout(60_000);
+  const model = 'Lone-Model';
+  const only = makeRecord({ model, date: '2025-04-01', sourceUrl: 'https://github.com/demo-owner/lone-work', submissionId: 'sub_lone' });
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer({ records: [only, timelineOf(only)] });
+  });
+  after(async () => server.close());
+
+  it('says plainly that the model has no work left', async () => {
+    const result = await runWithdraw(server, only.id, '--reason', 'Taken down.');
+    expect(result.code, result.stderr).to.equal(0);
+    expect(result.stdout.trim().split('\n')).to.deep.equal([
+      'withdrew 2 records (reason: Taken down.):',
+      `  ${only.id}  gallery  ${model}  ${only.sourceUrl}`,
+      `  ${timelineOf(only).id}  timeline  ${model}  ${only.sourceUrl} (for ${only.id})`,
+      `timeline of ${model}: no record now (the model has no work left in the archive; its next work gets one when it is published)`,
+    ]);
+  });
+});
+
 describe('npm run withdraw --only, one of two forms of a work', function () {
   this.timeout(60_000);
   const model = 'Twin-Model';
