@@ -79,21 +79,58 @@ export interface ParseOptions {
  * Query-string values: an undecodable one and a repeated parameter are errors, an empty one is
  * absent (whatever its name), the rest is converted as the schema says.
  */
-function fromQueryString(raw: RawQuery, properties: Properties, errors: FieldError[]): Record<string, unknown> {
+function fromQueryString(raw: RawQuery, properties: Properties, errors: FieldError[], repeatedLists?: Set<string>): Record<string, unknown> {
   const single: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [name, value] of Object.entries(raw)) {
     if (value instanceof UndecodableValue) {
       errors.push({ parameter: name, message: undecodableMessage(value) });
     } else if (Array.isArray(value)) {
-      const list = properties[name]?.type === 'array' ? ` (several values go in one, comma-separated: ${name}=${value.filter(Boolean).join(',')})` : '';
+      const joined = value.filter(Boolean).join(',');
+      if (repeatedLists && properties[name]?.type === 'array' && joined !== '') {
+        // Checked as the one comma-separated value it should have been, so the same entry names the values that are not valid (repetitionProblem).
+        repeatedLists.add(name);
+        single[name] = joined;
+        continue;
+      }
+      const list = properties[name]?.type === 'array' ? ` (several values go in one, comma-separated: ${name}=${joined})` : '';
       errors.push({ parameter: name, message: `must be given once, not repeated${list}` });
     } else if (value !== undefined && value !== '') single[name] = value;
   }
   return coerceParameters(single, properties, errors);
 }
 
-function input(raw: RawQuery | Record<string, unknown>, properties: Properties, options: ParseOptions, errors: FieldError[]): Record<string, unknown> {
-  return options.fromQueryString ? fromQueryString(raw as RawQuery, properties, errors) : coerceParameters(raw, properties, errors);
+/**
+ * What a list parameter given more than once is told: to write its values comma-separated in one,
+ * the line to write when every value is valid, else (the value the list would be refused too) the
+ * values that are not, so one answer names everything to mend: format=foo&format=bar had
+ * suggested format=foo,bar, itself a 400. `invalid` are those values; `otherwise` is whether the
+ * list breaks another rule (a value given twice, too many).
+ */
+function repetitionProblem(name: string, values: readonly unknown[], invalid: readonly unknown[], otherwise: boolean): FieldError {
+  const message = 'must be given once, not repeated';
+  if (invalid.length) {
+    const named = invalid.map((value) => JSON.stringify(value)).join(', ');
+    return { parameter: name, message: `${message} (several values go in one, comma-separated), and ${named} ${invalid.length === 1 ? 'is not a valid value' : 'are not valid values'}` };
+  }
+  if (otherwise) return { parameter: name, message: `${message} (several values go in one, comma-separated)` };
+  return { parameter: name, message: `${message} (several values go in one, comma-separated: ${name}=${values.join(',')})` };
+}
+
+/** The values of list `name` that the schema (an error at /name/N) or, for source, the source table refuses. */
+function invalidValues(name: string, params: Record<string, unknown>, schemaErrors: ValidateFunction['errors'], sourceKeys: readonly string[]): unknown[] {
+  const values = params[name];
+  if (!Array.isArray(values)) return [];
+  const bad = new Set<number>();
+  for (const error of schemaErrors ?? []) {
+    const index = new RegExp(`^/${name}/(\\d+)$`).exec(error.instancePath)?.[1];
+    if (index !== undefined) bad.add(Number(index));
+  }
+  if (name === 'source') values.forEach((value, index) => (typeof value === 'string' && sourceKeys.includes(value) ? undefined : bad.add(index)));
+  return [...bad].sort((a, b) => a - b).map((index) => values[index] as unknown);
+}
+
+function input(raw: RawQuery | Record<string, unknown>, properties: Properties, options: ParseOptions, errors: FieldError[], repeatedLists?: Set<string>): Record<string, unknown> {
+  return options.fromQueryString ? fromQueryString(raw as RawQuery, properties, errors, repeatedLists) : coerceParameters(raw, properties, errors);
 }
 
 /** Errors named by parameter: an error inside a list (format[1]) names the list, unless a parameter has that very name. */
@@ -173,7 +210,8 @@ function checkSources(params: Record<string, unknown>, sourceKeys: readonly stri
 /** Validates list parameters from a query string or from tool arguments; throws a 400 problem naming every bad parameter. */
 export function parseSearchParams(raw: RawQuery | Record<string, unknown>, scope: ListScope, options: SearchParseOptions): SearchParams {
   let errors: FieldError[] = [];
-  const params = input(raw, SEARCH_PROPERTIES, options, errors);
+  const repeatedLists = new Set<string>();
+  const params = input(raw, SEARCH_PROPERTIES, options, errors, repeatedLists);
   // A tool host may fill in the schema's defaults, offset 0 among them: beside a cursor, that 0 is
   // the default it gave, not an offset asked for. A query string's offset=0 was written by its client.
   if (!options.fromQueryString && params.cursor !== undefined && params.offset === 0) delete params.offset;
@@ -182,6 +220,12 @@ export function parseSearchParams(raw: RawQuery | Record<string, unknown>, scope
   const schemaPassed = validate(params);
   if (!schemaPassed) errors.push(...byParameter(describeErrors(validate.errors, [...SEARCH_NAMES, ...(options.alsoKnown ?? [])], 'parameter'), params));
   errors = checkSources(params, options.sourceKeys, errors);
+  // A repeated list's entry starts with the repetition; what its values break follows in the same entry (onePerInput).
+  const repetitions = [...repeatedLists].map((name) => {
+    const values = Array.isArray(params[name]) ? (params[name] as unknown[]) : [];
+    return repetitionProblem(name, values, invalidValues(name, params, validate.errors, options.sourceKeys), errors.some((error) => error.parameter === name));
+  });
+  errors = [...repetitions, ...errors];
   crossChecks(params, given, scope, errors, schemaPassed && !errors.some((error) => error.parameter === 'source'), options.fromQueryString);
   if (errors.length) throw invalid(errors, options.exportsHint);
   return params as unknown as SearchParams;

@@ -118,7 +118,11 @@ function describeError(error: ErrorObject, knownNames: readonly string[], nameKe
   if (error.keyword === 'uniqueItems') return repeatedItem(error, name);
   if (error.keyword === 'enum') return { name, message: `must be one of: ${((error.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}` };
   if (error.keyword === 'pattern' && /^year(\[\d+\])?$/.test(name)) return { name, message: 'must be a year of four digits, e.g. 2025' };
-  if (error.keyword === 'format' && (error.params as { format: string }).format === 'date') return { name, message: 'must be a date written YYYY-MM-DD, e.g. 2025-05-01' };
+  if (error.keyword === 'format' && (error.params as { format: string }).format === 'date') {
+    // Written YYYY-MM-DD but no day of the calendar (2025-02-30): said so, not that it must be written so.
+    if (typeof error.data === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(error.data)) return { name, message: `must be a date on a day that exists (${error.data} is written YYYY-MM-DD, but there is no such day), e.g. 2025-05-01` };
+    return { name, message: 'must be a date written YYYY-MM-DD, e.g. 2025-05-01' };
+  }
   if ((error.keyword === 'pattern' && (error.params as { pattern: string }).pattern === VISIBLE_CHARACTER_PATTERN) || (error.keyword === 'minLength' && (error.params as { limit: number }).limit === 1)) {
     // A text with no visible character is blank, an empty one too: one message for it, not the length rule and the pattern both.
     return { name, message: 'must not be blank' };

@@ -100,7 +100,8 @@ describe('GET /api/v1/removals (the ids withdrawn or moved since a day)', functi
     const several = await getJson<Problem>(server, '/api/v1/removals?since=2026-02-30&limit=0&lang=en');
     expect(several.status).to.equal(400);
     expect(several.body.errors?.map((error) => error.parameter).sort()).to.deep.equal(['lang', 'limit', 'since']);
-    expect(several.body.errors?.find((error) => error.parameter === 'since')?.message).to.equal('must be a date written YYYY-MM-DD, e.g. 2025-05-01');
+    expect(several.body.errors?.find((error) => error.parameter === 'since')?.message).to.equal('must be a date on a day that exists (2026-02-30 is written YYYY-MM-DD, but there is no such day), e.g. 2025-05-01');
+    expect((await getJson<Problem>(server, '/api/v1/removals?since=2026-2-3')).body.errors).to.deep.equal([{ parameter: 'since', message: 'must be a date written YYYY-MM-DD, e.g. 2025-05-01' }]);
     const repeated = await getJson<Problem>(server, `/api/v1/removals?since=${today}&since=${tomorrow}`);
     expect(repeated.body.errors?.map((error) => error.parameter)).to.deep.equal(['since']);
   });

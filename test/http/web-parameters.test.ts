@@ -41,7 +41,9 @@ describe('website search notices', () => {
     { query: `q=${encodeURIComponent('⒜'.repeat(70))}`, chinese: '搜索词（q）：按检索时的规范形式（NFKC）计，最多 200 个字符（现为 210 个' },
     { query: `q=${encodeURIComponent(Array(65).fill('a').join(' '))}`, chinese: '搜索词（q）：最多 64 个词（现有 65 个；一段连续的汉字算一个）' },
     { query: `q=${Array(33).fill('a').join('-')}`, chinese: '搜索词（q）：短语（引号中的词，或像 a-b-c 这样由标点连起来的词）合计最多 32 个词（现有 33 个）' },
-    { query: 'from=2025-02-30', chinese: '起始日期（from）：须为 YYYY-MM-DD 格式的日期，例如 2025-05-01' },
+    // Written YYYY-MM-DD but no day: said to be no day, not to be written so (a verification pass).
+    { query: 'from=2025-02-30', chinese: '起始日期（from）：须为实际存在的日期（2025-02-30 格式无误，但没有这一天），例如 2025-05-01' },
+    { query: 'from=2025-2-3', chinese: '起始日期（from）：须为 YYYY-MM-DD 格式的日期，例如 2025-05-01' },
     { query: 'from=2025-03-01&to=2025-01-01', chinese: '截止日期（to）：不能早于起始日期 from（2025-03-01）' },
     { query: 'sort=random', chinese: '排序（sort）：只能是以下之一：相关度（relevance）、最新在前（newest）、最早在前（oldest）。' },
     { query: 'page=abc', chinese: '页码（page）：须为从 1 开始的整数。' },
@@ -146,6 +148,9 @@ describe('website search notices', () => {
       'holds more than 64 words (it holds 65; a run of Chinese characters counts as one)',
       'holds more than 32 words in phrases, quoted or joined by punctuation like a-b-c (it holds 33)',
       'must be given once, not repeated (several values go in one, comma-separated: format=svg,game)',
+      'must be given once, not repeated (several values go in one, comma-separated), and "foo", "bar" are not valid values',
+      'must be given once, not repeated (several values go in one, comma-separated)',
+      'must be a date on a day that exists (2025-02-30 is written YYYY-MM-DD, but there is no such day), e.g. 2025-05-01',
       'is not a known parameter; known: q, format',
       'is not a known parameter (did you mean limit?); known: q, format',
       'is not a known parameter (did you mean limit?)',
@@ -162,6 +167,11 @@ describe('website search notices', () => {
       expect(chinese, message).not.to.match(/[A-Za-z]{2,} [A-Za-z]{2,}/);
     }
     expect(chineseMessage('must match format "email"')).to.equal('值无效');
+    // A repeated list names the values that are not valid, and a date written YYYY-MM-DD that is no day says so (a verification pass).
+    expect(chineseMessage('must be given once, not repeated (several values go in one, comma-separated), and "foo", "bar" are not valid values; also must be one of: svg, game', 'format')).to.equal(
+      '只能出现一次，不能重复（多个值用逗号分隔，写在一个参数里）；其中 “foo”、“bar” 不是有效的值；另外只能是以下之一：SVG（svg）、游戏（game）',
+    );
+    expect(chineseMessage('must be a date on a day that exists (2025-02-30 is written YYYY-MM-DD, but there is no such day), e.g. 2025-05-01')).to.equal('须为实际存在的日期（2025-02-30 格式无误，但没有这一天），例如 2025-05-01');
     expect(chineseMessage('is not a known parameter (did you mean limit?)')).to.equal('不是可用的参数（可能是指 limit）');
     // The cursor's message as read-params.ts words it now has its own rule, not the fallback.
     expect(chineseMessage('is not a cursor this service gives out now: pass the next value of a page unchanged, or start again from the first page')).to.equal('不是本馆现在给出的游标：请原样传回上一页的 next，或从第一页重新开始');
