@@ -185,15 +185,21 @@ export type InspectionOutcome = 'in-step' | 'reconcile' | 'refill';
  * one far below the store's count (REFILL_BELOW, compared only while the feed is drained) was
  * emptied: either way the checkpoint goes back to 0, so the sync writes every record again, with
  * SEARCH_REFILL_CHECKPOINT set until it is done, and one warning says what happened. Another
- * difference in count asks for a reconcile. Counts are compared only when `compareCounts`.
+ * difference in count asks for a reconcile. Counts are compared only when `compareCounts`. An
+ * index far below the store before the sync has ever written (checkpoint 0: a first start) is
+ * filled the same way, with SEARCH_REFILL_CHECKPOINT set, and a line saying so.
  */
 export async function inspectIndex(store: RecordStore, index: SearchIndex, logger: Logger, checkpoint = SEARCH_SYNC_CHECKPOINT, compareCounts = true): Promise<InspectionOutcome> {
   if (!index.inspect) return 'in-step';
   const before = await store.catalogState();
-  const drained = compareCounts && (await store.readCheckpoint(checkpoint)) >= before.changeNumber;
+  const reached = await store.readCheckpoint(checkpoint);
+  const drained = compareCounts && reached >= before.changeNumber;
   const { restored, documents } = await index.inspect();
   const held = Math.min(...LANGS.map((lang) => documents[lang]));
-  if (restored.length > 0) {
+  if (reached === 0 && before.total > 0 && held < before.total * REFILL_BELOW) {
+    // Never synced (a first start, or a start that found no checkpoint): the sync fills the index from change number 0 anyway.
+    logger.warn('search index is filled from the store for the first time (no checkpoint yet): searches answer 503 until it holds every record', { documents, records: before.total });
+  } else if (restored.length > 0) {
     logger.warn('search index was missing or lacked its settings (deleted while the service ran?): restored it, and the sync writes every record to it again', {
       restored: restored.map(({ index: name, was }) => ({ index: name, was })),
       records: before.total,
@@ -218,13 +224,16 @@ export interface MappingUpgrade {
   /** Whether every record has been written again (replayFeed from 0). */
   rewritten: boolean;
   started: number;
+  /** Set when the sync's checkpoint was 0: it writes every record anyway, and nothing is logged. */
+  quiet?: boolean;
 }
 
 /**
  * Compares the version of the document mapping stored beside the checkpoint with the index's
  * (SearchIndex.mappingVersion, documents.ts). Older or absent: the documents are to be written
  * again (returned, after one info line), except in a store without records, where the version is
- * just stored. The same or newer (stored by a process of a newer version): nothing to do.
+ * just stored, and when the sync's checkpoint is 0 (a first fill or a refill writes every record
+ * with the current mapping: returned as done, stored once the sync is through, without a line). The same or newer (stored by a process of a newer version): nothing to do.
  */
 export async function checkMapping(store: RecordStore, index: SearchIndex, logger: Logger, checkpoint = SEARCH_SYNC_CHECKPOINT): Promise<MappingUpgrade | undefined> {
   const to = index.mappingVersion;
@@ -236,6 +245,8 @@ export async function checkMapping(store: RecordStore, index: SearchIndex, logge
     await store.raiseMappingVersion(checkpoint, to);
     return undefined;
   }
+  // The sync writes every record from change number 0 anyway (a first fill or a refill): stored once it is through, without a line.
+  if ((await store.readCheckpoint(checkpoint)) === 0) return { from, to, until: catalog.changeNumber, rewritten: true, started: Date.now(), quiet: true };
   logger.info('search documents were written by an older mapping: the sync writes every record again, searches answer from the old documents meanwhile', { from, to, records: catalog.total });
   return { from, to, until: catalog.changeNumber, rewritten: false, started: Date.now() };
 }
@@ -300,6 +311,13 @@ export function startSearchSync(store: RecordStore, index: SearchIndex, logger: 
         resolve();
       };
     });
+  /** Set when an index that could not be opened at start opens: the next pass runs at once, after an inspection. */
+  let nudged = false;
+  void index.opened?.then(() => {
+    nudged = true;
+    lastInspection = -Infinity;
+    wake?.();
+  });
   const loop = async (): Promise<void> => {
     while (!stopped) {
       let delay = settings.pollMs;
@@ -335,7 +353,8 @@ export function startSearchSync(store: RecordStore, index: SearchIndex, logger: 
         }
         if (upgrade && report.checkpoint >= upgrade.until) {
           await store.raiseMappingVersion(settings.checkpoint, upgrade.to);
-          logger.info('search documents rewritten with the current mapping', { from: upgrade.from, to: upgrade.to, through: upgrade.until, seconds: Math.round((Date.now() - upgrade.started) / 1000) });
+          if (!upgrade.quiet)
+            logger.info('search documents rewritten with the current mapping', { from: upgrade.from, to: upgrade.to, through: upgrade.until, seconds: Math.round((Date.now() - upgrade.started) / 1000) });
           upgrade = undefined;
         }
         if (Date.now() - lastReconcile >= settings.reconcileEveryMs) {
@@ -360,7 +379,8 @@ export function startSearchSync(store: RecordStore, index: SearchIndex, logger: 
         } else logger.warn('search index sync failed again', { failures, retryInMs: delay, reason: errorSummary(error) });
         lastInspection = -Infinity;
       }
-      if (!stopped) await pause(delay);
+      if (!stopped && !nudged) await pause(delay);
+      nudged = false;
     }
   };
   const running = loop();

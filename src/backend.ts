@@ -2,6 +2,8 @@ import { ConfigError } from './config.ts';
 import { dataFolderError } from './data-folder.ts';
 import type { BackendSettings, Config, SearchSettings } from './config.ts';
 import type { RecordStore, SearchIndex, SourceStore, SubmissionQueue, TokenStore } from './domain/ports.ts';
+import { SearchIndexFilling } from './domain/ports.ts';
+import { FollowingSearchIndex } from './search/following-index.ts';
 import { openDatabase } from './store/sqlite/database.ts';
 import type { SqliteDatabase } from './store/sqlite/database.ts';
 import { migrateSchema, migrationName } from './store/sqlite/schema.ts';
@@ -224,8 +226,9 @@ function sqliteStore(db: SqliteDatabase): StoreBackend {
 function withFollowingSearch(store: StoreBackend, { search, isUnavailable }: OpenedSearch): Backend {
   return {
     ...store,
-    search,
-    isUnavailable: (error) => store.isUnavailable(error) || isUnavailable(error),
+    // A search answers 503 while the index sync fills the index (FollowingSearchIndex), never 0 results.
+    search: new FollowingSearchIndex(search, store.store),
+    isUnavailable: (error) => store.isUnavailable(error) || error instanceof SearchIndexFilling || isUnavailable(error),
     warm: async () => {},
     close: async () => {
       await search.close();

@@ -282,6 +282,11 @@ export interface SearchIndex {
    * (search-sync.ts).
    */
   inspect?(): Promise<IndexInspection>;
+  /**
+   * Only for an index that could not be opened at start (PendingSearchIndex): settles once it
+   * opens, so the index sync tries again at once rather than after its backoff.
+   */
+  readonly opened?: Promise<void>;
 }
 
 /** What SearchIndex.inspect found and mended. */
@@ -298,6 +303,19 @@ export interface IndexInspection {
  */
 export class SearchIndexLost extends Error {
   override name = 'SearchIndexLost';
+}
+
+/**
+ * A search index kept apart from the store is being filled from it (a refill under way, or it
+ * holds nothing while the store holds records): a search would miss records, so it answers 503
+ * with Retry-After, never a cacheable answer of 0 results.
+ */
+export class SearchIndexFilling extends Error {
+  override name = 'SearchIndexFilling';
+
+  constructor() {
+    super('the search index is being filled from the store: searches would miss records until it holds them all');
+  }
 }
 
 /** Access tokens for ingest and export. Secrets are stored as SHA-256 only. */

@@ -212,6 +212,37 @@ describe('npm start while Meilisearch cannot be reached', function () {
   if (!binary) {
     console.log('SKIPPED npm start with a Meilisearch of its own killed and started again: set MEILI_BIN to run it');
   } else {
+    it('while its index is filled after Meilisearch comes back, a search answers 503 with Retry-After, never 200 with 0 results, and the sync starts at once', async () => {
+      const meili = await startMeiliProcess(binary);
+      const options = { url: meili.url, apiKey: meili.apiKey, indexPrefix: 'start_fill_' };
+      try {
+        await meili.stop('SIGKILL');
+        service = await startService(dataDir, options, 1, images);
+        await expectServingWithoutSearch(service);
+        // Long enough for the sync's backoff to reach 20 s (5 s, 10 s, 20 s): the audit's 25–30 s of 200/0.
+        await new Promise((resolve) => setTimeout(resolve, 12_000));
+        await meili.restart();
+        const answers: string[] = [];
+        const started = Date.now();
+        await eventually(
+          async () => {
+            const response = await fetch(`${service?.url}/api/v1/specimens?q=Outagelantern&lang=en`);
+            const body = (await response.json()) as { total?: number };
+            answers.push(response.status === 200 ? `200 ${body.total} ${response.headers.get('cache-control')}` : `${response.status} ${response.headers.get('retry-after')}`);
+            return response.status === 200 && body.total === 1;
+          },
+          30_000,
+          'the record was never found',
+        );
+        expect(answers.filter((answer) => !answer.startsWith('503 5') && !answer.startsWith('200 1 '))).to.deep.equal([]);
+        expect(Date.now() - started, 'found within a few seconds of Meilisearch answering, not after the sync backoff').to.be.below(12_000);
+        expect(service.lines().filter((line) => line.msg.startsWith('search documents were written by an older mapping'))).to.deep.equal([]);
+      } finally {
+        await service?.stop();
+        await meili.destroy();
+      }
+    });
+
     it('starts while its Meilisearch is down and searches once it runs; a worker killed with Meilisearch is replaced by one that serves', async () => {
       const meili = await startMeiliProcess(binary);
       const options = { url: meili.url, apiKey: meili.apiKey, indexPrefix: 'start_outage_' };

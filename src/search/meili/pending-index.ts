@@ -37,6 +37,11 @@ export class PendingSearchIndex implements SearchIndex {
   private attempts = 1;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  private markOpened: () => void = () => {};
+  /** Settles once the index opens (never when it is closed first): the index sync is woken by it. */
+  readonly opened: Promise<void> = new Promise((resolve) => {
+    this.markOpened = resolve;
+  });
 
   /**
    * `open` is the opening that failed with `firstError`; it is called again after each delay of
@@ -83,6 +88,7 @@ export class PendingSearchIndex implements SearchIndex {
     }
     this.index = index;
     this.events.opened(this.attempts);
+    this.markOpened();
   }
 
   private current(): SearchIndex {
