@@ -212,6 +212,25 @@ describe('npm start while Meilisearch cannot be reached', function () {
   if (!binary) {
     console.log('SKIPPED npm start with a Meilisearch of its own killed and started again: set MEILI_BIN to run it');
   } else {
+    it('starts within a few seconds while its Meilisearch hangs (SIGSTOP), and searches once it runs on', async () => {
+      const meili = await startMeiliProcess(binary);
+      const options = { url: meili.url, apiKey: meili.apiKey, indexPrefix: 'start_hung_' };
+      try {
+        await meili.pause();
+        const started = Date.now();
+        service = await startService(dataDir, options, 1, images);
+        // Each process gives up after a 2 s health probe (READY_TIMEOUT_MS), not after the 30 s a request may take.
+        expect(Date.now() - started, service.output()).to.be.below(15_000);
+        expect(service.lines().filter((line) => line.msg.startsWith('going on without search')).map((line) => line.problem)).to.have.length(2);
+        meili.resume();
+        await expectSearchBack(service, options);
+      } finally {
+        meili.resume();
+        await service?.stop();
+        await meili.destroy();
+      }
+    });
+
     it('while its index is filled after Meilisearch comes back, a search answers 503 with Retry-After, never 200 with 0 results, and the sync starts at once', async () => {
       const meili = await startMeiliProcess(binary);
       const options = { url: meili.url, apiKey: meili.apiKey, indexPrefix: 'start_fill_' };

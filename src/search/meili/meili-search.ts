@@ -3,7 +3,7 @@
  * `specimens_en`). Settings are applied at open when they differ from the server's, every write
  * waits until its task succeeded, and totals are exact (exhaustive page mode; see docs/search.md).
  */
-import { Meilisearch, MeilisearchApiError } from 'meilisearch';
+import { Meilisearch, MeilisearchApiError, MeilisearchRequestError, MeilisearchRequestTimeOutError } from 'meilisearch';
 import type { EnqueuedTaskPromise, Settings } from 'meilisearch';
 import type { IndexInspection, IndexRecord, RecordVersion, SearchIndex } from '../../domain/ports.ts';
 import type { Lang } from '../../domain/record.ts';
@@ -123,6 +123,12 @@ export class MeiliSearchIndex implements SearchIndex {
 
   /** Connects, creates both indexes when missing and applies their settings. */
   static async open(options: MeiliSearchOptions): Promise<MeiliSearchIndex> {
+    // A hung Meilisearch (SIGSTOP) is told within READY_TIMEOUT_MS, not after the 30 s of a settings request; other failures are left to the requests below, which tell them apart.
+    await meiliClient(options, READY_TIMEOUT_MS)
+      .health()
+      .catch((error: unknown) => {
+        if (error instanceof MeilisearchRequestTimeOutError || (error instanceof MeilisearchRequestError && error.cause instanceof MeilisearchRequestTimeOutError)) throw error;
+      });
     const client = meiliClient(options);
     const index = new MeiliSearchIndex(client, options);
     await Promise.all(LANGS.map((lang) => prepareIndex(client, index.uids[lang], indexSettings(lang))));

@@ -8,7 +8,7 @@
  */
 import { MeilisearchApiError, MeilisearchRequestError, MeilisearchRequestTimeOutError } from 'meilisearch';
 import type { MeiliSearchOptions } from './meili-search.ts';
-import { indexName, REQUEST_TIMEOUT_MS } from './settings.ts';
+import { READY_TIMEOUT_MS, REQUEST_TIMEOUT_MS, indexName } from './settings.ts';
 import { MeiliTaskError } from './tasks.ts';
 import { MeiliForeignAnswerError } from './unavailable.ts';
 
@@ -53,7 +53,7 @@ export async function describeMeiliProblem(error: unknown, options: MeiliSearchO
   }
   if (error instanceof MeilisearchRequestError) {
     if (error.cause instanceof MeilisearchRequestTimeOutError) {
-      return { outage: true, message: `Meilisearch at MEILI_URL=${url} did not answer within ${REQUEST_TIMEOUT_MS / 1000} s: it is hung or overloaded, or the network drops the connection. Make it answer (its log; a process stopped with SIGSTOP), or set MEILI_URL to its address.` };
+      return { outage: true, message: `Meilisearch at MEILI_URL=${url} did not answer in time (its health within ${READY_TIMEOUT_MS / 1000} s, a request within ${REQUEST_TIMEOUT_MS / 1000} s): it is hung or overloaded, or the network drops the connection. Make it answer (its log; a process stopped with SIGSTOP), or set MEILI_URL to its address.` };
     }
     const { code, message } = causeOf(error);
     if (code === 'ECONNREFUSED') return { outage: true, message: `Nothing listens at MEILI_URL=${url} (ECONNREFUSED): start Meilisearch there, or set MEILI_URL to its address (for example http://meilisearch:7700).` };
