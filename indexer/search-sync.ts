@@ -313,12 +313,30 @@ export function startSearchSync(store: RecordStore, index: SearchIndex, logger: 
     });
   /** Set when an index that could not be opened at start opens: the next pass runs at once, after an inspection. */
   let nudged = false;
+  /**
+   * True until an index that could not be opened at start (SearchIndex.opened) opens: every call
+   * of it fails meanwhile (SearchIndexNotReady), which is no failure of the sync. It waits, with
+   * one warning, and begins when the index opens.
+   */
+  let awaitingOpen = index.opened !== undefined;
   void index.opened?.then(() => {
+    awaitingOpen = false;
     nudged = true;
     lastInspection = -Infinity;
     wake?.();
   });
+  const untilWoken = (): Promise<void> =>
+    new Promise((resolve) => {
+      wake = resolve;
+    });
   const loop = async (): Promise<void> => {
+    // A promise settled already (an index opened before the sync started) has run its callback by then.
+    await Promise.resolve();
+    if (awaitingOpen && !stopped) {
+      logger.warn('search index sync waits for the search index to open (Meilisearch could not be opened, see going on without search); it begins once it opens');
+      await untilWoken();
+      nudged = false;
+    }
     while (!stopped) {
       let delay = settings.pollMs;
       try {

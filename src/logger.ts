@@ -16,11 +16,34 @@ function describeError(value: unknown): unknown {
   return value;
 }
 
-/** An error's code and message without its stack, for a failure already logged in full. */
+/** An error's code and message: `CODE: message`, or the message alone. */
+function codeAndMessage(error: Error): string {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? `${code}: ${error.message.trim()}` : error.message.trim();
+}
+
+/**
+ * The innermost error of a chain of causes (a client's `Request to …/settings has failed` wraps
+ * undici's `fetch failed`, which wraps the socket's ECONNREFUSED), as its code and message; the
+ * error's own when it has no cause.
+ */
+export function rootCause(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  let innermost = error;
+  for (let cause: unknown = error.cause, depth = 0; cause instanceof Error && depth < 8; cause = cause.cause, depth += 1) innermost = cause;
+  return codeAndMessage(innermost);
+}
+
+/**
+ * An error's code and message without its stack, for a failure already logged in full, with the
+ * innermost cause after it when there is one (`Request to …/settings has failed (cause:
+ * ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:7700)`): the client's own message names no cause.
+ */
 export function errorSummary(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? `${code}: ${error.message}` : error.message;
+  const own = codeAndMessage(error);
+  const cause = rootCause(error);
+  return cause === own ? own : `${own} (cause: ${cause})`;
 }
 
 export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stdout.write(line)): Logger {

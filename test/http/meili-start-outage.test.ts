@@ -174,6 +174,13 @@ describe('npm start while Meilisearch cannot be reached', function () {
       expect(told).to.have.length(2);
       expect(told[0]?.problem).to.equal(`Nothing listens at MEILI_URL=${url} (ECONNREFUSED): start Meilisearch there, or set MEILI_URL to its address (for example http://meilisearch:7700).`);
       expect(service.output(), 'the key is never logged').not.to.include('start-outage-key');
+      // The expected waits are no crash: the sync waits for the index with a warning, and each process names the outage of its searches once, without a stack.
+      expect(service.lines().filter((line) => line.level === 'error')).to.deep.equal([]);
+      const unavailable = service.lines().filter((line) => line.msg === 'backing service unavailable');
+      expect(unavailable.length).to.be.within(1, workers + 1);
+      expect(new Set(unavailable.map((line) => line.pid)).size).to.equal(unavailable.length);
+      expect(unavailable.map((line) => line.reason)).to.satisfy((reasons: unknown[]) => reasons.every((reason) => String(reason).includes('ECONNREFUSED')));
+      expect(JSON.stringify(service.lines()), 'no stack').not.to.include('"stack"');
       expect(service.lines().filter((line) => line.msg === 'the publisher thread exited; starting another')).to.deep.equal([]);
       if (workers === 1) {
         // The audit's crash loop: a worker that dies during the outage is replaced by one that serves.

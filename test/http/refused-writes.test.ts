@@ -125,7 +125,7 @@ describe('an embedded store that refuses writes, behind the real app and publish
     }
     if (!refused) throw new Error('the page limit never refused a submission');
     await expectUnavailable(refused, 'ingest');
-    expect(logs.some((line) => line.msg === 'backing service unavailable' && JSON.stringify(line.error).includes('database or disk is full'))).to.equal(true);
+    expect(logs.some((line) => line.msg === 'backing service unavailable' && String(line.reason).includes('database or disk is full'))).to.equal(true);
     expect(logs.filter((line) => line.msg === 'request failed')).to.deep.equal([]);
     await expectUnavailable(await fetch(`${base}/readyz`), 'readyz');
     expect((await fetch(`${base}/api/v1/specimens`)).status).to.equal(200);

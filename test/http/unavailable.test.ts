@@ -9,7 +9,7 @@ import { MongoClient } from 'mongodb';
 import { Meilisearch } from 'meilisearch';
 import { mongoBackend } from '../../src/backend.ts';
 import { createApp } from '../../src/http/app.ts';
-import { problems } from '../../src/http/middlewares/problems.ts';
+import { UnavailableLog, problems } from '../../src/http/middlewares/problems.ts';
 import { createLogger } from '../../src/logger.ts';
 import { isMeiliUnavailable } from '../../src/search/meili/unavailable.ts';
 import { SqliteSearchIndex } from '../../src/search/sqlite/sqlite-search.ts';
@@ -64,6 +64,48 @@ describe('unreachable backing services', function () {
     } finally {
       server.close();
     }
+  });
+
+  it('logs an outage once, naming its cause without a stack, and again when the cause changes; every request still answers 503', async () => {
+    const unreachable = await errorOf(() => new Meilisearch({ host: `http://127.0.0.1:${closedPort}` }).health());
+    const busy = Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+    const lines: { level: string; msg: string; [field: string]: unknown }[] = [];
+    const app = new Koa();
+    app.use(problems('https://archive.test', createLogger('info', (line) => lines.push(JSON.parse(line) as { level: string; msg: string })), (error) => error === busy || isMeiliUnavailable(error)));
+    app.use(async (ctx) => {
+      throw ctx.path.startsWith('/busy') ? busy : unreachable;
+    });
+    const server = createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      for (const path of ['/search/1', '/search/2', '/search/3', '/busy/1', '/busy/2']) {
+        const answer = await fetch(`${base}${path}`);
+        expect([answer.status, answer.headers.get('retry-after')]).to.deep.equal([503, '5']);
+      }
+    } finally {
+      server.close();
+    }
+    const told = lines.filter((line) => line.msg === 'backing service unavailable');
+    expect(told.map((line) => [line.level, line.path])).to.deep.equal([
+      ['warn', '/search/1'],
+      ['warn', '/busy/1'],
+    ]);
+    expect(told[0]?.reason).to.match(/ \(cause: ECONNREFUSED: connect ECONNREFUSED 127\.0\.0\.1:\d+\)$/);
+    expect(told[1]).to.deep.include({ reason: 'SQLITE_BUSY: database is locked', previous: { cause: `MeilisearchRequestError: ${String(told[0]?.reason).replace(/^.* \(cause: (.*)\)$/, '$1')}`, requests: 3 } });
+    expect(JSON.stringify(lines)).not.to.include('"stack"');
+  });
+
+  it('logs the same cause again once no request met it for a while (a new outage)', () => {
+    const lines: string[] = [];
+    let now = 0;
+    const log = new UnavailableLog(createLogger('info', (line) => lines.push(line)), 60_000, () => now);
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:7700'), { code: 'ECONNREFUSED' });
+    for (const at of [0, 5_000, 64_000, 123_999, 184_000]) {
+      now = at;
+      log.note('GET', '/api/v1/specimens', refused);
+    }
+    expect(lines).to.have.length(2);
   });
 
   it('answers 503 with Retry-After for MongoDB failover, shutdown, write-concern and exhausted-transaction errors', async () => {

@@ -8,6 +8,9 @@ import type { IndexRecord, RecordStore, RecordVersion, SearchIndex } from '../..
 import type { CanonicalRecord, Lang, StoredRecord } from '../../src/domain/record.ts';
 import type { SearchQuery } from '../../src/domain/search-query.ts';
 import { createLogger } from '../../src/logger.ts';
+import { meiliClient } from '../../src/search/meili/meili-search.ts';
+import { PendingSearchIndex } from '../../src/search/meili/pending-index.ts';
+import { closedAddress } from '../helpers/meili.ts';
 import { openDatabase } from '../../src/store/sqlite/database.ts';
 import { migrateSchema } from '../../src/store/sqlite/schema.ts';
 import type { SqliteDatabase } from '../../src/store/sqlite/database.ts';
@@ -299,5 +302,63 @@ describe('search index sync over the embedded store, into an FTS5 index in anoth
     while ((await index.count()) === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
     await follower.stop();
     expect((await index.search(newest())).ids).to.deep.equal([record.id]);
+  });
+  /** A logger keeping its JSON lines. */
+  function capturing(): { logger: ReturnType<typeof createLogger>; lines: { level: string; msg: string; [field: string]: unknown }[] } {
+    const lines: { level: string; msg: string; [field: string]: unknown }[] = [];
+    return { logger: createLogger('debug', (line) => lines.push(JSON.parse(line) as { level: string; msg: string })), lines };
+  }
+
+  it('waits for an index that could not be opened at start with one warning, no error nor stack, and begins when it opens', async () => {
+    await backend.store.putRecords([makeRecord({ sourceUrl: 'https://example.org/waiting' })]);
+    const { logger, lines } = capturing();
+    let attempts = 0;
+    // Opens at its third attempt, 20 ms apart: the sync's 10 ms retries would fail several passes meanwhile.
+    const pending = new PendingSearchIndex(
+      async () => {
+        attempts += 1;
+        if (attempts < 3) throw new Error('connect ECONNREFUSED 127.0.0.1:1');
+        // Inspectable, as the Meilisearch index the pending one stands for is.
+        return Object.assign(index, { inspect: async () => ({ restored: [], documents: { zh: await index.count(), en: await index.count() } }) });
+      },
+      new Error('connect ECONNREFUSED 127.0.0.1:1'),
+      { failed: () => {}, opened: () => {} },
+      [20],
+    );
+    const follower = startSearchSync(backend.store, pending, logger, { pollMs: 10, retryDelayMs: 10, reconcileEveryMs: 60_000 });
+    const deadline = Date.now() + 5000;
+    while ((await index.count()) === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    await follower.stop();
+    expect(await index.count()).to.equal(1);
+    expect(pending.isOpen).to.equal(true);
+    expect(lines.filter((line) => line.level === 'error')).to.deep.equal([]);
+    expect(lines.filter((line) => line.msg.startsWith('search index sync failed'))).to.deep.equal([]);
+    const waits = lines.filter((line) => line.msg.startsWith('search index sync waits for the search index to open'));
+    expect(waits.map((line) => line.level)).to.deep.equal(['warn']);
+    expect(JSON.stringify(lines)).not.to.include('"stack"');
+  });
+
+  it('names the cause of each later failure (ECONNREFUSED), which the client\'s own message does not', async () => {
+    await backend.store.putRecords([makeRecord({ sourceUrl: 'https://example.org/refused' })]);
+    // A real failure of the client: nothing listens at the address.
+    const refused = await meiliClient({ url: await closedAddress() }).index('archive_zh').getSettings().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).to.be.instanceOf(Error);
+    const failing = new CountingIndex(index);
+    failing.upsert = async () => {
+      throw refused;
+    };
+    const { logger, lines } = capturing();
+    const follower = startSearchSync(backend.store, failing, logger, { pollMs: 10, retryDelayMs: 5, reconcileEveryMs: 60_000 });
+    const deadline = Date.now() + 5000;
+    while (lines.filter((line) => line.msg === 'search index sync failed again').length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    await follower.stop();
+    const again = lines.filter((line) => line.msg === 'search index sync failed again');
+    expect(again).to.have.length.of.at.least(2);
+    for (const line of again) {
+      expect(line.reason).to.match(/^Request to .* has failed \(cause: ECONNREFUSED: connect ECONNREFUSED 127\.0\.0\.1:\d+\)$/);
+    }
   });
 });
