@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   // start's log lines and the handlers killed the process unlogged (exit by signal, not 0).
   const signals = new StopSignals(logger);
   // Meilisearch down at start: the publisher goes on (it writes only the store), the sync waits for it.
-  const backend = await openArchive(config, { migrate: true, withoutSearch: { logger, when: 'outage' } });
+  const backend = await openArchive(config, { migrate: true, withoutSearch: { logger, when: 'outage', role: 'indexer' } });
   const registry = processRegistry();
   const publisher = createPublisher(config, backend, logger, new PublisherMetrics(registry, backend.submissions).observe);
   publisher.start();

@@ -81,9 +81,11 @@ export interface BackendOptions {
    * be reached or answer now (describeMeiliProblem's outage) and still fails on a configuration
    * that waiting does not mend (a key refused, a server that is not Meilisearch); `'any'` on every
    * failure, for a server's worker: its primary opened the index first, and a worker that failed
-   * would only be replaced by one failing the same way.
+   * would only be replaced by one failing the same way. `role` words the warning for the process
+   * that logs it: a server's (the default) answers searches and /readyz 503 meanwhile, the
+   * indexer's (`npm run indexer`) serves neither and publishes while its index sync waits.
    */
-  withoutSearch?: { logger: Logger; when: 'outage' | 'any' };
+  withoutSearch?: { logger: Logger; when: 'outage' | 'any'; role?: 'server' | 'indexer' };
 }
 
 /** Where the records live, for messages: the SQLite file or the MongoDB database. */
@@ -248,6 +250,12 @@ export interface OpenedSearch {
   isUnavailable(error: unknown): boolean;
 }
 
+/** The warning of a process that goes on without search, worded for what it does meanwhile. */
+export const WITHOUT_SEARCH_WARNINGS: Record<'server' | 'indexer', string> = {
+  server: 'going on without search: Meilisearch cannot be opened; searches and /readyz answer 503 until it can, and its index settings are applied then',
+  indexer: 'going on without search: Meilisearch cannot be opened; the publisher goes on, and the index sync begins once it can, when its index settings are applied',
+};
+
 /**
  * Opens the Meilisearch indexes (applying their settings). A failure is told as
  * describeMeiliProblem tells it, naming MEILI_URL or MEILI_API_KEY, the cause and what to do; the
@@ -271,7 +279,7 @@ async function openMeiliSearch(settings: Extract<SearchSettings, { kind: 'meili'
     const { OPEN_RETRY_DELAYS_MS, PendingSearchIndex, SearchIndexNotReady } = await import('./search/meili/pending-index.ts');
     const { logger } = withoutSearch;
     const retryEveryMs = OPEN_RETRY_DELAYS_MS.at(-1);
-    logger.warn('going on without search: Meilisearch cannot be opened; searches and /readyz answer 503 until it can, and its index settings are applied then', { problem: problem.message, retryEveryMs });
+    logger.warn(WITHOUT_SEARCH_WARNINGS[withoutSearch.role ?? 'server'], { problem: problem.message, retryEveryMs });
     // Each attempt that fails as the last one did is not logged again: an outage of an hour is one line.
     let told = problem.message;
     const started = performance.now();
