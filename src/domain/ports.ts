@@ -287,6 +287,12 @@ export interface SearchIndex {
    * opens, so the index sync tries again at once rather than after its backoff.
    */
   readonly opened?: Promise<void>;
+  /**
+   * Only for an index that follows the store (FollowingSearchIndex): whether the index sync is
+   * filling it from the store now (a refill under way, or it holds nothing while the store holds
+   * records). Searches then answer SearchIndexFilling, and /readyz is not ready.
+   */
+  filling?(): Promise<boolean>;
 }
 
 /** What SearchIndex.inspect found and mended. */

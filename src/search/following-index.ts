@@ -51,10 +51,15 @@ export class FollowingSearchIndex implements SearchIndex {
     if (await this.refilling()) throw new SearchIndexFilling();
     const hits = await this.index.search(query);
     if (hits.total > 0) return hits;
-    // Nothing found: asked again without the reuse (a refill may have begun within the second), and whether the index is empty.
-    const [refilling, indexed, catalog] = await Promise.all([this.refilling(true), this.index.count(), this.store.catalogState()]);
-    if (refilling || (indexed === 0 && catalog.total > 0)) throw new SearchIndexFilling();
+    // Nothing found: asked again without the reuse (a refill may have begun within the second).
+    if (await this.filling()) throw new SearchIndexFilling();
     return hits;
+  }
+
+  /** Whether the index sync fills the index now: the refill checkpoint set (read afresh), or no document indexed while the store holds records. */
+  async filling(): Promise<boolean> {
+    const [refilling, indexed, catalog] = await Promise.all([this.refilling(true), this.index.count(), this.store.catalogState()]);
+    return refilling || (indexed === 0 && catalog.total > 0);
   }
 
   upsert(records: readonly IndexRecord[]): Promise<void> {

@@ -1,5 +1,4 @@
 import Router from '@koa/router';
-import { SEARCH_REFILL_CHECKPOINT } from '../../../indexer/search-sync.ts';
 import type { Backend } from '../../backend.ts';
 import { SearchIndexLost, StoreFileGone } from '../../domain/ports.ts';
 import { ProblemError, UNAVAILABLE_RETRY_SECONDS } from '../../errors.ts';
@@ -17,7 +16,7 @@ export const SEARCH_INDEX_FILLING = 'The search index is being filled again from
  * the store has not refused a write of this process's requests within the last 30 s, and the
  * process is not shutting down: `draining` tells).
  */
-export function healthRouter(backend: Pick<Backend, 'store' | 'search' | 'writeRefusals' | 'searchFollowsStore'>, draining: () => boolean = () => false): Router {
+export function healthRouter(backend: Pick<Backend, 'store' | 'search' | 'writeRefusals'>, draining: () => boolean = () => false): Router {
   const router = new Router();
   router.all('/healthz', async (ctx) => {
     if (readOnly(ctx) === 'handled') return;
@@ -28,15 +27,9 @@ export function healthRouter(backend: Pick<Backend, 'store' | 'search' | 'writeR
     if (readOnly(ctx) === 'handled') return;
     ctx.set('Cache-Control', 'no-store');
     if (draining()) throw new ProblemError('service-unavailable', 'This process is shutting down: it answers the requests it is sent, but send new ones elsewhere.', { headers: { 'Retry-After': String(UNAVAILABLE_RETRY_SECONDS) } });
-    let following: { refillUntil: number; indexed: number | undefined };
+    let filling: boolean;
     try {
-      const [, , refillUntil, indexed] = await Promise.all([
-        backend.store.ping(),
-        backend.search.ping(),
-        backend.searchFollowsStore ? backend.store.readCheckpoint(SEARCH_REFILL_CHECKPOINT) : 0,
-        backend.searchFollowsStore ? backend.search.count() : undefined,
-      ]);
-      following = { refillUntil, indexed };
+      [, , filling] = await Promise.all([backend.store.ping(), backend.search.ping(), backend.search.filling?.() ?? false]);
     } catch (error) {
       // A store whose file is gone says what to do about it: waiting mends nothing.
       const detail = error instanceof StoreFileGone ? error.message : error instanceof SearchIndexLost ? SEARCH_INDEX_LOST : 'The store or the search index cannot be reached.';
@@ -45,11 +38,9 @@ export function healthRouter(backend: Pick<Backend, 'store' | 'search' | 'writeR
     if (backend.writeRefusals.recent()) {
       throw new ProblemError('service-unavailable', 'The store cannot take writes right now: its disk is full or its files cannot be written.', { headers: { 'Retry-After': String(UNAVAILABLE_RETRY_SECONDS) } });
     }
+    // A search index that follows the store, being filled from it (FollowingSearchIndex.filling): after a refill began, or created empty by a start after it was deleted.
+    if (filling) throw new ProblemError('service-unavailable', SEARCH_INDEX_FILLING, { headers: { 'Retry-After': String(UNAVAILABLE_RETRY_SECONDS) } });
     const catalog = await backend.store.catalogState();
-    // Empty while the store holds records: created by a start after it was deleted, before the index sync began filling it.
-    if (following.refillUntil > 0 || (following.indexed === 0 && catalog.total > 0)) {
-      throw new ProblemError('service-unavailable', SEARCH_INDEX_FILLING, { headers: { 'Retry-After': String(UNAVAILABLE_RETRY_SECONDS) } });
-    }
     ctx.body = { status: 'ready', catalog: { version: catalog.version, updated: catalog.updated, total: catalog.total } };
   });
   return router;
