@@ -123,14 +123,12 @@ export class MeiliSearchIndex implements SearchIndex {
 
   /** Connects, creates both indexes when missing and applies their settings. */
   static async open(options: MeiliSearchOptions): Promise<MeiliSearchIndex> {
-    // A hung Meilisearch (SIGSTOP) is told within READY_TIMEOUT_MS, not after the 30 s of a settings request; other failures are left to the requests below, which tell them apart.
-    await meiliClient(options, READY_TIMEOUT_MS)
-      .health()
-      .catch((error: unknown) => {
-        if (error instanceof MeilisearchRequestTimeOutError || (error instanceof MeilisearchRequestError && error.cause instanceof MeilisearchRequestTimeOutError)) throw error;
-      });
     const client = meiliClient(options);
     const index = new MeiliSearchIndex(client, options);
+    // A hung Meilisearch (SIGSTOP) is told within READY_TIMEOUT_MS, not after the 30 s of a settings request; other failures are left to the requests below, which tell them apart.
+    await index.readiness.health().catch((error: unknown) => {
+      if (error instanceof MeilisearchRequestTimeOutError || (error instanceof MeilisearchRequestError && error.cause instanceof MeilisearchRequestTimeOutError)) throw error;
+    });
     await Promise.all(LANGS.map((lang) => prepareIndex(client, index.uids[lang], indexSettings(lang))));
     return index;
   }
