@@ -65,6 +65,15 @@ export const SEARCH_COLUMNS = ['title_zh', 'title_en', 'notes_zh', 'notes_en', '
 /** The columns of the first search tables (search v1), kept as they shipped. */
 const SEARCH_COLUMNS_V1 = ['title', 'notes', 'model', 'author', 'prompt', 'category', 'facets'] as const;
 
+/**
+ * SQL that gives each row of `table` whose stored work key is not the one the rules of this
+ * version compute (archive_work_key) that key; `since` narrows it to the rows written after a mark.
+ * Store v8 and v11, record-fates v4 and v5, and the mend of keys an earlier version wrote at each start.
+ */
+function recomputeWorkKeys(table: 'records' | 'record_fates', since?: 'seq' | 'rowid'): string {
+  return `UPDATE ${table} SET work_key = archive_work_key(source_url) WHERE ${since ? `${since} > ? AND ` : ''}work_key IS NOT archive_work_key(source_url)`;
+}
+
 /** The facet values kept beside each sort key (search v3), for facet counts; see keyColumns in search/sqlite/index-row.ts. */
 export const SEARCH_KEY_COLUMNS = ['kind', 'format', 'source', 'year', 'model', 'model_key'] as const;
 
@@ -388,13 +397,13 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 8,
     description: "each record's work key computed again by the rules of 2026-11-26 (domain/sources.ts WORK_IDENTITIES): a Reddit post, a YouTube video, a pen, a Hugging Face repository, a Bilibili video and a mobile Weibo post each by what names it whatever the address's form, and sharers' parameters dropped, so the duplicate check finds the work under any of its addresses",
     recomputesWorkKeys: true,
-    sql: `UPDATE records SET work_key = archive_work_key(source_url) WHERE work_key IS NOT archive_work_key(source_url);`,
+    sql: `${recomputeWorkKeys('records')};`,
   },
   {
     area: 'record-fates',
     version: 4,
     description: "each retired id's work key computed again by the rules of store v8, so a withdrawn work submitted again under another of its addresses is found",
-    sql: `UPDATE record_fates SET work_key = archive_work_key(source_url) WHERE work_key IS NOT archive_work_key(source_url);`,
+    sql: `${recomputeWorkKeys('record_fates')};`,
   },
   {
     area: 'source-table',
@@ -435,13 +444,13 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 11,
     description: "each record's work key computed again by work key rules 3 (domain/sources.ts WORK_KEY_RULES_VERSION): an address on redd.it, music.youtube.com, youtube-nocookie.com, hf.co or another alias host, stored as written while the host was unknown, keyed as its platform's own address, a Bilibili video's av address as its BV id, and an embedded playlist (/embed/videoseries) as its playlist rather than one video of all of them",
     recomputesWorkKeys: true,
-    sql: `UPDATE records SET work_key = archive_work_key(source_url) WHERE work_key IS NOT archive_work_key(source_url);`,
+    sql: `${recomputeWorkKeys('records')};`,
   },
   {
     area: 'record-fates',
     version: 5,
     description: "each retired id's work key computed again by the rules of store v11, so a withdrawn work stored under a short or embedded host is found under its platform's address, and the other way round",
-    sql: `UPDATE record_fates SET work_key = archive_work_key(source_url) WHERE work_key IS NOT archive_work_key(source_url);`,
+    sql: `${recomputeWorkKeys('record_fates')};`,
   },
   // Append new migrations here: { area, version: that area's next version, description, sql }.
 ];
@@ -520,9 +529,9 @@ function mendDerivedKeys(db: SqliteDatabase): number {
   const mark = db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'work_keys_checked'").get();
   const [records, fates] = mark ? (JSON.parse(mark.value) as [number, number]) : [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
   // The work keys, then the model keys: two passes over the records written since the mark, so the first counts the work keys changed.
-  const mended = db.prepare('UPDATE records SET work_key = archive_work_key(source_url) WHERE seq > ? AND work_key IS NOT archive_work_key(source_url)').run(records).changes;
+  const mended = db.prepare(recomputeWorkKeys('records', 'seq')).run(records).changes;
   db.prepare('UPDATE records SET model_key = archive_model_key(model) WHERE seq > ? AND model_key IS NOT archive_model_key(model)').run(records);
-  db.prepare('UPDATE record_fates SET work_key = archive_work_key(source_url) WHERE rowid > ? AND work_key IS NOT archive_work_key(source_url)').run(fates);
+  db.prepare(recomputeWorkKeys('record_fates', 'rowid')).run(fates);
   const highest = db.prepare<[], { records: number | null; fates: number | null }>('SELECT (SELECT max(seq) FROM records) AS records, (SELECT max(rowid) FROM record_fates) AS fates').get();
   db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('work_keys_checked', ?)").run(JSON.stringify([highest?.records ?? 0, highest?.fates ?? 0]));
   return mended;
